@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { CommanderError } from 'commander';
+import pc from 'picocolors';
+import { processIo, type Io } from './src/commands/io.ts';
+import { createProgram, type Commands } from './src/commands/program.ts';
+import { builtinProviders } from './src/providers/builtin.ts';
+import { TemporalSetupError } from './temporal/errors.ts';
+import { ProviderRegistry } from './src/providers/registry.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+// Commands load on use, so `--help` and `version` start without Temporal's modules.
+const commands: Commands = {
+  cases: async (flags, io) => (await import('./src/commands/cases.ts')).casesCommand(flags, io),
+  verify: async (flags, io) => (await import('./src/commands/verify.ts')).verifyCommand(flags, io),
+  compare: async (flags, io) => (await import('./src/commands/compare.ts')).compareCommand(flags, io),
+  run: async (flags, io) =>
+    (await import('./src/commands/compare.ts')).compareCommand(flags, io, flags.models),
+  server: async (action, flags, io) =>
+    (await import('./src/commands/server.ts')).serverCommand(action, flags, io),
+};
+
+function failureType(error: unknown): string | undefined {
+  return error instanceof Error && 'type' in error && typeof error.type === 'string' ? error.type : undefined;
+}
+
+/** Runs the CLI and returns its exit code: the one place errors become messages (0 ok, 1 failed run, 2 bad input). */
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  const verbose = argv.includes('-v') || argv.includes('--verbose');
+  const help = {
+    version: pkg.version,
+    requestTypes: new ProviderRegistry(builtinProviders()).requestTypes(),
+  };
+  const { program, exitCode } = createProgram(commands, io, help);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return exitCode();
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    const type = failureType(error);
+    const text = error instanceof Error ? error.message : String(error);
+    io.stderr.write(pc.red(`llm-evals: ${text}`) + '\n');
+    if (verbose && error instanceof Error) io.stderr.write(`${error.stack}\n`);
+    if (type === 'ConfigError' || error instanceof TemporalSetupError) return 2;
+    if (type === 'RunFailed') return 1;
+    if (!verbose) io.stderr.write('(run again with -v for the stack trace)\n');
+    return 1;
+  }
+}

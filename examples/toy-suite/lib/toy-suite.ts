@@ -1,0 +1,65 @@
+import {
+  EchoAdapter,
+  FakeProvider,
+  Scorer,
+  type Case,
+  type Json,
+  type Metric,
+  type Reply,
+  type Score,
+} from 'llm-evals';
+
+type Fields = Record<string, Json>;
+
+const asFields = (value: Json | undefined): Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) ? value : {};
+
+/** Grades a reply field by field against the expected object. */
+export class ToyScorer extends Scorer {
+  metrics(): Metric[] {
+    return [
+      { name: 'field_accuracy', description: 'Share of expected fields the reply got right.', primary: true },
+      { name: 'exact_match', description: '1 when every field is right.' },
+      { name: 'restraint', description: 'Of the fields the text never answers, the share left null.' },
+    ];
+  }
+
+  call(kase: Case, reply: Reply): Score {
+    const expected = asFields(kase.expected);
+    const got = asFields(reply.output);
+    const names = Object.keys(expected);
+    const right = names.filter((n) => JSON.stringify(got[n] ?? null) === JSON.stringify(expected[n]));
+    const unanswered = names.filter((n) => expected[n] === null);
+    const accuracy = names.length ? right.length / names.length : 1;
+    const wrong = names.filter((n) => !right.includes(n));
+    return {
+      value: accuracy,
+      metrics: {
+        field_accuracy: accuracy,
+        exact_match: wrong.length === 0 ? 1 : 0,
+        restraint: unanswered.length
+          ? unanswered.filter((n) => (got[n] ?? null) === null).length / unanswered.length
+          : null,
+      },
+      outcomes: { correct: right.length, wrong: wrong.length },
+      diagnostics: Object.fromEntries(
+        wrong.map((n) => [n, { want: expected[n] ?? null, got: got[n] ?? null }]),
+      ),
+    };
+  }
+
+  override verify(kase: Case): string[] {
+    return Object.keys(asFields(kase.expected)).length ? [] : ['expected.json has no fields'];
+  }
+
+  override summary(kase: Case): string {
+    const fields = Object.values(asFields(kase.expected));
+    return `${fields.filter((v) => v !== null).length}/${fields.length} answered`;
+  }
+}
+
+/** The toy adapter: asks the model to repeat the expected answer. */
+export class ToyAdapter extends EchoAdapter {}
+
+/** Registered by a suite that imports this module: two fake models that echo. */
+export const providers = [new FakeProvider({ name: 'fake', models: { echo: 'echo', parrot: 'echo' } })];

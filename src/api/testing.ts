@@ -1,0 +1,153 @@
+import { Adapter } from './adapter.ts';
+import type {
+  Case,
+  CatalogEntry,
+  CompletionRequest,
+  Json,
+  Model,
+  ModelSettings,
+  Provider,
+  ProviderResponse,
+  Reply,
+} from './types.ts';
+
+/** A canned reply: text, an error to throw (a transport failure), or a function of the request. */
+export type FakeReply = string | Error | ((request: CompletionRequest) => string);
+
+/** How a fake model answers: `'echo'` returns the user text; a list is used up in order. */
+export type FakeScript = 'echo' | FakeReply[];
+
+/** Thrown when a fake model is called more often than it has canned replies for. */
+export class FakeRepliesExhausted extends Error {
+  readonly type = 'FakeRepliesExhausted';
+}
+
+const words = (text: string | undefined): number => (text ? text.split(/\s+/).filter(Boolean).length : 0);
+
+function answer(
+  script: FakeScript | undefined,
+  id: string,
+  call: number,
+  request: CompletionRequest,
+): string {
+  if (script === 'echo') return request.user;
+  const next = script?.shift();
+  if (next === undefined) {
+    throw new FakeRepliesExhausted(`fake model ${id} has no canned reply left for call ${call}`);
+  }
+  if (next instanceof Error) throw next;
+  return typeof next === 'function' ? next(request) : next;
+}
+
+/** Options of a FakeProvider; prices are dollars per token. */
+export interface FakeProviderOptions {
+  name?: string;
+  prefix?: string;
+  requestType?: string;
+  direct?: boolean;
+  models: Record<string, FakeScript>;
+  inputPrice?: number;
+  outputPrice?: number;
+}
+
+/** A provider with canned replies for tests and examples; it fails loudly when a model runs out of replies. */
+export class FakeProvider implements Provider {
+  readonly name: string;
+  readonly prefix: string;
+  readonly requestType: string;
+  readonly requestTypeDescription = 'a chat completion answered from canned replies';
+  readonly direct: boolean;
+  readonly envKeys: string[] = [];
+  readonly efforts = ['low', 'medium', 'high'];
+  /** Every call in order, for assertions. */
+  readonly calls: { model: string; request: CompletionRequest; settings: ModelSettings }[] = [];
+  private readonly scripts: Record<string, FakeScript>;
+  private readonly inputPrice: number;
+  private readonly outputPrice: number;
+
+  constructor(options: FakeProviderOptions) {
+    this.name = options.name ?? 'fake';
+    this.prefix = options.prefix ?? `${this.name}/`;
+    this.requestType = options.requestType ?? 'prompt';
+    this.direct = options.direct ?? false;
+    this.scripts = Object.fromEntries(
+      Object.entries(options.models).map(([name, script]) => [
+        name,
+        script === 'echo' ? script : [...script],
+      ]),
+    );
+    this.inputPrice = options.inputPrice ?? 1e-6;
+    this.outputPrice = options.outputPrice ?? 2e-6;
+  }
+
+  catalog(): CatalogEntry[] {
+    return Object.keys(this.scripts).map((name) => ({
+      id: `${this.prefix}${name}`,
+      inputPrice: this.inputPrice,
+      outputPrice: this.outputPrice,
+    }));
+  }
+
+  complete(
+    model: ModelSettings & { name: string; id: string },
+    request: CompletionRequest,
+  ): Promise<ProviderResponse> {
+    const { name, id, ...settings } = model;
+    this.calls.push({ model: id, request, settings });
+    const script = this.scripts[name];
+    if (!script) return Promise.reject(new Error(`fake provider ${this.name} has no model ${name}`));
+    try {
+      const text = answer(script, id, this.calls.length, request);
+      const inputTokens = words(request.system) + words(request.user);
+      const outputTokens = words(text);
+      const costUsd = inputTokens * this.inputPrice + outputTokens * this.outputPrice;
+      return Promise.resolve({ text, usage: { inputTokens, outputTokens, costUsd }, raw: { fake: true } });
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+}
+
+/** A Model with canned replies, for testing an adapter without a provider. */
+export class FakeModel implements Model {
+  readonly name: string;
+  readonly provider = 'fake';
+  readonly requests: CompletionRequest[] = [];
+  private readonly script: FakeScript;
+
+  constructor(
+    readonly id: string,
+    script: FakeScript,
+    settings: ModelSettings = {},
+  ) {
+    this.name = id.slice(id.indexOf('/') + 1);
+    this.script = script === 'echo' ? script : [...script];
+    Object.assign(this, settings);
+  }
+
+  complete(request: CompletionRequest): Promise<ProviderResponse> {
+    this.requests.push(request);
+    try {
+      const text = answer(this.script, this.id, this.requests.length, request);
+      return Promise.resolve({ text, usage: { inputTokens: null, outputTokens: null, costUsd: null } });
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+}
+
+/** Asks the model to repeat the case's expected answer as JSON and parses what comes back; pairs with `'echo'` fakes. */
+export class EchoAdapter extends Adapter {
+  async call(kase: Case, model: Model): Promise<Reply> {
+    const response = await model.complete({
+      system: 'Repeat the JSON object you are given, exactly.',
+      user: JSON.stringify(kase.expected),
+      json: true,
+    });
+    try {
+      return { output: JSON.parse(response.text) as Json, raw: response.text, usage: response.usage };
+    } catch {
+      return { error: `not JSON: ${response.text.slice(0, 80)}`, raw: response.text, usage: response.usage };
+    }
+  }
+}

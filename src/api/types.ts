@@ -1,0 +1,105 @@
+/** Any value that survives JSON: what expected answers, outputs and metadata are made of. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/** One case on disk: an input, the expected answer, and what the folder says about it. */
+export interface Case {
+  /** `variant/NNN` or `variant`, unique within its dataset. */
+  id: string;
+  /** `dataset/id`, unique within the suite. */
+  key: string;
+  dataset: string;
+  variant: string;
+  input: string;
+  expected: Json;
+  /** The folder holding `input.txt`. */
+  path: string;
+  metadata: Record<string, Json>;
+}
+
+/** Tokens and dollars of one or more calls; `null` means the provider did not say. */
+export interface Usage {
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+}
+
+/** What a provider returns for one completion. */
+export interface ProviderResponse {
+  text: string;
+  usage: Usage;
+  raw?: unknown;
+}
+
+/** What an adapter returns for one case; `error` marks the model's failure (scored 0, counted as an error). */
+export interface Reply {
+  output?: Json;
+  raw?: string;
+  usage?: Usage;
+  error?: string;
+  metadata?: Record<string, Json>;
+}
+
+/** A column the scorer fills: `primary` ranks the leaderboard when no weights are set. */
+export interface Metric {
+  name: string;
+  description: string;
+  aggregate?: 'mean';
+  primary?: boolean;
+}
+
+/** A scorer's verdict on one reply: `value` in 0..1, metrics by name (`null` = does not apply, skipped in means). */
+export interface Score {
+  value: number;
+  metrics: Record<string, number | null>;
+  outcomes?: Record<string, number>;
+  diagnostics?: Record<string, Json>;
+}
+
+/** One completion request as the adapter builds it. */
+export interface CompletionRequest {
+  system?: string;
+  user: string;
+  json?: boolean;
+}
+
+/** The contender's settings as a provider sees them; `undefined` means send nothing. */
+export interface ModelSettings {
+  effort?: string;
+  temperature?: number;
+  maxTokens?: number;
+}
+
+/** A contender's model as the adapter sees it: its id, settings and a way to call it. */
+export interface Model extends ModelSettings {
+  /** `<vendor>/<model>` or `<prefix><name>`. */
+  id: string;
+  /** What the provider is asked for (OpenRouter's id, or a direct provider's own model name). */
+  name: string;
+  provider: string;
+  complete(request: CompletionRequest): Promise<ProviderResponse>;
+}
+
+/** A model as a provider's catalog lists it, with per-token prices in dollars when known. */
+export interface CatalogEntry {
+  id: string;
+  inputPrice?: number;
+  outputPrice?: number;
+}
+
+/** A model API: it declares its request type, id prefix, keys and models, and completes requests. */
+export interface Provider {
+  name: string;
+  requestType: string;
+  requestTypeDescription: string;
+  /** Ids it serves, such as `ollama/`; `''` claims every id. */
+  prefix: string;
+  /** Reached only through its own section of the lineup. */
+  direct: boolean;
+  envKeys: string[];
+  efforts: string[];
+  catalog(): CatalogEntry[] | Promise<CatalogEntry[]>;
+  complete(
+    model: ModelSettings & { name: string; id: string },
+    request: CompletionRequest,
+  ): Promise<ProviderResponse>;
+}

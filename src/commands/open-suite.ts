@@ -1,0 +1,39 @@
+import pc from 'picocolors';
+import { ConfigError } from '../errors.ts';
+import { renderBox } from '../report/table.ts';
+import { discover } from '../suite/discover.ts';
+import { loadSuite, type LoadedSuite } from '../suite/load.ts';
+import { shortPath } from '../suite/cases.ts';
+import type { Io } from './io.ts';
+import type { SuiteFlags } from './options.ts';
+
+/** Finds and loads the suite, printing the info box (or the warning box) first, as every suite command does. */
+export async function openSuite(flags: SuiteFlags, io: Io): Promise<LoadedSuite> {
+  const found = discover({
+    cwd: io.cwd,
+    config: flags.config,
+    helper: flags.helper ?? io.env.LLM_EVALS_HELPER,
+    search: flags.search,
+  });
+  if (!found) {
+    const lines = [
+      `No suite found from ${io.cwd}:`,
+      'no evals/eval_helper.ts or evals/.llm-evals.config.yml above,',
+      'no .llm-evals.config.yml up to 4 levels below.',
+    ];
+    io.stderr.write(pc.yellow(renderBox('Warning', lines)) + '\n');
+    throw new ConfigError(
+      undefined,
+      undefined,
+      'no suite found; pass -C FILE or --helper FILE, or run from inside a project',
+    );
+  }
+  const box = renderBox('Info', [
+    `Evals configuration: ${found.projectDir.split('/').pop()}`,
+    `File: ${shortPath(io.cwd, found.file)}`,
+  ]);
+  io.stderr.write(pc.green(box) + '\n');
+  const suite = await loadSuite(found);
+  if (flags.verbose) io.stderr.write(`suite ${suite.name} found ${found.how}: ${found.file}\n`);
+  return suite;
+}

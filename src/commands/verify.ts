@@ -1,0 +1,44 @@
+import pc from 'picocolors';
+import { loadCases, shortPath } from '../suite/cases.ts';
+import type { Io } from './io.ts';
+import { openSuite } from './open-suite.ts';
+import type { SuiteFlags } from './options.ts';
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** `verify` (C2): empty inputs, missing or broken expected.json, then the adapter's and scorer's checks; calls nothing. */
+export async function verifyCommand(flags: SuiteFlags, io: Io): Promise<number> {
+  const suite = await openSuite(flags, io);
+  const { cases, problems: found } = loadCases(suite.root, suite.casesGlob);
+  const problems = found.map((p) => `${shortPath(io.cwd, p.file)}: ${p.problem}`);
+  const datasets = [...new Set(cases.map((c) => c.dataset))];
+  for (const dataset of datasets) {
+    try {
+      await suite.adapter.prepare(dataset);
+      for (const p of await suite.adapter.verify(dataset)) problems.push(`dataset ${dataset}: ${p}`);
+    } catch (error) {
+      problems.push(`dataset ${dataset}: the adapter's check failed: ${message(error)}`);
+    }
+  }
+  for (const kase of cases) {
+    try {
+      for (const p of suite.scorer.verify(kase, suite.adapter.context(kase))) {
+        problems.push(`${shortPath(io.cwd, kase.path)}/expected.json: ${p}`);
+      }
+    } catch (error) {
+      problems.push(`${kase.key}: the scorer's check failed: ${message(error)}`);
+    }
+  }
+  if (cases.length === 0 && found.length === 0)
+    problems.push(`no case matches ${suite.casesGlob} under ${shortPath(io.cwd, suite.root)}`);
+  for (const p of problems) io.stdout.write(`${pc.red('✗')} ${p}\n`);
+  const counted = `${cases.length} cases in ${datasets.length} datasets`;
+  if (problems.length > 0) {
+    io.stdout.write(
+      pc.red(`verify: ${problems.length} problem${problems.length === 1 ? '' : 's'} (${counted})`) + '\n',
+    );
+    return 1;
+  }
+  io.stdout.write(`${pc.green('✓')} verify: ${counted}, no problems\n`);
+  return 0;
+}

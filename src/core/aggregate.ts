@@ -1,0 +1,47 @@
+import type { Usage } from '../api/types.ts';
+import { addUsage, UNKNOWN_USAGE, type CaseResult } from './results.ts';
+
+/** The mean of the numbers given, skipping `null`; `null` when there are none. */
+export function meanSkippingNull(values: readonly (number | null | undefined)[]): number | null {
+  const present = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  return present.length ? present.reduce((a, b) => a + b, 0) / present.length : null;
+}
+
+/** The 95th percentile by nearest rank; `null` for no values. */
+export function p95(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil(0.95 * sorted.length) - 1)]!;
+}
+
+/** One experiment's (or any group's) figures: means per metric, errors, time, latency, tokens and dollars. */
+export interface Summary {
+  cases: number;
+  score: number | null;
+  metrics: Record<string, number | null>;
+  errors: number;
+  /** Seconds from the first case's start to the last one's end. */
+  time: number | null;
+  latency: number | null;
+  p95: number | null;
+  usage: Usage;
+}
+
+/** Summarises results: metric means skip null, transport errors add to errors but never to a mean. */
+export function summarize(results: readonly CaseResult[], metricNames: readonly string[]): Summary {
+  const latencies = results.map((r) => r.latency).filter((l): l is number => l !== null);
+  const starts = results.map((r) => Date.parse(r.startedAt));
+  const ends = results.map((r) => Date.parse(r.finishedAt));
+  return {
+    cases: results.length,
+    score: meanSkippingNull(results.map((r) => r.score)),
+    metrics: Object.fromEntries(
+      metricNames.map((m) => [m, meanSkippingNull(results.map((r) => r.metrics[m]))]),
+    ),
+    errors: results.filter((r) => r.status !== 'scored').length,
+    time: results.length ? (Math.max(...ends) - Math.min(...starts)) / 1000 : null,
+    latency: meanSkippingNull(latencies),
+    p95: p95(latencies),
+    usage: results.reduce((u, r) => addUsage(u, r.usage), UNKNOWN_USAGE),
+  };
+}

@@ -1,0 +1,96 @@
+/** A rate limit in a plan: `burst` calls at once, then `perMinute`, evenly spaced. */
+export interface RateLimit {
+  burst: number;
+  perMinute: number;
+}
+
+/** One lineup entry after defaults and flags, before its lists multiply. */
+export interface LineupEntry {
+  id: string;
+  provider: string;
+  requestType: string;
+  /** The name the provider is asked for. */
+  model: string;
+  effort: string[];
+  temperature: (number | null)[];
+  maxTokens: number | null;
+  /** Keys of the rate limits this entry's calls wait on. */
+  limits: string[];
+}
+
+/** One model at one effort, temperature and token budget, through one provider: a column of the leaderboard. */
+export interface Contender {
+  /** Unique within a run, such as `fake:fake/echo effort=low t=0.1`: the provider keeps a direct id and a routed one apart. */
+  key: string;
+  id: string;
+  provider: string;
+  model: string;
+  /** `default` sends none. */
+  effort: string;
+  temperature: number | null;
+  maxTokens: number | null;
+  limits: string[];
+}
+
+/** One contender over one dataset's selected cases. */
+export interface Experiment {
+  /** Unique within a run and safe in a workflow id. */
+  id: string;
+  contender: string;
+  dataset: string;
+  caseKeys: string[];
+}
+
+/** Names a contender by its provider, id and the settings that tell it apart. */
+export function contenderKey(
+  c: Pick<Contender, 'provider' | 'id' | 'effort' | 'temperature' | 'maxTokens'>,
+): string {
+  const parts = [`${c.provider}:${c.id}`, `effort=${c.effort}`];
+  if (c.temperature !== null) parts.push(`t=${c.temperature}`);
+  if (c.maxTokens !== null) parts.push(`max=${c.maxTokens}`);
+  return parts.join(' ');
+}
+
+/** Multiplies each entry's effort and temperature lists into contenders, in lineup order, without duplicates. */
+export function expandContenders(entries: readonly LineupEntry[]): Contender[] {
+  const seen = new Set<string>();
+  const contenders: Contender[] = [];
+  for (const entry of entries) {
+    for (const effort of entry.effort) {
+      for (const temperature of entry.temperature) {
+        const base = {
+          provider: entry.provider,
+          id: entry.id,
+          effort,
+          temperature,
+          maxTokens: entry.maxTokens,
+        };
+        const key = contenderKey(base);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        contenders.push({ ...base, key, model: entry.model, limits: entry.limits });
+      }
+    }
+  }
+  return contenders;
+}
+
+/** One experiment per contender × dataset, dataset by dataset, each with its selected case keys; empty datasets are left out. */
+export function planExperiments(
+  contenders: readonly Contender[],
+  datasets: readonly { name: string; caseKeys: string[] }[],
+): Experiment[] {
+  const experiments: Experiment[] = [];
+  for (const dataset of datasets) {
+    if (dataset.caseKeys.length === 0) continue;
+    for (const contender of contenders) {
+      experiments.push({
+        id: `${String(experiments.length + 1).padStart(3, '0')}-${dataset.name.replace(/[^A-Za-z0-9._-]/g, '_')}`,
+        contender: contender.key,
+        dataset: dataset.name,
+        caseKeys: dataset.caseKeys,
+      });
+    }
+  }
+  return experiments;
+}

@@ -1,0 +1,57 @@
+import type { Contender, RateLimit } from './matrix.ts';
+import type { Plan } from './plan.ts';
+
+/** How many cases one slice workflow runs: small enough that its results stay far below Temporal's 2 MB payload limit. */
+export const SLICE_SIZE = 50;
+
+/** What the compare-run workflow receives: the plan without what only the snapshot needs, cases as `[key, hash]` per dataset. */
+export interface RunInput {
+  runId: string;
+  suite: string;
+  contenders: Contender[];
+  experiments: { id: string; contender: number; dataset: string }[];
+  datasets: Record<string, [key: string, hash: string][]>;
+  parallelism: number;
+  concurrency: number;
+  sliceSize: number;
+  limits: Record<string, RateLimit>;
+  abortAfter?: { total: number; percent?: number };
+}
+
+/** Derives the workflow's input from a plan. */
+export function toRunInput(runId: string, plan: Plan): RunInput {
+  const contenderIndex = new Map(plan.contenders.map((c, i) => [c.key, i]));
+  const datasets: RunInput['datasets'] = {};
+  for (const c of plan.cases) (datasets[c.dataset] ??= []).push([c.key, c.hash]);
+  return {
+    runId,
+    suite: plan.suite.name,
+    contenders: plan.contenders,
+    experiments: plan.experiments.map((e) => ({
+      id: e.id,
+      contender: contenderIndex.get(e.contender)!,
+      dataset: e.dataset,
+    })),
+    datasets,
+    parallelism: plan.settings.parallelism,
+    concurrency: plan.settings.concurrency,
+    sliceSize: SLICE_SIZE,
+    limits: plan.limits,
+    ...(plan.abortAfter ? { abortAfter: plan.abortAfter } : {}),
+  };
+}
+
+/** The number of slices a dataset of `cases` cases splits into. */
+export function sliceCount(cases: number, size: number): number {
+  return Math.max(1, Math.ceil(cases / size));
+}
+
+/** The workflow id of a run's top workflow, from which every other id of the run derives. */
+export function runWorkflowId(runId: string): string {
+  return `llm-evals/${runId}`;
+}
+
+/** The workflow id of one slice of one experiment. */
+export function sliceWorkflowId(runId: string, experimentId: string, slice: number): string {
+  return `${runWorkflowId(runId)}/${experimentId}/${slice}`;
+}

@@ -1,0 +1,26 @@
+/** Thrown for bad input a user can fix (a config file, a helper, a case, a flag): exit code 2, no stack trace. */
+export class ConfigError extends Error {
+  readonly type = 'ConfigError';
+  readonly exitCode = 2;
+
+  constructor(
+    readonly file: string | undefined,
+    readonly key: string | undefined,
+    readonly problem: string,
+    options?: { cause?: unknown },
+  ) {
+    super([file, key, problem].filter(Boolean).join(': '), options);
+  }
+}
+
+/** Thrown when a run finished but failed: aborted, stopped at a pause, or problems found by `verify` (exit 1). */
+export class RunFailed extends Error {
+  readonly type = 'RunFailed';
+  readonly exitCode = 1;
+}
+
+/** Quotes a user's value for an error message. */
+export function quote(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value);
+  return JSON.stringify(value) ?? String(value);
+}

@@ -1,0 +1,30 @@
+export type {
+  Case,
+  CatalogEntry,
+  CompletionRequest,
+  Json,
+  Metric,
+  Model,
+  ModelSettings,
+  Provider,
+  ProviderResponse,
+  Reply,
+  Score,
+  Usage,
+} from './api/types.ts';
+export { Adapter } from './api/adapter.ts';
+export { Scorer } from './api/scorer.ts';
+export { SchemaValidator, type FieldSpec, type FieldType, type Schema } from './api/schema-validator.ts';
+export {
+  EchoAdapter,
+  FakeModel,
+  FakeProvider,
+  FakeRepliesExhausted,
+  type FakeReply,
+  type FakeScript,
+} from './api/testing.ts';
+export { defineSuite, type SuiteDefinition } from './suite/define.ts';
+export type { Contender, Experiment } from './core/matrix.ts';
+export type { Plan } from './core/plan.ts';
+export { OpenRouterProvider } from './providers/openrouter.ts';
+export { TypeSafeProvider } from './providers/typesafe.ts';

@@ -1,0 +1,27 @@
+/** Dollars with four decimals (two significant digits below a hundredth of a cent), or `?` when unknown. */
+export function formatCost(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return '?';
+  if (usd > 0 && usd < 0.0001) return `$${usd.toPrecision(2)}`;
+  return `$${usd.toFixed(4)}`;
+}
+
+/** A whole number with thousands separators, or `?` when unknown. */
+export function formatCount(n: number | null | undefined): string {
+  return n === null || n === undefined ? '?' : Math.round(n).toLocaleString('en-US');
+}
+
+/** A share in 0..1 as a percentage with one decimal, or `-` when missing. */
+export function formatPercent(value: number | null | undefined): string {
+  return value === null || value === undefined ? '-' : `${(value * 100).toFixed(1)}%`;
+}
+
+/** Seconds with one or two decimals, or `-`. */
+export function formatSeconds(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined) return '-';
+  return seconds < 10 ? `${seconds.toFixed(2)}s` : `${seconds.toFixed(1)}s`;
+}
+
+/** A temperature, or `default` when none is sent. */
+export function formatTemperature(t: number | null): string {
+  return t === null ? 'default' : String(t);
+}

@@ -1,0 +1,54 @@
+import pc from 'picocolors';
+import type { Estimate } from '../core/estimate.ts';
+import { sumEstimates } from '../core/estimate.ts';
+import type { Plan } from '../core/plan.ts';
+import { formatCost, formatCount, formatTemperature } from './format.ts';
+import { renderTable } from './table.ts';
+
+/** The dry run's view (C4 `-n`): each experiment with its settings and estimate, then the totals and refusals. */
+export function renderMatrix(plan: Plan, estimates: ReadonlyMap<string, Estimate>): string {
+  const contenders = new Map(plan.contenders.map((c) => [c.key, c]));
+  const rows = plan.experiments.map((e, i) => {
+    const c = contenders.get(e.contender)!;
+    const est = estimates.get(e.id);
+    return [
+      String(i + 1),
+      e.dataset,
+      pc.cyan(c.provider),
+      pc.magenta(c.id),
+      c.effort,
+      formatTemperature(c.temperature),
+      c.maxTokens === null ? 'default' : String(c.maxTokens),
+      String(e.caseKeys.length),
+      formatCount(est?.inputTokens),
+      formatCount(est?.outputTokens),
+      formatCost(est?.costUsd),
+    ];
+  });
+  const table = renderTable(
+    [
+      { header: '#', align: 'right' },
+      { header: 'dataset' },
+      { header: 'provider' },
+      { header: 'model' },
+      { header: 'effort' },
+      { header: 'temp' },
+      { header: 'max_tokens' },
+      { header: 'cases', align: 'right' },
+      { header: '≈tok_in', align: 'right' },
+      { header: '≈tok_out', align: 'right' },
+      { header: '≈cost', align: 'right' },
+    ],
+    rows,
+  );
+  const total = sumEstimates([...estimates.values()]);
+  const datasets = new Set(plan.experiments.map((e) => e.dataset)).size;
+  const lines = [
+    table,
+    `${plan.experiments.length} experiments (${plan.contenders.length} contenders × ${datasets} datasets), ` +
+      `${plan.cases.length} cases, ${total.calls} calls`,
+    `estimated: ${formatCount(total.inputTokens)} tokens in, ${formatCount(total.outputTokens)} tokens out, ` +
+      `${formatCost(total.costUsd)}${total.costUsd === null ? ' (some prices unknown)' : ''}`,
+  ];
+  return lines.join('\n');
+}

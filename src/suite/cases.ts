@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { globSync } from 'tinyglobby';
+import type { Case, Json } from '../api/types.ts';
+
+/** The default glob for cases, relative to the suite's root. */
+export const DEFAULT_CASES_GLOB = 'datasets/*/cases/**/input.txt';
+
+/** A problem with one case's files, for `verify` (or a ConfigError where a run needs the case). */
+export interface CaseProblem {
+  file: string;
+  key?: string;
+  problem: string;
+}
+
+/** A case as found on disk, with the hash the plan records to spot edits during a run. */
+export interface LoadedCase extends Case {
+  hash: string;
+  words: number;
+}
+
+function readJson(file: string, optional: boolean, problems: CaseProblem[]): Json | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    if (!optional) problems.push({ file, problem: 'missing' });
+    return undefined;
+  }
+  try {
+    return JSON.parse(text) as Json;
+  } catch (error) {
+    problems.push({ file, problem: `not valid JSON (${(error as Error).message})` });
+    return undefined;
+  }
+}
+
+/** Where a case sits: dataset after `datasets/`, variant the folder holding input.txt unless that is a number. */
+export function placeCase(relativeInput: string): { dataset: string; variant: string; id: string } {
+  const parts = dirname(relativeInput).split(sep);
+  const at = parts.indexOf('datasets');
+  const dataset = (at >= 0 ? parts[at + 1] : parts[0]) ?? 'default';
+  const folder = parts.at(-1) ?? dataset;
+  if (/^\d+$/.test(folder) && parts.length > 1) {
+    const variant = parts.at(-2)!;
+    return { dataset, variant, id: `${variant}/${folder}` };
+  }
+  return { dataset, variant: folder, id: folder };
+}
+
+/** Reads every case the glob finds under `root`, sorted by key; problems are collected, not thrown. */
+export function loadCases(
+  root: string,
+  glob: string = DEFAULT_CASES_GLOB,
+): { cases: LoadedCase[]; problems: CaseProblem[] } {
+  const cases: LoadedCase[] = [];
+  const problems: CaseProblem[] = [];
+  const inputs = globSync(glob, { cwd: root, absolute: false, dot: false }).sort();
+  for (const rel of inputs) {
+    const inputFile = join(root, rel);
+    const folder = dirname(inputFile);
+    const input = readFileSync(inputFile, 'utf8');
+    const before = problems.length;
+    if (input.trim() === '') problems.push({ file: inputFile, problem: 'empty input' });
+    const expected = readJson(join(folder, 'expected.json'), false, problems);
+    const read = readJson(join(folder, 'metadata.json'), true, problems);
+    const metadata = read === undefined ? {} : read;
+    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
+      problems.push({ file: join(folder, 'metadata.json'), problem: 'expected a JSON object' });
+    }
+    if (problems.length > before) continue;
+    const place = placeCase(rel);
+    const hash = createHash('sha256')
+      .update(`${input}\0${JSON.stringify(expected)}\0${JSON.stringify(metadata)}`)
+      .digest('hex')
+      .slice(0, 16);
+    cases.push({
+      ...place,
+      key: `${place.dataset}/${place.id}`,
+      input,
+      expected: expected!,
+      path: folder,
+      metadata: metadata as Record<string, Json>,
+      hash,
+      words: input.split(/\s+/).filter(Boolean).length,
+    });
+  }
+  cases.sort((a, b) => a.key.localeCompare(b.key));
+  return { cases, problems };
+}
+
+/** Keeps the cases of the named datasets (all when none) that match a `-c` selector (a variant or `variant/NNN`). */
+export function selectCases<T extends Case>(
+  cases: readonly T[],
+  datasets: readonly string[],
+  selectors: readonly string[],
+): T[] {
+  return cases.filter(
+    (c) =>
+      (datasets.length === 0 || datasets.includes(c.dataset)) &&
+      (selectors.length === 0 || selectors.some((s) => s === c.variant || s === c.id || s === c.key)),
+  );
+}
+
+/** A path relative to `from` for messages, or the path itself when outside. */
+export function shortPath(from: string, path: string): string {
+  const rel = relative(from, path);
+  return rel.startsWith('..') ? path : rel || basename(path);
+}

@@ -1,0 +1,54 @@
+import type { Json } from '../api/types.ts';
+import { expandContenders, planExperiments } from '../core/matrix.ts';
+import type { Plan } from '../core/plan.ts';
+import type { LoadedCase } from './cases.ts';
+import { readLineup, type SettingOverrides } from './lineup.ts';
+import type { LoadedSuite } from './load.ts';
+
+/** What the command line chose: models, overrides, parallelism, and the options to record. */
+export interface PlanOptions {
+  models?: string[];
+  overrides?: SettingOverrides;
+  parallelism?: number;
+  concurrency: number;
+  options?: Record<string, Json>;
+}
+
+/** Expands the lineup over the selected cases into a Plan: contenders × datasets, each an experiment. */
+export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], options: PlanOptions): Plan {
+  const { config } = suite;
+  const lineup = readLineup({
+    config,
+    registry: suite.registry,
+    overrides: options.overrides,
+    models: options.models,
+  });
+  const contenders = expandContenders(lineup.entries);
+  const datasets = [...new Set(cases.map((c) => c.dataset))].map((name) => ({
+    name,
+    caseKeys: cases.filter((c) => c.dataset === name).map((c) => c.key),
+  }));
+  return {
+    version: 1,
+    suite: {
+      name: suite.name,
+      root: suite.root,
+      projectDir: suite.projectDir,
+      configFile: config.file,
+      ...(suite.discovery.helperFile ? { helperFile: suite.discovery.helperFile } : {}),
+    },
+    requestTypes: [...config.values.request_types],
+    contenders,
+    refused: lineup.refused,
+    cases: cases.map(({ key, id, dataset, variant, hash }) => ({ key, id, dataset, variant, hash })),
+    experiments: planExperiments(contenders, datasets),
+    limits: lineup.limits,
+    settings: {
+      parallelism: options.parallelism ?? config.values.defaults?.parallelism ?? 4,
+      concurrency: options.concurrency,
+    },
+    ...(config.values.weighted_score ? { weights: config.values.weighted_score.weights } : {}),
+    ...(config.values.errors ? { abortAfter: config.values.errors.abort_after } : {}),
+    options: options.options ?? {},
+  };
+}

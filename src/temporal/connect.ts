@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { findTemporalBinary } from '../../temporal/binary.ts';
+import { checkReachable, ensureServer } from '../../temporal/server.ts';
+
+/** A live link to Temporal: a client for starting and watching runs, and a native connection for workers. */
+export interface TemporalLink {
+  address: string;
+  namespace: string;
+  /** The Web UI's base address, when known. */
+  uiUrl?: string;
+  embedded: boolean;
+  client: Client;
+  nativeConnection(): Promise<NativeConnection>;
+  close(): Promise<void>;
+}
+
+/** Where to reach Temporal: `TEMPORAL_ADDRESS` and friends (the names Temporal's own CLI uses), else the embedded server. */
+export interface LinkOptions {
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+  log: (line: string) => void;
+}
+
+function tlsFrom(env: NodeJS.ProcessEnv): TLSConfig | undefined {
+  const cert = env.TEMPORAL_TLS_CERT;
+  const key = env.TEMPORAL_TLS_KEY;
+  const ca = env.TEMPORAL_TLS_CA;
+  if (!cert && !key && !ca && env.TEMPORAL_TLS !== 'true' && !env.TEMPORAL_API_KEY) return undefined;
+  return {
+    ...(env.TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: env.TEMPORAL_TLS_SERVER_NAME } : {}),
+    ...(ca ? { serverRootCACertificate: readFileSync(ca) } : {}),
+    ...(cert && key ? { clientCertPair: { crt: readFileSync(cert), key: readFileSync(key) } } : {}),
+  };
+}
+
+/** The folder of a project's embedded server: its SQLite file, pid and log. */
+export function stateDirOf(projectDir: string): string {
+  return join(projectDir, '.llm-evals');
+}
+
+/** Connects to the configured cluster, or starts (or reuses) the embedded dev server of the project. */
+export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> {
+  const { env } = options;
+  const namespace = env.TEMPORAL_NAMESPACE ?? 'default';
+  let address = env.TEMPORAL_ADDRESS;
+  let uiUrl: string | undefined = env.TEMPORAL_UI_URL;
+  const tls = tlsFrom(env);
+  const apiKey = env.TEMPORAL_API_KEY;
+  if (address) {
+    await checkReachable(address, {
+      timeoutMs: 10_000,
+      ...(tls ? { tls } : {}),
+      ...(apiKey ? { apiKey } : {}),
+    });
+  } else {
+    const binary = await findTemporalBinary({ env, log: options.log });
+    const server = await ensureServer({
+      stateDir: stateDirOf(options.projectDir),
+      binary,
+      env,
+      log: options.log,
+    });
+    address = server.address;
+    uiUrl = server.uiUrl;
+  }
+  const connection = await Connection.connect({
+    address,
+    ...(tls ? { tls } : {}),
+    ...(apiKey ? { apiKey } : {}),
+  });
+  let native: Promise<NativeConnection> | undefined;
+  const target = address;
+  return {
+    address,
+    namespace,
+    ...(uiUrl ? { uiUrl } : {}),
+    embedded: !env.TEMPORAL_ADDRESS,
+    client: new Client({ connection, namespace }),
+    nativeConnection: () =>
+      (native ??= NativeConnection.connect({
+        address: target,
+        ...(tls ? { tls } : {}),
+        ...(apiKey ? { apiKey } : {}),
+      })),
+    async close() {
+      await connection.close();
+      if (native) await (await native).close();
+    },
+  };
+}

@@ -1,0 +1,36 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { findTemporalBinary } from '../temporal/binary.ts';
+import { ensureServer, stopServer } from '../temporal/server.ts';
+import { freeServerPort } from './helpers/temporal.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    temporalAddress: string;
+    temporalBinary: string;
+  }
+}
+
+/** Start one Temporal dev server for the whole test run; its address and binary reach tests through `inject`. */
+export async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const log = (line: string): void => {
+    process.stderr.write(`[temporal] ${line}\n`);
+  };
+  const binary = await findTemporalBinary({ log });
+  const stateDir = await mkdtemp(join(tmpdir(), 'llm-evals-test-temporal-'));
+  const server = await ensureServer({
+    stateDir,
+    binary,
+    port: await freeServerPort(),
+    extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=200'],
+    log,
+  });
+  project.provide('temporalAddress', server.address);
+  project.provide('temporalBinary', binary);
+  return async () => {
+    await stopServer(stateDir);
+    await rm(stateDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,34 @@
+import { createServer } from 'node:net';
+import { inject } from 'vitest';
+
+/** The address (`127.0.0.1:PORT`) of the dev server that test/global-setup.ts starts for the whole run. */
+export function temporalAddress(): string {
+  return inject('temporalAddress');
+}
+
+/** The path of the Temporal CLI binary the shared dev server runs, for tests that start their own server. */
+export function temporalBinary(): string {
+  return inject('temporalBinary');
+}
+
+/** A free port P on 127.0.0.1 whose UI port P + 1000 is free too, for a dev server of a test's own. */
+export async function freeServerPort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await listenOn(0);
+    if (port !== undefined && port + 1000 <= 65535 && (await listenOn(port + 1000)) !== undefined)
+      return port;
+  }
+  throw new Error('No free port P with P + 1000 also free on 127.0.0.1 after 50 tries.');
+}
+
+/** Bind `port` (0 = any) on 127.0.0.1, release it, and return the bound port, or undefined if it was taken. */
+function listenOn(port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(undefined));
+    probe.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : undefined));
+    });
+  });
+}

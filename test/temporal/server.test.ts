@@ -1,0 +1,190 @@
+import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  TemporalPortInvalid,
+  TemporalPortTaken,
+  TemporalServerExited,
+  TemporalUnreachable,
+} from '../../temporal/errors.ts';
+import { checkReachable, ensureServer, serverStatus, stopServer } from '../../temporal/server.ts';
+import type { ServerInfo } from '../../temporal/server.ts';
+import { freeServerPort, temporalBinary } from '../helpers/temporal.ts';
+
+const runIdKey = defineSearchAttributeKey('LlmEvalsRunId', SearchAttributeType.KEYWORD);
+const dirs: string[] = [];
+let stateDir: string;
+let first: ServerInfo & { reused: boolean };
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'llm-evals-server-'));
+  dirs.push(dir);
+  return dir;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function withClient<T>(address: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const connection = await Connection.connect({ address });
+  try {
+    return await fn(new Client({ connection }));
+  } finally {
+    await connection.close();
+  }
+}
+
+beforeAll(async () => {
+  stateDir = await tempDir();
+  first = await ensureServer({ stateDir, binary: temporalBinary(), port: await freeServerPort() });
+});
+afterAll(async () => {
+  await stopServer(stateDir);
+  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe('ensureServer', () => {
+  it('starts a dev server on 127.0.0.1 with the UI at port + 1000 and records it', async () => {
+    expect(first).toMatchObject({
+      reused: false,
+      address: `127.0.0.1:${first.port}`,
+      uiPort: first.port + 1000,
+    });
+    expect(first.dbFile).toBe(join(stateDir, 'temporal.db'));
+    const status = await serverStatus(stateDir);
+    expect(status).toEqual({ running: true, info: expect.objectContaining({ pid: first.pid }) as unknown });
+  });
+
+  it('reuses the recorded server', async () => {
+    const again = await ensureServer({ stateDir, binary: temporalBinary() });
+    expect(again).toMatchObject({ reused: true, pid: first.pid, address: first.address });
+  });
+
+  it.each([
+    ['gRPC', 0, (port: number) => ({ env: { LLM_EVALS_TEMPORAL_PORT: String(port) } })],
+    ['UI', 1000, (port: number) => ({ port })],
+  ] as const)(
+    'throws TemporalPortTaken when the %s port is held by another program',
+    async (role, offset, choose) => {
+      const port = await freeServerPort();
+      const holder = await listen(port + offset);
+      try {
+        const dir = await tempDir();
+        const started = ensureServer({ stateDir: dir, binary: temporalBinary(), ...choose(port) });
+        await expect(started).rejects.toBeInstanceOf(TemporalPortTaken);
+        await expect(started).rejects.toMatchObject({ port: port + offset, role });
+        await expect(started).rejects.toThrow(/LLM_EVALS_TEMPORAL_PORT/);
+        expect(await readdir(dir)).toEqual([]);
+      } finally {
+        holder.close();
+      }
+    },
+  );
+
+  it.each(['abc', '0', '70000', '7233.5'])('rejects LLM_EVALS_TEMPORAL_PORT=%s', async (value) => {
+    const started = ensureServer({ stateDir: await tempDir(), env: { LLM_EVALS_TEMPORAL_PORT: value } });
+    await expect(started).rejects.toBeInstanceOf(TemporalPortInvalid);
+  });
+
+  it('starts one server when two callers race on the same folder', async () => {
+    const dir = await tempDir();
+    const port = await freeServerPort();
+    const [a, b] = await Promise.all(
+      [0, 1].map(() => ensureServer({ stateDir: dir, binary: temporalBinary(), port })),
+    );
+    expect(a?.pid).toBe(b?.pid);
+    expect([a?.reused, b?.reused].sort()).toEqual([false, true]);
+    await expect(stopServer(dir)).resolves.toEqual({ stopped: true, pid: a?.pid });
+  });
+
+  it("throws TemporalPortTaken for a port held by another state folder's server", async () => {
+    const started = ensureServer({ stateDir: await tempDir(), binary: temporalBinary(), port: first.port });
+    await expect(started).rejects.toMatchObject({ code: 'TemporalPortTaken', port: first.port });
+  });
+
+  it('reports the end of the log when the server exits before it is ready', async () => {
+    const dir = await tempDir();
+    const fake = join(dir, 'fake-temporal');
+    await writeFile(fake, '#!/bin/sh\necho "first line"\necho "unknown flag: --bogus" >&2\nexit 3\n');
+    await chmod(fake, 0o755);
+    const started = ensureServer({
+      stateDir: join(dir, 'state'),
+      binary: fake,
+      port: await freeServerPort(),
+    });
+    await expect(started).rejects.toBeInstanceOf(TemporalServerExited);
+    await expect(started).rejects.toMatchObject({
+      exitCode: 3,
+      logTail: 'first line\nunknown flag: --bogus',
+    });
+    expect(await readdir(join(dir, 'state'))).toEqual(['server.log']);
+  });
+});
+
+describe('stopServer and restart', () => {
+  it('stops the server, and a restart on the same db keeps workflows and search attributes', async () => {
+    const workflowId = `persist-${Date.now()}`;
+    await withClient(first.address, (client) =>
+      client.workflow.start('noSuchWorkflow', {
+        taskQueue: 'nobody-polls-this',
+        workflowId,
+        typedSearchAttributes: [{ key: runIdKey, value: 'run-1' }],
+      }),
+    );
+
+    await expect(stopServer(stateDir)).resolves.toEqual({ stopped: true, pid: first.pid });
+    // The killed server is our child until this process reaps it; give that a moment on a busy machine.
+    await expect.poll(() => isAlive(first.pid), { timeout: 10_000 }).toBe(false);
+    await expect(serverStatus(stateDir)).resolves.toEqual({ running: false });
+
+    // A stale record (dead pid) must not be mistaken for a running server.
+    await writeFile(join(stateDir, 'server.json'), JSON.stringify(first));
+    const restarted = await ensureServer({ stateDir, binary: temporalBinary(), port: first.port });
+    expect(restarted.reused).toBe(false);
+    expect(restarted.pid).not.toBe(first.pid);
+
+    const description = await withClient(restarted.address, (client) =>
+      client.workflow.getHandle(workflowId).describe(),
+    );
+    expect(description.status.name).toBe('RUNNING');
+    expect(description.typedSearchAttributes.get(runIdKey)).toBe('run-1');
+  });
+
+  it('reports nothing to stop in a folder without a server', async () => {
+    await expect(stopServer(await tempDir())).resolves.toEqual({ stopped: false });
+  });
+});
+
+describe('checkReachable', () => {
+  it('resolves for a server that answers', async () => {
+    await expect(checkReachable(first.address, { timeoutMs: 20_000 })).resolves.toBeUndefined();
+  });
+
+  it('rejects with TemporalUnreachable naming the address within the timeout', async () => {
+    const port = await freeServerPort();
+    const started = Date.now();
+    const reached = checkReachable(`127.0.0.1:${port}`, { timeoutMs: 3_000 });
+    await expect(reached).rejects.toBeInstanceOf(TemporalUnreachable);
+    await expect(reached).rejects.toThrow(`127.0.0.1:${port}`);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+function listen(port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}

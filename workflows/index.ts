@@ -1,0 +1,2 @@
+export { compareRun, type RunCarry, type RunResult } from './compare-run.ts';
+export { experimentSlice, type SliceInput, type SliceResult } from './experiment-slice.ts';
