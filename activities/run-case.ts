@@ -1,9 +1,10 @@
-import { Context } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { Adapter } from '../src/api/adapter.ts';
 import type { Scorer } from '../src/api/scorer.ts';
 import type { Case, CompletionRequest, Model, ProviderResponse, Reply, Usage } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import { addUsage, capReply, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
+import { classifyFailure } from '../src/core/retry.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
 
 /** What the runCase activity is asked: one case of one experiment, by key and the hash the plan saw. */
@@ -60,6 +61,13 @@ function modelFor(contender: Contender, deps: ActivityDeps, log: CallLog): Model
   };
 }
 
+/** The HTTP status and Retry-After seconds a provider's error carries (ProviderError, or any error shaped like it). */
+function statusOf(cause: unknown): [number | undefined, number | undefined] {
+  const fields = (cause ?? {}) as { status?: unknown; retryAfter?: unknown };
+  const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  return [number(fields.status), number(fields.retryAfter)];
+}
+
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Builds the runCase activity: load the case, call the adapter with the contender's model, score the reply. */
@@ -104,7 +112,16 @@ export function createRunCase(deps: ActivityDeps) {
       await prepared.get(kase.dataset);
       reply = await deps.adapter.call(kase, modelFor(input.contender, deps, log));
     } catch (error) {
-      if (error instanceof TransportError) throw error;
+      if (error instanceof TransportError) {
+        const verdict = classifyFailure(...statusOf(error.cause));
+        if (!verdict.retry)
+          return finish({ status: 'error', error: `${error.message} (${verdict.reason})` }, log);
+        throw ApplicationFailure.create({
+          type: 'ProviderRetryable',
+          message: error.message,
+          ...(verdict.delay !== undefined ? { nextRetryDelay: verdict.delay * 1000 } : {}),
+        });
+      }
       return finish({ status: 'error', error: `the adapter failed: ${message(error)}` }, log);
     }
     const usage = reply.usage ?? log.usage;
