@@ -20,6 +20,22 @@ const commands: Commands = {
     (await import('./src/commands/compare.ts')).compareCommand(flags, io, flags.models),
   server: async (action, flags, io) =>
     (await import('./src/commands/server.ts')).serverCommand(action, flags, io),
+  weights: async (flags, io) => (await import('./src/commands/weights.ts')).weightsCommand(flags, io),
+  render: async (file, flags, io) =>
+    (await import('./src/commands/render.ts')).renderCommand(file, flags, io),
+  start: async (flags, io) => (await import('./src/commands/start.ts')).startCommand(flags, io),
+  worker: async (flags, io) => (await import('./src/commands/worker.ts')).workerCommand(flags, io),
+  resume: async (runId, flags, io) =>
+    (await import('./src/commands/resume.ts')).resumeCommand(runId, flags, io),
+  status: async (runId, flags, io) =>
+    (await import('./src/commands/status.ts')).statusCommand(runId, flags, io),
+  report: async (runId, flags, io) =>
+    (await import('./src/commands/report.ts')).reportCommand(runId, flags, io),
+  runs: async (flags, io) => (await import('./src/commands/runs.ts')).runsCommand(flags, io),
+  cancel: async (runId, flags, io) =>
+    (await import('./src/commands/runs.ts')).cancelCommand(runId, flags, io),
+  answer: async (runId, goOn, flags, io) =>
+    (await import('./src/commands/runs.ts')).answerCommand(runId, goOn, flags, io),
 };
 
 function failureType(error: unknown): string | undefined {
@@ -45,6 +61,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     if (verbose && error instanceof Error) io.stderr.write(`${error.stack}\n`);
     if (type === 'ConfigError' || error instanceof TemporalSetupError) return 2;
     if (type === 'RunFailed') return 1;
+    if (type === 'Interrupted') return 130;
     if (!verbose) io.stderr.write('(run again with -v for the stack trace)\n');
     return 1;
   }

@@ -24,3 +24,9 @@ export function quote(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   return JSON.stringify(value) ?? String(value);
 }
+
+/** Thrown when the user interrupts a command that serves a run; the run goes on in Temporal (exit 130). */
+export class Interrupted extends Error {
+  readonly type = 'Interrupted';
+  readonly exitCode = 130;
+}

@@ -23,6 +23,16 @@ export {
   type FakeReply,
   type FakeScript,
 } from './api/testing.ts';
+export {
+  FIELD_METRICS,
+  FIELD_WORTH,
+  FieldScorer,
+  fieldOutcome,
+  scoreFields,
+  type FieldOutcome,
+  type FieldScore,
+  type FieldVerdict,
+} from './scorers/field-scorer.ts';
 export { defineSuite, type SuiteDefinition } from './suite/define.ts';
 export type { Contender, Experiment } from './core/matrix.ts';
 export type { Plan } from './core/plan.ts';

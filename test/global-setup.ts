@@ -20,13 +20,23 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   };
   const binary = await findTemporalBinary({ log });
   const stateDir = await mkdtemp(join(tmpdir(), 'llm-evals-test-temporal-'));
-  const server = await ensureServer({
-    stateDir,
-    binary,
-    port: await freeServerPort(),
-    extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=200'],
-    log,
-  });
+  // A port found free can be taken by another process before the server binds it (tests start many): try again.
+  const start = async (tries: number): Promise<Awaited<ReturnType<typeof ensureServer>>> => {
+    try {
+      return await ensureServer({
+        stateDir,
+        binary,
+        port: await freeServerPort(),
+        extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=200'],
+        log,
+      });
+    } catch (error) {
+      if (tries <= 1) throw error;
+      log(`the server did not start (${(error as Error).message.split('\n')[0]}); trying another port`);
+      return start(tries - 1);
+    }
+  };
+  const server = await start(3);
   project.provide('temporalAddress', server.address);
   project.provide('temporalBinary', binary);
   return async () => {

@@ -1,16 +1,27 @@
-import { continueAsNew, executeChild, setHandler, workflowInfo } from '@temporalio/workflow';
-import { sliceCount, sliceWorkflowId, type RunInput } from '../src/core/run-input.ts';
+import {
+  continueAsNew,
+  executeChild,
+  getExternalWorkflowHandle,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { gateWorkflowId, sliceCount, sliceWorkflowId, type RunInput } from '../src/core/run-input.ts';
 import { experimentSlice } from './experiment-slice.ts';
 import { runProgressQuery, type ExperimentProgress } from './messages.ts';
+import { finishSignal } from './run-gate.ts';
 
-/** What a run carries across continue-as-new: per experiment, the slices and cases done so far. */
+/** What a run carries across continue-as-new: per experiment, the slices and cases done so far, and whether it stopped. */
 export interface RunCarry {
   done: Record<string, { slices: number; cases: number; errors: number }>;
+  stopped?: boolean;
 }
 
 /** The finished run: per experiment, how many slices it had, so each slice's results can be fetched by id. */
 export interface RunResult {
   runId: string;
+  /** `aborted` when the gate stopped the run (abort_after, or a pause answered with stop). */
+  state: 'completed' | 'aborted';
   experiments: { id: string; slices: number; cases: number; errors: number }[];
 }
 
@@ -37,7 +48,7 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
     .filter((e) => e.progress.state !== 'completed');
   let draining = false;
   const lane = async () => {
-    while (!draining && queue.length > 0) {
+    while (!draining && !carry.stopped && queue.length > 0) {
       const experiment = queue.shift()!;
       const cases = input.datasets[experiment.dataset]!;
       const slices = sliceCount(cases.length, input.sliceSize);
@@ -51,12 +62,14 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
         }
         const workflowId = sliceWorkflowId(input.runId, experiment.id, done.slices);
         experiment.progress.runningSlice = workflowId;
-        const { results } = await executeChild(experimentSlice, {
+        const { results, stopped } = await executeChild(experimentSlice, {
           workflowId,
+          searchAttributes: { LlmEvalsRunId: [input.runId] },
           args: [
             {
               runId: input.runId,
               experimentId: experiment.id,
+              dataset: experiment.dataset,
               contender: input.contenders[experiment.contender]!,
               cases: cases.slice(done.slices * input.sliceSize, (done.slices + 1) * input.sliceSize),
               parallelism: input.parallelism,
@@ -71,15 +84,23 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
           errors: done.errors,
           runningSlice: undefined,
         });
+        if (stopped) {
+          carry.stopped = true;
+          return;
+        }
       }
       experiment.progress.state = 'completed';
     }
   };
   const lanes = input.concurrency === 0 ? input.experiments.length : input.concurrency;
   await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, MAX_LANES)) }, lane));
-  if (queue.length > 0) await continueAsNew<typeof compareRun>(input, carry);
+  if (queue.length > 0 && !carry.stopped) await continueAsNew<typeof compareRun>(input, carry);
+  await getExternalWorkflowHandle(gateWorkflowId(input.runId)).signal(finishSignal);
+  const state = carry.stopped ? 'aborted' : 'completed';
+  upsertSearchAttributes({ LlmEvalsState: [state] });
   return {
     runId: input.runId,
+    state,
     experiments: input.experiments.map((e) => ({
       id: e.id,
       slices: sliceCount(input.datasets[e.dataset]!.length, input.sliceSize),

@@ -6,11 +6,23 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** Whether a person can answer a question on stdin. */
   interactive: boolean;
+  /** Starts listening for Ctrl-C (SIGINT) or SIGTERM; long commands stop their worker and say how to resume. */
+  watchInterrupt?: () => AbortSignal;
 }
 
 /** The real process's streams and environment. */
 export function processIo(): Io {
+  let interrupt: AbortController | undefined;
   return {
+    watchInterrupt() {
+      if (!interrupt) {
+        const controller = (interrupt = new AbortController());
+        // Once only: a second Ctrl-C ends the process the usual way.
+        process.once('SIGINT', () => controller.abort());
+        process.once('SIGTERM', () => controller.abort());
+      }
+      return interrupt.signal;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     cwd: process.cwd(),

@@ -29,4 +29,22 @@ export interface RunFlags extends SuiteFlags {
   destination?: string;
   tempDir?: string;
   yes?: boolean;
+  /** `--scores`: list every experiment by score with its tracker link. */
+  scores?: boolean;
+}
+
+/** The flags of `start`: `worker: false` leaves serving the run to `llm-evals worker` processes. */
+export interface StartFlags extends RunFlags {
+  worker?: boolean;
+}
+
+/** The flags of `worker`: `until` makes it leave once that run has closed. */
+export interface WorkerFlags extends SuiteFlags {
+  until?: string;
+}
+
+/** The flags of `status`, `runs` and `cancel`. */
+export interface StatusFlags extends SuiteFlags {
+  watch?: boolean;
+  json?: boolean;
 }

@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import type { Json } from '../api/types.ts';
 import { estimateTokens, type Estimate } from '../core/estimate.ts';
 import type { Plan } from '../core/plan.ts';
+import { readCatalogs, unknownIds, type ReadCatalog } from '../providers/catalog-check.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { buildPlan } from '../suite/plan.ts';
@@ -16,6 +17,8 @@ export interface PlannedRun {
   suite: LoadedSuite;
   cases: LoadedCase[];
   plan: Plan;
+  /** The catalogs read while planning: online for a dry run (its estimate reuses them), else from caches only. */
+  catalogs?: ReadonlyMap<string, ReadCatalog>;
 }
 
 /** Opens the suite and expands it into a Plan from the flags of `run`/`compare`; warns about refusals on stderr. */
@@ -34,19 +37,36 @@ export async function planRun(flags: RunFlags, io: Io, models?: string[]): Promi
     options: JSON.parse(JSON.stringify(flags)) as Record<string, Json>,
   });
   for (const r of plan.refused) io.stderr.write(pc.yellow(`warning: ${r.message}`) + '\n');
-  return { suite, cases, plan };
+  const online = Boolean(flags.dryRun);
+  const read = await readCatalogs(
+    suite.registry,
+    plan.contenders.map((c) => c.provider),
+    { online },
+  );
+  if (online) for (const note of read.notes) io.stderr.write(pc.dim(note) + '\n');
+  for (const warning of unknownIds(plan.contenders, read.catalogs)) {
+    io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');
+  }
+  return { suite, cases, plan, catalogs: read.catalogs };
 }
 
-/** The dry run's estimate per experiment, from case sizes and the providers' catalog prices. */
-export async function estimateRun({ suite, cases, plan }: PlannedRun): Promise<Map<string, Estimate>> {
+/** The dry run's estimate per experiment, from case sizes and the catalog prices of the providers it uses. */
+export async function estimateRun(planned: PlannedRun): Promise<Map<string, Estimate>> {
+  const { suite, cases, plan } = planned;
   const byKey = new Map(cases.map((c) => [c.key, c]));
+  // An unreadable catalog leaves the cost unknown; the dry run still prints the matrix.
+  const catalogs =
+    planned.catalogs ??
+    (
+      await readCatalogs(
+        suite.registry,
+        plan.contenders.map((c) => c.provider),
+        { online: true },
+      )
+    ).catalogs;
   const prices = new Map<string, { inputPrice?: number; outputPrice?: number }>();
-  for (const provider of suite.registry.all()) {
-    try {
-      for (const entry of await provider.catalog()) prices.set(`${provider.name}:${entry.id}`, entry);
-    } catch {
-      // An unreachable catalog leaves the cost unknown; the dry run still prints the matrix.
-    }
+  for (const [name, catalog] of catalogs) {
+    for (const entry of catalog.entries) prices.set(`${name}:${entry.id}`, entry);
   }
   const contenders = new Map(plan.contenders.map((c) => [c.key, c]));
   const estimates = new Map<string, Estimate>();

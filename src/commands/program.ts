@@ -1,6 +1,7 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Io } from './io.ts';
-import type { RunFlags, SuiteFlags } from './options.ts';
+import type { RenderFlags } from './render.ts';
+import type { RunFlags, StartFlags, StatusFlags, SuiteFlags, WorkerFlags } from './options.ts';
 
 /** The command handlers the program dispatches to; each returns the exit code. */
 export interface Commands {
@@ -9,6 +10,16 @@ export interface Commands {
   compare(flags: RunFlags, io: Io): Promise<number>;
   run(flags: RunFlags, io: Io): Promise<number>;
   server(action: string, flags: SuiteFlags, io: Io): Promise<number>;
+  weights(flags: SuiteFlags, io: Io): Promise<number>;
+  render(file: string, flags: RenderFlags, io: Io): Promise<number>;
+  start(flags: StartFlags, io: Io): Promise<number>;
+  worker(flags: WorkerFlags, io: Io): Promise<number>;
+  resume(runId: string, flags: RunFlags, io: Io): Promise<number>;
+  status(runId: string | undefined, flags: StatusFlags, io: Io): Promise<number>;
+  report(runId: string, flags: RunFlags, io: Io): Promise<number>;
+  runs(flags: StatusFlags & { limit?: number }, io: Io): Promise<number>;
+  cancel(runId: string, flags: StatusFlags, io: Io): Promise<number>;
+  answer(runId: string, goOn: boolean, flags: StatusFlags, io: Io): Promise<number>;
 }
 
 /** What `--help` says about providers: each request type and who serves it. */
@@ -79,7 +90,8 @@ function runOptions(command: Command): Command {
     .option('--no-autosave', 'save the run only to a temporary file')
     .option('--destination <dir>', 'where snapshots are saved')
     .option('--temp-dir <dir>', 'where temporary snapshots go')
-    .option('-y, --yes', 'keep going when asked whether to');
+    .option('-y, --yes', 'keep going when asked whether to')
+    .option('--scores', 'list every experiment by score, with its tracker link');
 }
 
 /** Builds the command-line parser around injected handlers, so parsing is tested without running anything. */
@@ -125,6 +137,59 @@ export function createProgram(
   )
     .addArgument(new Argument('<action>', 'what to do').choices(['install', 'start', 'stop', 'status']))
     .action((action: string, flags: SuiteFlags) => run(() => commands.server(action, flags, io))());
+  runOptions(program.command('start').description('start a run and return; a background worker serves it'))
+    .option('-m, --models <ids...>', 'only these model ids')
+    .option('--no-worker', 'leave serving the run to `llm-evals worker` processes')
+    .action((flags: StartFlags) => run(() => commands.start(flags, io))());
+  suiteOptions(program.command('worker').description("serve this suite's runs (any number, on any machine)"))
+    .option('--until <run>', 'leave once this run has closed')
+    .action((flags: WorkerFlags) => run(() => commands.worker(flags, io))());
+  runOptions(program.command('resume').description('serve a run again with the live view, then report'))
+    .argument('<run>', 'the run id')
+    .action((runId: string, flags: RunFlags) => run(() => commands.resume(runId, flags, io))());
+  suiteOptions(
+    program.command('status').description("a run's progress per experiment, state, ETA and UI link"),
+  )
+    .argument('[run]', 'the run id (default: the newest)')
+    .option('--watch', 'redraw until the run closes')
+    .option('--json', 'print JSON')
+    .action((runId: string | undefined, flags: StatusFlags) =>
+      run(() => commands.status(runId, flags, io))(),
+    );
+  runOptions(
+    program.command('report').description("a run's report from Temporal's data, partial while it runs"),
+  )
+    .argument('<run>', 'the run id')
+    .action((runId: string, flags: RunFlags) => run(() => commands.report(runId, flags, io))());
+  suiteOptions(program.command('runs').description('recent runs'))
+    .option('--json', 'print JSON')
+    .option('--limit <n>', 'how many', positiveInt('--limit'))
+    .action((flags: StatusFlags & { limit?: number }) => run(() => commands.runs(flags, io))());
+  suiteOptions(program.command('cancel').description('cancel a run and its running slices'))
+    .argument('<run>', 'the run id')
+    .action((runId: string, flags: StatusFlags) => run(() => commands.cancel(runId, flags, io))());
+  suiteOptions(
+    program.command('weights').description("each weighted column's direction and real share"),
+  ).action((flags: SuiteFlags) => run(() => commands.weights(flags, io))());
+  program
+    .command('render')
+    .description('render a saved run (FILE.json) as HTML, or as the TUI or JSON; calls nothing')
+    .argument('<file>', 'a snapshot, such as evals/results/<run>.json')
+    .option('-o, --output [file]', 'where to write (default: beside the snapshot; - for stdout)')
+    .addOption(
+      new Option('--format <format>', 'report format (default: html)').choices(['tui', 'html', 'json']),
+    )
+    .addOption(new Option('--totals <view>', 'TUI totals').choices(['overall', 'variant', 'both']))
+    .option('--scores', 'list every experiment by score (TUI)')
+    .action((file: string, flags: RenderFlags) => run(() => commands.render(file, flags, io))());
+  for (const [name, goOn, what] of [
+    ['continue', true, 'go on with a run paused after a streak of failures'],
+    ['stop', false, 'stop a paused run; it reports what finished'],
+  ] as const) {
+    suiteOptions(program.command(name).description(what))
+      .argument('<run>', 'the run id')
+      .action((runId: string, flags: StatusFlags) => run(() => commands.answer(runId, goOn, flags, io))());
+  }
   program
     .command('version')
     .description('print the version')

@@ -1,10 +1,30 @@
 import pc from 'picocolors';
+import { readCatalogs, unknownIds } from '../providers/catalog-check.ts';
 import { loadCases, shortPath } from '../suite/cases.ts';
+import { readLineup } from '../suite/lineup.ts';
+import type { LoadedSuite } from '../suite/load.ts';
 import type { Io } from './io.ts';
 import { openSuite } from './open-suite.ts';
 import type { SuiteFlags } from './options.ts';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Warnings for lineup ids absent from their provider's catalog, read offline. They do not fail `verify`: a cached
+ * catalog may predate a new model, and a wrong id costs one rejected call per case, never a retry storm.
+ */
+async function catalogWarnings(suite: LoadedSuite, io: Io): Promise<void> {
+  const { entries } = readLineup({ config: suite.config, registry: suite.registry });
+  const read = await readCatalogs(
+    suite.registry,
+    entries.map((e) => e.provider),
+    { online: false },
+  );
+  for (const note of read.notes) io.stdout.write(pc.dim(`· ${note}`) + '\n');
+  for (const warning of unknownIds(entries, read.catalogs)) {
+    io.stdout.write(pc.yellow(`! warning: ${warning}`) + '\n');
+  }
+}
 
 /** `verify` (C2): empty inputs, missing or broken expected.json, then the adapter's and scorer's checks; calls nothing. */
 export async function verifyCommand(flags: SuiteFlags, io: Io): Promise<number> {
@@ -32,6 +52,7 @@ export async function verifyCommand(flags: SuiteFlags, io: Io): Promise<number> 
   if (cases.length === 0 && found.length === 0)
     problems.push(`no case matches ${suite.casesGlob} under ${shortPath(io.cwd, suite.root)}`);
   for (const p of problems) io.stdout.write(`${pc.red('✗')} ${p}\n`);
+  await catalogWarnings(suite, io);
   const counted = `${cases.length} cases in ${datasets.length} datasets`;
   if (problems.length > 0) {
     io.stdout.write(

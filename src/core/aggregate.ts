@@ -27,8 +27,16 @@ export interface Summary {
   usage: Usage;
 }
 
-/** Summarises results: metric means skip null, transport errors add to errors but never to a mean. */
-export function summarize(results: readonly CaseResult[], metricNames: readonly string[]): Summary {
+/**
+ * Summarises results: metric means skip null, transport errors add to errors but never to a mean; `time` leaves out
+ * the waits on limits, averaged over the experiment's `slots` (its cases in flight) (S7).
+ */
+export function summarize(
+  results: readonly CaseResult[],
+  metricNames: readonly string[],
+  slots = 1,
+): Summary {
+  const waited = results.reduce((sum, r) => sum + (r.waited ?? 0), 0);
   const latencies = results.map((r) => r.latency).filter((l): l is number => l !== null);
   const starts = results.map((r) => Date.parse(r.startedAt));
   const ends = results.map((r) => Date.parse(r.finishedAt));
@@ -39,7 +47,9 @@ export function summarize(results: readonly CaseResult[], metricNames: readonly 
       metricNames.map((m) => [m, meanSkippingNull(results.map((r) => r.metrics[m]))]),
     ),
     errors: results.filter((r) => r.status !== 'scored').length,
-    time: results.length ? (Math.max(...ends) - Math.min(...starts)) / 1000 : null,
+    time: results.length
+      ? Math.max(0, (Math.max(...ends) - Math.min(...starts)) / 1000 - waited / Math.max(1, slots))
+      : null,
     latency: meanSkippingNull(latencies),
     p95: p95(latencies),
     usage: results.reduce((u, r) => addUsage(u, r.usage), UNKNOWN_USAGE),

@@ -3,6 +3,9 @@ import type { Json, Usage } from '../api/types.ts';
 /** How a case ended: scored by the scorer, failed by the model's own reply (scored 0), or a transport error (no score). */
 export type CaseStatus = 'scored' | 'reply_error' | 'error';
 
+/** What the activity says of a case it did not finish: the run is paused (try again later) or stopped (leave it). */
+export type CaseDeferral = { deferred: 'paused' | 'stopped'; caseKey: string };
+
 /** One case's result as the workflow records it: plain JSON, the reply text capped. */
 export interface CaseResult {
   experimentId: string;
@@ -23,6 +26,8 @@ export interface CaseResult {
   latency: number | null;
   /** Seconds the case took, waits on limits excluded. */
   duration: number;
+  /** Seconds spent waiting on rate limits and vendor back-off before its calls. */
+  waited?: number;
   startedAt: string;
   finishedAt: string;
   attempts: number;

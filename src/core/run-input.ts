@@ -51,6 +51,11 @@ export function runWorkflowId(runId: string): string {
   return `llm-evals/${runId}`;
 }
 
+/** The workflow id of a run's gate: its rate limits, back-off windows, error counts, pause and abort. */
+export function gateWorkflowId(runId: string): string {
+  return `${runWorkflowId(runId)}/gate`;
+}
+
 /** The workflow id of one slice of one experiment. */
 export function sliceWorkflowId(runId: string, experimentId: string, slice: number): string {
   return `${runWorkflowId(runId)}/${experimentId}/${slice}`;

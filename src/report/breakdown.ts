@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import { formatCost, formatPercent, formatSeconds } from './format.ts';
-import { contenderLabel } from './leaderboard.ts';
+import { contenderLabel } from './palette.ts';
 import type { Snapshot } from './snapshot.ts';
 import { renderTable } from './table.ts';
 

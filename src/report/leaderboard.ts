@@ -1,84 +1,91 @@
 import pc from 'picocolors';
-import { summarize, type Summary } from '../core/aggregate.ts';
-import { groupBy } from '../core/group.ts';
-import type { Contender } from '../core/matrix.ts';
-import { formatCost, formatCount, formatPercent, formatSeconds, formatTemperature } from './format.ts';
-import { contenderColour } from './palette.ts';
+import { contenderName, reportColumns, type ReportColumn } from './columns.ts';
+import { formatCost, formatPercent } from './format.ts';
+import { contenderLabel } from './palette.ts';
+import { renderScores, type ScoreLinks } from './scores.ts';
 import type { Snapshot } from './snapshot.ts';
-import { renderTable, type Column } from './table.ts';
+import { standings, type Standing, type StandingsTable } from './standings.ts';
+import { renderTable } from './table.ts';
 
-/** One experiment's row: its contender, dataset and summary. */
-export interface Standing {
-  experimentId: string;
-  dataset: string;
-  contender: Contender;
-  contenderIndex: number;
-  summary: Summary;
+/** What the TUI shows beyond the standings by dataset: which totals, and whether to list every experiment's score. */
+export interface LeaderboardOptions extends ScoreLinks {
+  /** `overall` (default): contenders across all cases; `variant`: each case folder across datasets; or both. */
+  totals?: 'overall' | 'variant' | 'both';
+  scores?: boolean;
 }
 
-/** Summarises each experiment of a snapshot, ranked within each dataset by the primary metric (then cost). */
-export function standings(snapshot: Snapshot): Standing[] {
-  const metricNames = snapshot.metrics.map((m) => m.name);
-  const primary = snapshot.metrics.find((m) => m.primary)?.name ?? metricNames[0];
-  const contenders = new Map(snapshot.contenders.map((c, i) => [c.key, { c, i }]));
-  const byExperiment = groupBy(snapshot.results, (r) => r.experimentId);
-  const rows = snapshot.experiments.map((e) => {
-    const { c, i } = contenders.get(e.contender)!;
-    return {
-      experimentId: e.id,
-      dataset: e.dataset,
-      contender: c,
-      contenderIndex: i,
-      summary: summarize(byExperiment.get(e.id) ?? [], metricNames),
-    };
-  });
-  const rank = (s: Standing) => (primary ? s.summary.metrics[primary] : s.summary.score) ?? -1;
-  const datasetOrder = [...new Set(rows.map((r) => r.dataset))];
-  return rows.sort(
-    (a, b) =>
-      datasetOrder.indexOf(a.dataset) - datasetOrder.indexOf(b.dataset) ||
-      rank(b) - rank(a) ||
-      (a.summary.usage.costUsd ?? Infinity) - (b.summary.usage.costUsd ?? Infinity) ||
-      a.contenderIndex - b.contenderIndex,
+/** A contender's coloured id with the settings that tell it apart. */
+export function contenderTitle(row: Pick<Standing, 'contender' | 'contenderIndex'>): string {
+  const name = contenderName(row.contender);
+  return contenderLabel(row.contender, row.contenderIndex) + name.slice(row.contender.id.length);
+}
+
+function cell(column: ReportColumn, row: Standing): string {
+  if (column.id === 'model') return contenderLabel(row.contender, row.contenderIndex);
+  if (column.id === 'errors' && row.summary.errors > 0) return pc.red(column.text(row));
+  if (column.id === 'wscore') return pc.bold(column.text(row));
+  return column.text(row);
+}
+
+function table(groupHeader: string | undefined, tables: readonly StandingsTable[], columns: ReportColumn[]) {
+  const head = groupHeader ? [{ header: groupHeader }] : [];
+  const rows = tables.flatMap((t) =>
+    t.rows.map((r) => [...(groupHeader ? [t.group] : []), ...columns.map((c) => cell(c, r))]),
+  );
+  return renderTable([...head, ...columns.map((c) => ({ header: c.id, align: c.align }))], rows);
+}
+
+/** One line naming a table's best and its best value (the cheapest within 2 points of the best). */
+export function bestLine(label: string, t: StandingsTable, ranking: string): string {
+  const figure = (r: Standing) => `${formatPercent(r.rank)} ${ranking}`;
+  const { best, bestValue } = t;
+  if (!best || !bestValue) return `${pc.bold(label)}: no best (every contender had errors or no score)`;
+  const cost = (r: Standing) => formatCost(r.summary.usage.costUsd);
+  if (best === bestValue) {
+    return `${pc.bold(label)}: best and best value ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}`;
+  }
+  return (
+    `${pc.bold(label)}: best ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}; ` +
+    `best value ${contenderTitle(bestValue)}, ${figure(bestValue)} at ${cost(bestValue)}`
   );
 }
 
-/** The provider in one colour, the model id in its progress bar's. */
-export function contenderLabel(c: Contender, index: number): string {
-  const own = `${c.provider}/`;
-  if (c.id.startsWith(own)) return pc.blue(own) + contenderColour(index)(c.id.slice(own.length));
-  return `${pc.blue(c.provider)} ${contenderColour(index)(c.id)}`;
+/** The glossary: every column shown, with what it means. */
+export function renderGlossary(columns: readonly ReportColumn[]): string {
+  return ['Glossary:', ...columns.map((c) => `  ${pc.bold(c.id)}: ${c.description}`)].join('\n');
 }
 
-/** The TUI leaderboard (R1): a column per scorer metric, then errors, time, tokens and cost; and the glossary. */
-export function renderLeaderboard(snapshot: Snapshot): string {
-  const metrics = snapshot.metrics;
-  const columns: Column[] = [
-    { header: 'dataset' },
-    { header: 'model' },
-    { header: 'effort' },
-    { header: 'temp' },
-    ...metrics.map((m) => ({ header: m.name, align: 'right' as const })),
-    { header: 'errors', align: 'right' },
-    { header: 'time', align: 'right' },
-    { header: 'tok_in', align: 'right' },
-    { header: 'tok_out', align: 'right' },
-    { header: 'cost', align: 'right' },
+/** The TUI leaderboard (R1): standings by dataset with best-value lines, the totals asked for, the glossary. */
+export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOptions = {}): string {
+  const s = standings(snapshot);
+  const columns = reportColumns(snapshot);
+  const totals = options.totals ?? 'overall';
+  const block = (title: string, body: string, lines: string[]) => [pc.bold(title), body, ...lines].join('\n');
+  const parts = [
+    block(
+      `Standings by dataset, ranked by ${s.ranking}`,
+      table('dataset', s.datasets, columns),
+      s.datasets.map((t) => bestLine(t.group, t, s.ranking)),
+    ),
   ];
-  const rows = standings(snapshot).map((s) => [
-    s.dataset,
-    contenderLabel(s.contender, s.contenderIndex),
-    s.contender.effort,
-    formatTemperature(s.contender.temperature),
-    ...metrics.map((m) => formatPercent(s.summary.metrics[m.name])),
-    s.summary.errors ? pc.red(String(s.summary.errors)) : '0',
-    formatSeconds(s.summary.time),
-    formatCount(s.summary.usage.inputTokens),
-    formatCount(s.summary.usage.outputTokens),
-    formatCost(s.summary.usage.costUsd),
-  ]);
-  const glossary = metrics.map(
-    (m) => `  ${pc.bold(m.name)}${m.primary ? ' (primary)' : ''}: ${m.description}`,
-  );
-  return [renderTable(columns, rows), 'Glossary:', ...glossary].join('\n');
+  // With one dataset the overall table would repeat it row for row.
+  if (totals !== 'variant' && (s.datasets.length > 1 || options.totals)) {
+    parts.push(
+      block('All datasets: each contender across all cases', table(undefined, [s.overall], columns), [
+        bestLine('all datasets', s.overall, s.ranking),
+      ]),
+    );
+  }
+  if (totals !== 'overall') {
+    parts.push(
+      block(
+        'By variant: each case folder across datasets',
+        table('variant', s.variants, columns),
+        s.variants.map((t) => bestLine(t.group, t, s.ranking)),
+      ),
+    );
+  }
+  parts.push(renderGlossary(columns));
+  if (options.scores) parts.push(renderScores(snapshot, s, options));
+  return parts.join('\n\n');
 }

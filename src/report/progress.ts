@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import type { Contender } from '../core/matrix.ts';
 import type { RunProgress } from '../../workflows/messages.ts';
-import { contenderColour } from './palette.ts';
+import { contenderColour, contenderLabel } from './palette.ts';
 import { stripAnsi } from './table.ts';
 
 const WIDTH = 24;
@@ -23,7 +23,7 @@ export function renderProgress(
     const filled = total ? Math.round((done / total) * WIDTH) : 0;
     const bar = contenderColour(i)('█'.repeat(filled)) + pc.dim('░'.repeat(WIDTH - filled));
     const errors = p?.errors ? pc.red(` ${p.errors} errors`) : '';
-    return `${bar} ${String(done).padStart(String(total).length)}/${total} ${contenderColour(i)(c.id)} ${c.effort} ${pc.dim(e.dataset)}${errors}`;
+    return `${bar} ${String(done).padStart(String(total).length)}/${total} ${contenderLabel(c, i)} ${c.effort} ${pc.dim(e.dataset)}${errors}`;
   });
 }
 

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '../errors.ts';
-import { SNAPSHOT_VERSION, type Snapshot } from './snapshot.ts';
+import { SNAPSHOT_VERSION, SnapshotSchema, type Snapshot } from './snapshot.ts';
 
 /** Writes a snapshot as `<dir>/<runId>.json` and returns the path. */
 export function saveSnapshot(snapshot: Snapshot, dir: string): string {
@@ -11,20 +11,31 @@ export function saveSnapshot(snapshot: Snapshot, dir: string): string {
   return file;
 }
 
-/** Reads a saved snapshot, refusing files of another format version. */
+/** `results[3].usage.costUsd`: a zod issue's path as the file spells it. */
+function keyPath(path: readonly PropertyKey[]): string {
+  return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i > 0 ? '.' : ''}${String(k)}`)).join('');
+}
+
+/** Reads a saved snapshot and checks it against the schema, refusing files of another format version. */
 export function readSnapshot(file: string): Snapshot {
-  let data: { version?: unknown };
+  let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8')) as { version?: unknown };
+    data = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new ConfigError(file, undefined, `not a readable snapshot (${(error as Error).message})`);
   }
-  if (data.version !== SNAPSHOT_VERSION) {
+  const version = (data as { version?: unknown } | null)?.version;
+  if (version !== SNAPSHOT_VERSION) {
     throw new ConfigError(
       file,
       'version',
-      `expected snapshot version ${SNAPSHOT_VERSION}, got ${JSON.stringify(data.version)}`,
+      `expected snapshot version ${SNAPSHOT_VERSION}, got ${JSON.stringify(version)}`,
     );
   }
-  return data as Snapshot;
+  const parsed = SnapshotSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ConfigError(file, keyPath(issue.path), `not a snapshot: ${issue.message}`);
+  }
+  return parsed.data;
 }

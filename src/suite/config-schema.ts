@@ -39,6 +39,34 @@ export const ProviderSectionSchema = z.strictObject({
   models: z.array(ModelEntrySchema).optional(),
 });
 
+/** Prices as a lineup writes them: dollars per million tokens of input and of output. */
+export const PricesSchema = z.strictObject({
+  input: z.number().min(0),
+  output: z.number().min(0),
+});
+
+/** A model entry of an endpoint section: a model entry that may state its own prices. */
+export const EndpointModelEntrySchema = z.preprocess(
+  (value) => (typeof value === 'string' ? { model: value } : value),
+  SettingsSchema.extend({
+    model: z.string().min(1),
+    rate_limit: RateLimitSchema.optional(),
+    prices: PricesSchema.optional(),
+  }),
+);
+
+/** A variable's name, never its value: the key itself stays out of the lineup file. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** A section declaring an OpenAI-compatible endpoint (P3): any new name with a `base_url`, ids `<name>/<model>`. */
+export const EndpointSectionSchema = z.strictObject({
+  base_url: z.url({ protocol: /^https?$/ }),
+  api_key_env: z.string().regex(ENV_NAME).optional(),
+  prices: PricesSchema.optional(),
+  rate_limit: RateLimitSchema.optional(),
+  models: z.array(EndpointModelEntrySchema).optional(),
+});
+
 /** The known request types: what an adapter can send. */
 export const REQUEST_TYPES = ['prompt', 'typesafe'] as const;
 
@@ -78,3 +106,5 @@ export type ProviderSection = z.infer<typeof ProviderSectionSchema>;
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 /** A rate limit as written. */
 export type RateLimitEntry = z.infer<typeof RateLimitSchema>;
+/** An endpoint section as written. */
+export type EndpointSection = z.infer<typeof EndpointSectionSchema>;

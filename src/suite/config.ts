@@ -4,17 +4,22 @@ import type { z } from 'zod';
 import { ConfigError, quote } from '../errors.ts';
 import {
   ConfigSchema,
+  EndpointSectionSchema,
   ProviderSectionSchema,
   REQUEST_TYPES,
   type ConfigFile,
+  type EndpointSection,
   type ProviderSection,
 } from './config-schema.ts';
 
-/** The lineup file, parsed and checked: its fixed keys, provider sections and tracker sections. */
+/** The lineup file, parsed and checked: its fixed keys, provider sections, endpoints and tracker sections. */
 export interface SuiteConfig {
   file: string;
   values: ConfigFile;
+  /** Every provider section, endpoints' included (their rate limits and models). */
   providers: Record<string, ProviderSection>;
+  /** The sections that declare an OpenAI-compatible endpoint, to register as providers before the lineup is read. */
+  endpoints: Record<string, EndpointSection>;
   trackers: Record<string, Record<string, unknown>>;
 }
 
@@ -25,6 +30,15 @@ export interface RawConfig {
 }
 
 const FIXED_KEYS = new Set(Object.keys(ConfigSchema.shape));
+
+/** An endpoint's name becomes its id prefix (`<name>/`), so it stays easy to type after `-m`. */
+const ENDPOINT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** Keys whose values may be secrets: an error names them but never repeats what they hold. */
+const SECRET_KEY = /key|token|secret|password/i;
+
+const isEndpointSection = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && 'base_url' in value;
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let node = data;
@@ -58,8 +72,16 @@ function describeIssue(
   const parent = path.at(-1);
   if (issue.code === 'unrecognized_keys') {
     const unknown = issue.keys.map((k) => keyPath([...path, k])).join(', ');
-    const got = issue.keys.length === 1 ? `, got ${quote(valueAt(data, [...path, issue.keys[0]!]))}` : '';
+    const only = issue.keys.length === 1 ? issue.keys[0]! : undefined;
+    const got =
+      only !== undefined && !SECRET_KEY.test(only) ? `, got ${quote(valueAt(data, [...path, only]))}` : '';
     return { key: unknown, problem: `unknown key${got}` };
+  }
+  if (parent === 'api_key_env') {
+    return {
+      key,
+      problem: 'must name an environment variable, such as LLAMA_KEY; the key itself never goes here',
+    };
   }
   if ((parent === 'burst' || parent === 'per_minute') && value === undefined) {
     const limitPath = path.slice(0, -1);
@@ -130,6 +152,7 @@ export function checkConfig(
   const { file, data } = raw;
   const fixed: Record<string, unknown> = {};
   const providers: Record<string, ProviderSection> = {};
+  const endpoints: Record<string, EndpointSection> = {};
   const trackers: Record<string, Record<string, unknown>> = {};
   for (const [key, value] of Object.entries(data)) {
     if (key === 'vendors' || key === 'direct') {
@@ -146,14 +169,29 @@ export function checkConfig(
       providers[key] = parsed.data;
     } else if (trackerNames.includes(key)) {
       trackers[key] = (value ?? {}) as Record<string, unknown>;
+    } else if (isEndpointSection(value)) {
+      if (!ENDPOINT_NAME.test(key)) {
+        throw new ConfigError(
+          file,
+          key,
+          "an endpoint's name becomes its id prefix: use letters, digits, . _ or -",
+        );
+      }
+      const parsed = EndpointSectionSchema.safeParse(value);
+      if (!parsed.success) throw configErrorFrom(file, parsed.error, data, [key]);
+      endpoints[key] = parsed.data;
+      const { rate_limit, models } = parsed.data;
+      providers[key] = { ...(rate_limit ? { rate_limit } : {}), ...(models ? { models } : {}) };
     } else {
       const known = [...providerNames].join(', ');
-      throw new ConfigError(file, key, `unknown key or provider (providers: ${known}), got ${quote(value)}`);
+      const got = SECRET_KEY.test(key) ? '' : `, got ${quote(value)}`;
+      const problem = `unknown key or provider (providers: ${known}; a new endpoint needs base_url)${got}`;
+      throw new ConfigError(file, key, problem);
     }
   }
   const parsed = ConfigSchema.safeParse(fixed);
   if (!parsed.success) throw configErrorFrom(file, parsed.error, data);
-  return { file, values: parsed.data, providers, trackers };
+  return { file, values: parsed.data, providers, endpoints, trackers };
 }
 
 /** The `import:`, `adapter:` and `scorer:` keys, read before the full check so imports can register providers. */

@@ -8,8 +8,10 @@ import { Scorer } from '../api/scorer.ts';
 import type { Provider } from '../api/types.ts';
 import { ConfigError, quote } from '../errors.ts';
 import { builtinProviders } from '../providers/builtin.ts';
+import { OpenAICompatibleProvider } from '../providers/openai-compatible.ts';
 import { ProviderRegistry } from '../providers/registry.ts';
 import { DEFAULT_CASES_GLOB } from './cases.ts';
+import type { EndpointSection } from './config-schema.ts';
 import { checkConfig, readConfig, suiteCodeKeys, type SuiteConfig } from './config.ts';
 import type { SuiteDefinition } from './define.ts';
 import { CONFIG_NAME, type Discovery } from './discover.ts';
@@ -93,6 +95,16 @@ function instantiate<T>(
   }
 }
 
+/** The provider a lineup's endpoint section declares (P3): ids `<name>/<model>`, request type `prompt`. */
+export function endpointProvider(name: string, section: EndpointSection): OpenAICompatibleProvider {
+  return new OpenAICompatibleProvider(name, {
+    baseUrl: section.base_url,
+    ...(section.api_key_env ? { apiKeyEnv: section.api_key_env } : {}),
+    ...(section.prices ? { prices: section.prices } : {}),
+    models: (section.models ?? []).map(({ model, prices }) => ({ model, ...(prices ? { prices } : {}) })),
+  });
+}
+
 /** Loads env files without overriding variables already set; a missing file is skipped. */
 export function loadEnvFiles(
   root: string,
@@ -125,6 +137,10 @@ export async function loadSuite(discovery: Discovery): Promise<LoadedSuite> {
     for (const provider of (m.exports.providers as Provider[] | undefined) ?? []) registry.register(provider);
   }
   const config = checkConfig(raw, registry.names(), TRACKER_SECTIONS);
+  // Registered last, so an endpoint is asked first for an id under its own prefix (`-m local/…`).
+  for (const [name, section] of Object.entries(config.endpoints)) {
+    registry.register(endpointProvider(name, section));
+  }
   const adapter =
     helper.adapter ??
     (code.adapter ? instantiate<Adapter>(configFile, 'adapter', code.adapter, modules) : undefined);

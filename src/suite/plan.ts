@@ -1,6 +1,8 @@
 import type { Json } from '../api/types.ts';
 import { expandContenders, planExperiments } from '../core/matrix.ts';
 import type { Plan } from '../core/plan.ts';
+import { weightProblems } from '../core/weights.ts';
+import { ConfigError, quote } from '../errors.ts';
 import type { LoadedCase } from './cases.ts';
 import { readLineup, type SettingOverrides } from './lineup.ts';
 import type { LoadedSuite } from './load.ts';
@@ -14,9 +16,27 @@ export interface PlanOptions {
   options?: Record<string, Json>;
 }
 
+/** Refuses, before any call, a weight on anything but the weightable columns and the scorer's metrics (R2). */
+export function checkWeights(
+  file: string,
+  weights: Record<string, unknown> | undefined,
+  metricNames: readonly string[],
+): void {
+  const [first] = weightProblems(weights ?? {}, metricNames);
+  if (first) {
+    const problem = `${first.problem}, got ${quote(first.value)}`;
+    throw new ConfigError(file, `weighted_score.weights.${first.key}`, problem);
+  }
+}
+
 /** Expands the lineup over the selected cases into a Plan: contenders × datasets, each an experiment. */
 export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], options: PlanOptions): Plan {
   const { config } = suite;
+  checkWeights(
+    config.file,
+    config.values.weighted_score?.weights,
+    suite.scorer.metrics().map((m) => m.name),
+  );
   const lineup = readLineup({
     config,
     registry: suite.registry,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, Runtime } from '@temporalio/worker';
 
 function sourcesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -25,7 +25,8 @@ export async function workflowBundle(
   const cacheDir = join(env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'llm-evals', 'workflows');
   const file = join(cacheDir, `${hash.digest('hex').slice(0, 20)}.js`);
   if (existsSync(file)) return { code: readFileSync(file, 'utf8') };
-  const { code } = await bundleWorkflowCode({ workflowsPath });
+  // Webpack's build output goes to the runtime's logger (the command's log file), not the terminal.
+  const { code } = await bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger });
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(`${file}.tmp`, code);
   renameSync(`${file}.tmp`, file);

@@ -1,9 +1,11 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { CaseResult } from '../core/results.ts';
-import { runWorkflowId, sliceWorkflowId, type RunInput } from '../core/run-input.ts';
+import { newGate } from '../core/coordinator.ts';
+import { gateWorkflowId, runWorkflowId, sliceWorkflowId, type RunInput } from '../core/run-input.ts';
 import type { RunProgress, SliceProgress } from '../../workflows/messages.ts';
 import { runProgressQuery, sliceProgressQuery } from '../../workflows/messages.ts';
 import type { RunResult, SliceResult } from '../../workflows/index.ts';
+import type { RunHeader } from './run-data.ts';
 
 /** A new run id: sortable by time, unique enough to name workflows. */
 export function newRunId(now: Date = new Date()): string {
@@ -12,11 +14,23 @@ export function newRunId(now: Date = new Date()): string {
 }
 
 /** Starts a run's workflow, tagged with search attributes so `runs` and `status` find it without a worker. */
-export async function startRun(client: Client, taskQueue: string, input: RunInput): Promise<WorkflowHandle> {
+export async function startRun(
+  client: Client,
+  taskQueue: string,
+  input: RunInput,
+  header: RunHeader,
+): Promise<WorkflowHandle> {
+  await client.workflow.start('runGate', {
+    workflowId: gateWorkflowId(input.runId),
+    taskQueue,
+    args: [newGate(input.limits, input.abortAfter)],
+    searchAttributes: { LlmEvalsRunId: [input.runId] },
+  });
   return client.workflow.start('compareRun', {
     workflowId: runWorkflowId(input.runId),
     taskQueue,
     args: [input],
+    memo: { header },
     searchAttributes: {
       LlmEvalsRunId: [input.runId],
       LlmEvalsSuite: [input.suite],
@@ -50,6 +64,18 @@ export async function fetchResults(client: Client, result: RunResult): Promise<C
   const ids = result.experiments.flatMap((e) =>
     Array.from({ length: e.slices }, (_, i) => sliceWorkflowId(result.runId, e.id, i)),
   );
+  return fetchSlices(client, ids);
+}
+
+/** The case results of a run still going: those of the slices that have closed (found through visibility). */
+export async function fetchClosedSliceResults(client: Client, runId: string): Promise<CaseResult[]> {
+  const ids: string[] = [];
+  const query = `LlmEvalsRunId = '${runId}' AND WorkflowType = 'experimentSlice' AND ExecutionStatus = 'Completed'`;
+  for await (const execution of client.workflow.list({ query })) ids.push(execution.workflowId);
+  return fetchSlices(client, ids.sort());
+}
+
+async function fetchSlices(client: Client, ids: readonly string[]): Promise<CaseResult[]> {
   const slices: SliceResult[] = [];
   const batch = 16;
   for (let i = 0; i < ids.length; i += batch) {

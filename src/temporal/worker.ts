@@ -3,6 +3,7 @@ import { Worker } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../../activities/index.ts';
 import { workflowBundle } from './bundle.ts';
 import type { TemporalLink } from './connect.ts';
+import { temporalGate } from './gate-client.ts';
 
 /** The workflows' entry file, bundled by the worker for Temporal's sandbox. */
 export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
@@ -16,13 +17,13 @@ export function taskQueueFor(suite: string, env: NodeJS.ProcessEnv): string {
 export async function createSuiteWorker(
   link: TemporalLink,
   taskQueue: string,
-  deps: ActivityDeps,
+  deps: Omit<ActivityDeps, 'gate'>,
 ): Promise<Worker> {
   return Worker.create({
     connection: await link.nativeConnection(),
     namespace: link.namespace,
     taskQueue,
     workflowBundle: await workflowBundle(WORKFLOWS_PATH),
-    activities: createActivities(deps),
+    activities: createActivities({ ...deps, gate: temporalGate(link.client) }),
   });
 }

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO } from './suite-dir.ts';
 
@@ -48,4 +48,76 @@ export function runCli(
       resolve({ code, stdout: stripAnsi(stdout), stderr: stripAnsi(stderr) });
     });
   });
+}
+
+/** A CLI process still running: the child to signal, what it printed so far, and how it ended. */
+export interface CliProcess {
+  child: ChildProcess;
+  /** stdout and stderr so far, colour codes stripped. */
+  output(): { stdout: string; stderr: string };
+  /** Resolves with the first match of `pattern` in stdout or stderr; rejects when the process ends first, or after `timeoutMs`. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** Settles when the process has exited: its code (null when a signal ended it), signal and output. */
+  done: Promise<CliResult & { signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `node bin/llm-evals.mjs ...args` in `cwd` like {@link runCli}, but returns at once, so a test can signal it mid-run; kills it after `timeoutMs` (default 120 s). */
+export function startCli(
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): CliProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
+  delete env.FORCE_COLOR;
+  if (!options.env?.LLM_EVALS_HELPER) delete env.LLM_EVALS_HELPER;
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let exited = false;
+  const listeners = new Set<() => void>();
+  const changed = () => listeners.forEach((listener) => listener());
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout += chunk;
+    changed();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    changed();
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+  const done = new Promise<CliResult & { signal: NodeJS.Signals | null }>((resolve, reject) => {
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      exited = true;
+      changed();
+      resolve({ code, signal, stdout: stripAnsi(stdout), stderr: stripAnsi(stderr) });
+    });
+  });
+  const output = () => ({ stdout: stripAnsi(stdout), stderr: stripAnsi(stderr) });
+  const waitFor = (pattern: RegExp, timeoutMs = 60_000) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const check = () => {
+        const { stdout: out, stderr: err } = output();
+        const match = out.match(pattern) ?? err.match(pattern);
+        if (!match && !exited) return;
+        listeners.delete(check);
+        clearTimeout(giveUp);
+        if (match) resolve(match);
+        else reject(new Error(`llm-evals ${args.join(' ')} ended without printing ${pattern}:\n${err}`));
+      };
+      const giveUp = setTimeout(() => {
+        listeners.delete(check);
+        reject(new Error(`llm-evals ${args.join(' ')} printed no ${pattern} in ${timeoutMs} ms:\n${stderr}`));
+      }, timeoutMs);
+      listeners.add(check);
+      check();
+    });
+  return { child, output, waitFor, done };
 }

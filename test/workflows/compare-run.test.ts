@@ -10,6 +10,7 @@ import { expandContenders } from '../../src/core/matrix.ts';
 import type { RunInput } from '../../src/core/run-input.ts';
 import { ProviderRegistry } from '../../src/providers/registry.ts';
 import { fetchResults, startRun } from '../../src/temporal/run.ts';
+import { temporalGate } from '../../src/temporal/gate-client.ts';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
 import type { RunResult } from '../../workflows/index.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
@@ -42,6 +43,15 @@ function makeCases(dataset: string, n: number): (Case & { hash: string })[] {
   });
 }
 
+const HEADER = {
+  createdAt: new Date(0).toISOString(),
+  suite: { name: 'test', project: '/nowhere' },
+  options: {},
+  settings: { parallelism: 1, concurrency: 1 },
+  metrics: [],
+  refused: [],
+};
+
 let connection: Connection;
 let native: NativeConnection;
 let client: Client;
@@ -72,11 +82,12 @@ async function runWith(
       scorer: new EqualScorer(),
       registry: new ProviderRegistry([provider]),
       cases: new Map(cases.map((c) => [c.key, c])),
+      gate: temporalGate(client),
     }),
   });
   const runId = `t-${randomUUID().slice(0, 8)}`;
   return worker.runUntil(async () => {
-    const handle = await startRun(client, taskQueue, { runId, suite: 'test', ...input });
+    const handle = await startRun(client, taskQueue, { runId, suite: 'test', ...input }, HEADER);
     const result = (await handle.result()) as RunResult;
     return { result, results: await fetchResults(client, result), handle };
   });

@@ -1,0 +1,102 @@
+import { Context } from '@temporalio/activity';
+import type { CompletionRequest, Model, Provider, ProviderResponse, Usage } from '../src/api/types.ts';
+import type { SlotAnswer, SlotRequest } from '../src/core/coordinator.ts';
+import type { Contender } from '../src/core/matrix.ts';
+import { addUsage } from '../src/core/results.ts';
+import { classifyFailure, defaultBackoff, type FailureClass } from '../src/core/retry.ts';
+
+/** How activities reach the run's gate (a workflow) from a worker. */
+export interface GateClient {
+  slot(runId: string, request: SlotRequest): Promise<SlotAnswer>;
+  closeVendor(runId: string, vendor: string, seconds: number): Promise<void>;
+}
+
+/** What one case's calls add up to: usage, latency of calls that worked, time waited, and whether the gate said stop. */
+export interface CallLog {
+  usage: Usage;
+  latency: number | null;
+  waited: number;
+  control?: 'paused' | 'stopped';
+}
+
+/** Thrown by a provider call that failed, with the verdict: retry (after a delay) or an error outcome. */
+export class TransportError extends Error {
+  constructor(
+    message: string,
+    readonly verdict: FailureClass & { delay?: number },
+    options: { cause: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Thrown by a call the gate would not start: the run is paused or stopped. */
+export class RunControl extends Error {}
+
+/** The vendor a call belongs to: a routed id's first segment under its provider, else the provider itself. */
+export function vendorOf(provider: Provider, id: string): string {
+  return provider.prefix === '' ? `${provider.name}/${id.split('/')[0]}` : provider.name;
+}
+
+/** The HTTP status and Retry-After seconds a provider's error carries (ProviderError, or any error shaped like it). */
+function statusOf(cause: unknown): [number | undefined, number | undefined] {
+  const fields = (cause ?? {}) as { status?: unknown; retryAfter?: unknown };
+  const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  return [number(fields.status), number(fields.retryAfter)];
+}
+
+/** The contender's model as the adapter sees it; every call first asks the run's gate, and a retryable failure closes its vendor. */
+export function gatedModel(
+  contender: Contender,
+  provider: Provider,
+  gate: GateClient,
+  runId: string,
+  log: CallLog,
+): Model {
+  const settings = {
+    ...(contender.effort !== 'default' ? { effort: contender.effort } : {}),
+    ...(contender.temperature !== null ? { temperature: contender.temperature } : {}),
+    ...(contender.maxTokens !== null ? { maxTokens: contender.maxTokens } : {}),
+  };
+  const vendor = vendorOf(provider, contender.id);
+  const context = Context.current();
+  const waitForSlot = async () => {
+    const answer = await gate.slot(runId, { keys: contender.limits, vendor });
+    if ('paused' in answer || 'stopped' in answer) {
+      log.control = 'paused' in answer ? 'paused' : 'stopped';
+      throw new RunControl(`the run is ${log.control}`);
+    }
+    const wait = answer.startAt - Date.now();
+    if (wait > 0) {
+      await context.sleep(wait);
+      log.waited += wait / 1000;
+    }
+  };
+  return {
+    id: contender.id,
+    name: contender.model,
+    provider: contender.provider,
+    ...settings,
+    async complete(request: CompletionRequest): Promise<ProviderResponse> {
+      await waitForSlot();
+      const started = performance.now();
+      let response: ProviderResponse;
+      try {
+        response = await provider.complete({ id: contender.id, name: contender.model, ...settings }, request);
+      } catch (error) {
+        const verdict = classifyFailure(...statusOf(error));
+        const delay = verdict.retry ? (verdict.delay ?? defaultBackoff(context.info.attempt)) : undefined;
+        if (delay !== undefined) await gate.closeVendor(runId, vendor, delay);
+        const text = `${contender.provider} ${contender.id}: ${error instanceof Error ? error.message : String(error)}`;
+        throw new TransportError(
+          text,
+          { ...verdict, ...(delay !== undefined ? { delay } : {}) },
+          { cause: error },
+        );
+      }
+      log.latency = (log.latency ?? 0) + (performance.now() - started) / 1000;
+      log.usage = addUsage(log.usage, response.usage);
+      return response;
+    },
+  };
+}

@@ -1,0 +1,93 @@
+import { availableParallelism, homedir } from 'node:os';
+import { join } from 'node:path';
+import { getLlama, LlamaChat, type ChatHistoryItem, type LlamaGrammar } from 'node-llama-cpp';
+
+/** The GGUF file dev/fetch-model.sh puts in the cache: SmolLM2-135M-Instruct, 4-bit. */
+export function defaultModelPath(env: NodeJS.ProcessEnv = process.env): string {
+  const cache = env.XDG_CACHE_HOME || join(env.HOME ?? homedir(), '.cache');
+  return join(cache, 'llm-evals', 'models', 'SmolLM2-135M-Instruct.Q4_1.gguf');
+}
+
+/** One chat message as the chat-completions protocol sends it. */
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+/** What one generation produced, with the token counts a `usage` reports. */
+export interface Generation {
+  text: string;
+  promptTokens: number;
+  completionTokens: number;
+  finishReason: 'stop' | 'length';
+}
+
+/** A GGUF model loaded on the CPU, answering one chat at a time from a clean context. */
+export interface LocalModel {
+  threads: number;
+  chat(
+    messages: ChatMessage[],
+    options: { maxTokens?: number; temperature?: number; json?: boolean },
+  ): Promise<Generation>;
+  close(): Promise<void>;
+}
+
+/** Loads a GGUF file with node-llama-cpp's prebuilt CPU binary; it never downloads or builds anything. */
+export async function loadLocalModel(modelPath: string): Promise<LocalModel> {
+  // node-llama-cpp defaults to 4 threads; on a 2-core machine that oversubscription is ~50× slower.
+  const threads = availableParallelism();
+  const llama = await getLlama({
+    gpu: false,
+    build: 'never',
+    skipDownload: true,
+    progressLogs: false,
+    maxThreads: threads,
+  });
+  const model = await llama.loadModel({ modelPath });
+  const context = await model.createContext({ threads, contextSize: 2048 });
+  const sequence = context.getSequence();
+  const chat = new LlamaChat({ contextSequence: sequence });
+  let json: LlamaGrammar | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const generate = async (
+    messages: ChatMessage[],
+    options: { maxTokens?: number; temperature?: number; json?: boolean },
+  ): Promise<Generation> => {
+    const history: ChatHistoryItem[] = messages.map((m) =>
+      m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content },
+    );
+    history.push({ type: 'model', response: [] });
+    // A clean context per request: answers do not depend on earlier ones, and the meter counts the whole prompt.
+    await sequence.clearHistory();
+    const before = sequence.tokenMeter.getState();
+    if (options.json) json ??= await llama.getGrammarFor('json');
+    const result = await chat.generateResponse(history, {
+      maxTokens: options.maxTokens ?? 512,
+      temperature: options.temperature ?? 0,
+      ...(options.json ? { grammar: json } : {}),
+    });
+    const used = sequence.tokenMeter.diff(before);
+    return {
+      text: result.response,
+      promptTokens: used.usedInputTokens,
+      completionTokens: used.usedOutputTokens,
+      finishReason: result.metadata.stopReason === 'maxTokens' ? 'length' : 'stop',
+    };
+  };
+
+  return {
+    threads,
+    chat(messages, options) {
+      // One context sequence: requests wait their turn.
+      const next = queue.then(() => generate(messages, options));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    async close() {
+      await context.dispose();
+      await model.dispose();
+      await llama.dispose();
+    },
+  };
+}

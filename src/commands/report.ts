@@ -1,0 +1,33 @@
+import pc from 'picocolors';
+import { loadCases } from '../suite/cases.ts';
+import { presentRun } from './compare.ts';
+import { linkForCommand, saveRunSnapshot } from './execute-run.ts';
+import type { Io } from './io.ts';
+import { openSuite } from './open-suite.ts';
+import type { RunFlags } from './options.ts';
+import { collectSnapshot } from './run-session.ts';
+
+/**
+ * `report RUN` (D4): the run's reports from Temporal's data, also for a run still going (then it says partial). The
+ * snapshot it renders from is written to the temp dir, never over a finished run's saved snapshot.
+ */
+export async function reportCommand(runId: string, flags: RunFlags, io: Io): Promise<number> {
+  const suite = await openSuite(flags, io);
+  const { cases } = loadCases(suite.root, suite.casesGlob);
+  const link = await linkForCommand(suite.projectDir, io, 'report');
+  let file: string;
+  try {
+    const snapshot = await collectSnapshot(link, cases, runId);
+    if (snapshot.status !== 'completed') {
+      const total = snapshot.experiments.reduce((n, e) => n + e.caseKeys.length, 0);
+      const note = `partial report: run ${runId} is ${snapshot.status}; ${snapshot.results.length} of ${total} case results so far`;
+      io.stderr.write(pc.yellow(note) + '\n');
+    }
+    file = saveRunSnapshot(snapshot, suite, { ...flags, autosave: false });
+  } finally {
+    await link.close();
+  }
+  // A report of a run still going is still a report: it succeeds.
+  await presentRun(file, suite, flags, io, { display: 'tui' });
+  return 0;
+}

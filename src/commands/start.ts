@@ -1,0 +1,53 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pc from 'picocolors';
+import { taskQueueFor } from '../temporal/worker.ts';
+import { checkKeys, linkForCommand, prepareSuite } from './execute-run.ts';
+import type { Io } from './io.ts';
+import type { StartFlags } from './options.ts';
+import { planRun } from './plan-run.ts';
+import { startPlannedRun } from './run-session.ts';
+
+const BIN = fileURLToPath(new URL('../../bin/llm-evals.mjs', import.meta.url));
+
+/** Spawns a detached `llm-evals worker --until RUN` in the suite's project, logging to `log/worker.<run>.log`. */
+function spawnWorker(runId: string, projectDir: string, flags: StartFlags, io: Io): string {
+  mkdirSync(join(projectDir, 'log'), { recursive: true });
+  const logFile = join(projectDir, 'log', `worker.${runId}.log`);
+  const out = openSync(logFile, 'a');
+  const args = [BIN, 'worker', '--until', runId];
+  if (flags.config) args.push('--config', flags.config);
+  if (flags.helper) args.push('--helper', flags.helper);
+  const child = spawn(process.execPath, args, {
+    cwd: io.cwd,
+    env: io.env,
+    detached: true,
+    stdio: ['ignore', out, out],
+  });
+  child.unref();
+  return logFile;
+}
+
+/** `start` (D4): plans and starts a run, prints its id and returns; a detached worker serves it unless `--no-worker`. */
+export async function startCommand(flags: StartFlags, io: Io): Promise<number> {
+  const planned = await planRun(flags, io, flags.models);
+  await prepareSuite(planned.suite, io);
+  checkKeys(planned, io.env);
+  const link = await linkForCommand(planned.suite.projectDir, io, 'start');
+  try {
+    const runId = await startPlannedRun(planned, link, taskQueueFor(planned.suite.name, io.env));
+    if (flags.worker !== false) {
+      const log = spawnWorker(runId, planned.suite.projectDir, flags, io);
+      io.stderr.write(`a worker serves it in the background (log: ${log})\n`);
+    } else {
+      io.stderr.write(`start ${pc.bold('llm-evals worker')} to serve it\n`);
+    }
+    io.stderr.write(`watch it with ${pc.bold(`llm-evals status ${runId} --watch`)}\n`);
+    io.stdout.write(`${runId}\n`);
+    return 0;
+  } finally {
+    await link.close();
+  }
+}

@@ -1,0 +1,152 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import pc from 'picocolors';
+import { runWorkflowId } from '../core/run-input.ts';
+import { formatSeconds } from '../report/format.ts';
+import { renderTable } from '../report/table.ts';
+import { discover } from '../suite/discover.ts';
+import type { TemporalLink } from '../temporal/connect.ts';
+import { readRun, type RunRecord } from '../temporal/run-data.ts';
+import { fetchClosedSliceResults, queryProgress } from '../temporal/run.ts';
+import type { RunProgress } from '../../workflows/messages.ts';
+import { linkForCommand } from './execute-run.ts';
+import type { Io } from './io.ts';
+import type { StatusFlags, SuiteFlags } from './options.ts';
+
+/** The project whose Temporal a run command talks to: the discovered suite's, else the working directory. */
+export function projectOf(flags: SuiteFlags, io: Io): string {
+  return (
+    discover({ cwd: io.cwd, config: flags.config, helper: flags.helper, search: flags.search })?.projectDir ??
+    io.cwd
+  );
+}
+
+/** The newest run on this Temporal, or undefined when there is none. */
+export async function latestRun(link: TemporalLink): Promise<string | undefined> {
+  for await (const run of link.client.workflow.list({ query: `WorkflowType = 'compareRun'` })) {
+    const id = run.searchAttributes?.LlmEvalsRunId;
+    if (Array.isArray(id) && typeof id[0] === 'string') return id[0];
+  }
+  return undefined;
+}
+
+/** Progress from the run's queries when a worker answers, else counted from the slices that closed. */
+async function progressOf(
+  link: TemporalLink,
+  runId: string,
+  record: RunRecord,
+): Promise<RunProgress & { live: boolean }> {
+  if (!record.closed) {
+    try {
+      const live = await link.client.connection.withDeadline(Date.now() + 3000, () =>
+        queryProgress(link.client, runId),
+      );
+      return { ...live, live: true };
+    } catch {
+      // No worker is serving the run now; count what Temporal already holds.
+    }
+  }
+  const results = await fetchClosedSliceResults(link.client, runId);
+  const { input } = record;
+  return {
+    runId,
+    live: false,
+    experiments: input.experiments.map((e) => {
+      const mine = results.filter((r) => r.experimentId === e.id);
+      const total = input.datasets[e.dataset]!.length;
+      const state = mine.length >= total ? 'completed' : mine.length > 0 ? 'running' : 'pending';
+      return {
+        id: e.id,
+        total,
+        done: mine.length,
+        errors: mine.filter((r) => r.status !== 'scored').length,
+        state,
+      };
+    }),
+  };
+}
+
+function describeState(record: RunRecord): string {
+  const states: Record<string, string> = {
+    RUNNING: 'running',
+    COMPLETED: 'completed',
+    FAILED: 'failed',
+    CANCELLED: 'cancelled',
+    TERMINATED: 'terminated',
+    TIMED_OUT: 'failed',
+  };
+  return states[record.status] ?? record.status.toLowerCase();
+}
+
+/** `status [RUN]` (D4): per experiment done/total, errors and state; the run's state, ETA and Temporal UI link. */
+export async function statusCommand(runArg: string | undefined, flags: StatusFlags, io: Io): Promise<number> {
+  const link = await linkForCommand(projectOf(flags, io), io, 'status');
+  try {
+    const runId = runArg ?? (await latestRun(link));
+    if (!runId) {
+      io.stdout.write('no runs yet\n');
+      return 0;
+    }
+    for (;;) {
+      const record = await readRun(link.client, runId);
+      const progress = await progressOf(link, runId, record);
+      const done = progress.experiments.reduce((n, e) => n + e.done, 0);
+      const total = progress.experiments.reduce((n, e) => n + e.total, 0);
+      const elapsed = (Date.now() - Date.parse(record.header.createdAt)) / 1000;
+      const eta = !record.closed && done > 0 ? ((total - done) * elapsed) / done : null;
+      const state = describeState(record);
+      const ui = link.uiUrl
+        ? `${link.uiUrl}/namespaces/${link.namespace}/workflows/${encodeURIComponent(runWorkflowId(runId))}`
+        : undefined;
+      if (flags.json) {
+        io.stdout.write(
+          JSON.stringify(
+            {
+              runId,
+              suite: record.header.suite.name,
+              state,
+              done,
+              total,
+              eta,
+              ui,
+              experiments: progress.experiments,
+            },
+            null,
+            2,
+          ) + '\n',
+        );
+      } else {
+        const contenders = record.input.contenders;
+        const rows = record.input.experiments.map((e, i) => {
+          const p = progress.experiments[i]!;
+          const c = contenders[e.contender]!;
+          return [
+            e.id,
+            c.id,
+            c.effort,
+            e.dataset,
+            `${p.done}/${p.total}`,
+            p.errors ? pc.red(String(p.errors)) : '0',
+            p.state,
+          ];
+        });
+        io.stdout.write(
+          `run ${pc.bold(runId)} (${record.header.suite.name}): ${state}, ${done}/${total} cases, ` +
+            `${formatSeconds(elapsed)} elapsed${eta !== null ? `, ETA ${formatSeconds(eta)}` : ''}` +
+            `${progress.live ? '' : pc.dim(' (no worker is serving it now)')}\n` +
+            renderTable(
+              ['experiment', 'model', 'effort', 'dataset', 'done', 'errors', 'state'].map((header) => ({
+                header,
+              })),
+              rows,
+            ) +
+            '\n' +
+            (ui ? `Temporal UI: ${ui}\n` : ''),
+        );
+      }
+      if (!flags.watch || record.closed) return state === 'completed' || state === 'running' ? 0 : 1;
+      await sleep(1000);
+    }
+  } finally {
+    await link.close();
+  }
+}

@@ -1,0 +1,20 @@
+import { renderWeights } from '../report/weights-table.ts';
+import { shortPath } from '../suite/cases.ts';
+import { checkWeights } from '../suite/plan.ts';
+import type { Io } from './io.ts';
+import { openSuite } from './open-suite.ts';
+import type { SuiteFlags } from './options.ts';
+
+/** `weights` (C7): each weighted column's direction and real share; refuses the weights `compare` would refuse. */
+export async function weightsCommand(flags: SuiteFlags, io: Io): Promise<number> {
+  const suite = await openSuite(flags, io);
+  const metrics = suite.scorer.metrics();
+  const weights = suite.config.values.weighted_score?.weights;
+  checkWeights(
+    suite.config.file,
+    weights,
+    metrics.map((m) => m.name),
+  );
+  io.stdout.write(renderWeights(weights, metrics, shortPath(io.cwd, suite.config.file)) + '\n');
+  return 0;
+}

@@ -1,0 +1,161 @@
+import OpenAI from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+} from 'openai/resources/chat/completions';
+import { z } from 'zod';
+import type {
+  CatalogEntry,
+  CompletionRequest,
+  ModelSettings,
+  Provider,
+  ProviderResponse,
+  Usage,
+} from '../api/types.ts';
+import { ProviderError } from './errors.ts';
+import { errorInBody, toProviderError, type FailedCall } from './provider-failure.ts';
+
+/** A model as a provider is asked to call it: the contender's id, the provider's own name for it, its settings. */
+export type CalledModel = ModelSettings & { name: string; id: string };
+
+/** Dollars per token for input and output, as a catalog states them. */
+export type TokenPrices = Pick<CatalogEntry, 'inputPrice' | 'outputPrice'>;
+
+/** How one chat-completions API differs from another: where it lives, its key, how it takes effort, its prices. */
+export interface ChatCompletionsConfig {
+  name: string;
+  prefix: string;
+  requestTypeDescription: string;
+  /** The variable holding the key, read from the worker's own environment at call time; none for a keyless endpoint. */
+  apiKeyEnv?: string;
+  efforts: string[];
+  /** Read at call time, so an environment variable can move it. */
+  baseUrl(): string;
+  /** The request fields that carry a reasoning effort. */
+  effortParams(effort: string): Record<string, unknown>;
+  /** Fields every request carries, such as OpenRouter's `usage: {include: true}`. */
+  extraParams?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  catalog(): CatalogEntry[] | Promise<CatalogEntry[]>;
+  /** Prices for a model whose reply states no cost. */
+  prices(model: CalledModel): TokenPrices | undefined | Promise<TokenPrices | undefined>;
+  env?: NodeJS.ProcessEnv;
+}
+
+// Parsed loosely: servers add fields of their own, and any of these may be missing.
+const UsageSchema = z.object({
+  prompt_tokens: z.number().nonnegative().optional(),
+  completion_tokens: z.number().nonnegative().optional(),
+  cost: z.number().nonnegative().optional(),
+});
+
+/** Tokens and dollars from a reply's `usage`; what it leaves out stays `null` (unknown), never 0. */
+export function usageOf(raw: unknown): Usage {
+  const parsed = UsageSchema.safeParse(raw);
+  if (!parsed.success) return { inputTokens: null, outputTokens: null, costUsd: null };
+  const { prompt_tokens, completion_tokens, cost } = parsed.data;
+  return {
+    inputTokens: prompt_tokens ?? null,
+    outputTokens: completion_tokens ?? null,
+    costUsd: cost ?? null,
+  };
+}
+
+/** Fills a usage's missing cost from per-token prices, when both token counts and both prices are known. */
+export function priceUsage(usage: Usage, prices: TokenPrices | undefined): Usage {
+  const { inputTokens: input, outputTokens: output } = usage;
+  if (usage.costUsd !== null || input === null || output === null) return usage;
+  if (prices?.inputPrice === undefined || prices.outputPrice === undefined) return usage;
+  return { ...usage, costUsd: input * prices.inputPrice + output * prices.outputPrice };
+}
+
+/** The request body: only the settings the contender sets are sent (P1: unset means send nothing). */
+export function chatBody(
+  model: CalledModel,
+  request: CompletionRequest,
+  config: Pick<ChatCompletionsConfig, 'effortParams' | 'extraParams'>,
+): ChatCompletionCreateParamsNonStreaming {
+  const system = request.system ? [{ role: 'system' as const, content: request.system }] : [];
+  return {
+    model: model.name,
+    messages: [...system, { role: 'user', content: request.user }],
+    ...(model.temperature !== undefined ? { temperature: model.temperature } : {}),
+    ...(model.maxTokens !== undefined ? { max_tokens: model.maxTokens } : {}),
+    ...(request.json ? { response_format: { type: 'json_object' } } : {}),
+    ...(model.effort !== undefined ? config.effortParams(model.effort) : {}),
+    ...config.extraParams,
+  };
+}
+
+/** A provider speaking the chat-completions protocol through the `openai` client; OpenRouter and YAML endpoints configure it. */
+export class ChatCompletionsProvider implements Provider {
+  readonly name: string;
+  readonly requestType = 'prompt';
+  readonly requestTypeDescription: string;
+  readonly prefix: string;
+  readonly direct = false;
+  readonly envKeys: string[];
+  readonly efforts: string[];
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(private readonly config: ChatCompletionsConfig) {
+    this.name = config.name;
+    this.prefix = config.prefix;
+    this.requestTypeDescription = config.requestTypeDescription;
+    this.envKeys = config.apiKeyEnv ? [config.apiKeyEnv] : [];
+    this.efforts = config.efforts;
+    this.env = config.env ?? process.env;
+  }
+
+  catalog(): CatalogEntry[] | Promise<CatalogEntry[]> {
+    return this.config.catalog();
+  }
+
+  async complete(model: CalledModel, request: CompletionRequest): Promise<ProviderResponse> {
+    const keyName = this.config.apiKeyEnv;
+    const key = keyName ? this.env[keyName] : undefined;
+    const call: FailedCall = { provider: this.name, model: model.id, baseUrl: this.config.baseUrl(), key };
+    if (keyName && !key) {
+      // Status 401: a worker without the key fails each case once instead of retrying five times.
+      throw new ProviderError(`${keyName} is not set in this worker's environment`, this.name, model.id, 401);
+    }
+    let completion: ChatCompletion;
+    try {
+      completion = await this.client(call).chat.completions.create(chatBody(model, request, this.config));
+    } catch (error) {
+      throw toProviderError(error, call);
+    }
+    const failed = errorInBody(completion, call);
+    if (failed) throw failed;
+    const choice = (completion.choices as ChatCompletion['choices'] | undefined)?.[0];
+    // No status: a reply without a choice is a provider hiccup, retried like a dropped connection.
+    if (!choice) throw new ProviderError('the reply has no choices', this.name, model.id);
+    let usage = usageOf(completion.usage);
+    if (usage.costUsd === null && usage.inputTokens !== null)
+      usage = priceUsage(usage, await this.prices(model));
+    return { text: choice.message?.content ?? '', usage, raw: completion };
+  }
+
+  private client({ baseUrl, key }: FailedCall): OpenAI {
+    return new OpenAI({
+      baseURL: baseUrl,
+      // The client insists on a key; a keyless endpoint gets a placeholder and no Authorization header.
+      apiKey: key ?? 'none',
+      defaultHeaders: { ...this.config.headers, ...(key ? {} : { Authorization: null }) },
+      // Set explicitly, so OPENAI_ORG_ID or OPENAI_PROJECT_ID in the environment never reach another provider.
+      organization: null,
+      project: null,
+      // Retries belong to Temporal (S8): the activity throws and its retry policy decides.
+      maxRetries: 0,
+    });
+  }
+
+  /** A catalog that cannot be read leaves the cost unknown; it never fails a call that worked. */
+  private async prices(model: CalledModel): Promise<TokenPrices | undefined> {
+    try {
+      return await this.config.prices(model);
+    } catch {
+      return undefined;
+    }
+  }
+}

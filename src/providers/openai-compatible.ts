@@ -1,0 +1,43 @@
+import type { CatalogEntry } from '../api/types.ts';
+import { ChatCompletionsProvider, type TokenPrices } from './chat-completions.ts';
+
+/** Prices as a lineup writes them: dollars per million tokens. */
+export interface PricesPerMillion {
+  input: number;
+  output: number;
+}
+
+/** An OpenAI-compatible endpoint as the lineup declares it (P3): its URL, key variable, prices and models. */
+export interface EndpointSettings {
+  baseUrl: string;
+  apiKeyEnv?: string;
+  /** For every model of the endpoint unless the model states its own. */
+  prices?: PricesPerMillion;
+  models: { model: string; prices?: PricesPerMillion }[];
+}
+
+const perToken = (prices: PricesPerMillion | undefined): TokenPrices =>
+  prices ? { inputPrice: prices.input / 1e6, outputPrice: prices.output / 1e6 } : {};
+
+/** Any server that speaks chat completions (Ollama, vLLM, llama.cpp, LM Studio, OpenAI), named by a lineup section. */
+export class OpenAICompatibleProvider extends ChatCompletionsProvider {
+  constructor(name: string, endpoint: EndpointSettings, env: NodeJS.ProcessEnv = process.env) {
+    const pricesOf = (model: string) =>
+      perToken(endpoint.models.find((m) => m.model === model)?.prices ?? endpoint.prices);
+    super({
+      name,
+      prefix: `${name}/`,
+      requestTypeDescription: 'a chat completion: system and user text in, text out',
+      apiKeyEnv: endpoint.apiKeyEnv,
+      // OpenAI's own values; a server that takes no effort is simply given none.
+      efforts: ['minimal', 'low', 'medium', 'high'],
+      baseUrl: () => endpoint.baseUrl,
+      effortParams: (effort) => ({ reasoning_effort: effort }),
+      // The section lists the models, so the catalog needs no network (and no server up for `verify`).
+      catalog: (): CatalogEntry[] =>
+        endpoint.models.map((m) => ({ id: `${name}/${m.model}`, ...pricesOf(m.model) })),
+      prices: (model) => pricesOf(model.name),
+      env,
+    });
+  }
+}

@@ -1,0 +1,127 @@
+import { formatCost, formatCount, formatPercent, formatSeconds, formatTemperature } from './format.ts';
+import type { Snapshot } from './snapshot.ts';
+import type { Standing } from './standings.ts';
+
+/** A column of a standings table, shared by the TUI and the HTML report so both say the same. */
+export interface ReportColumn {
+  id: string;
+  description: string;
+  align: 'left' | 'right';
+  /** What a sortable table sorts by; `null` sorts last. */
+  value(row: Standing): number | string | null;
+  /** The cell as plain text. */
+  text(row: Standing): string;
+}
+
+const percent = (id: string, description: string, get: (r: Standing) => number | null | undefined) => ({
+  id,
+  description,
+  align: 'right' as const,
+  value: (r: Standing) => get(r) ?? null,
+  text: (r: Standing) => formatPercent(get(r)),
+});
+
+const seconds = (id: string, description: string, get: (r: Standing) => number | null) => ({
+  id,
+  description,
+  align: 'right' as const,
+  value: get,
+  text: (r: Standing) => formatSeconds(get(r)),
+});
+
+/**
+ * The standings columns: model, effort, temp, wscore (with weights), the scorer's metrics, errors, time, tokens, cost.
+ * `all` adds score, latency and p95 even when unweighted (the HTML report has room); the TUI shows them when weighted.
+ */
+export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
+  const weighted = (key: string) => all || (snapshot.weights ? key in snapshot.weights : false);
+  const metricNames = snapshot.metrics.map((m) => m.name);
+  const columns: ReportColumn[] = [
+    {
+      id: 'model',
+      description: 'The provider (or vendor) and the model id, as the lineup names them.',
+      align: 'left',
+      value: (r) => r.contender.id,
+      text: (r) => r.contender.id,
+    },
+    {
+      id: 'effort',
+      description: 'The reasoning effort sent; default sends none.',
+      align: 'left',
+      value: (r) => r.contender.effort,
+      text: (r) => r.contender.effort,
+    },
+    {
+      id: 'temp',
+      description: 'The temperature sent; default sends none.',
+      align: 'left',
+      value: (r) => r.contender.temperature,
+      text: (r) => formatTemperature(r.contender.temperature),
+    },
+  ];
+  if (snapshot.weights) {
+    columns.push(
+      percent(
+        'wscore',
+        'Weighted score: Σ(|weight| × goodness) / Σ|weight| over weighted_score; errors take 20, 25, 30… points off; ' +
+          'cost, time, latency and p95 on a log scale within the table. `llm-evals weights` shows each share.',
+        (r) => r.wscore,
+      ),
+    );
+  }
+  if (weighted('score') && !metricNames.includes('score')) {
+    columns.push(percent('score', "The mean of the scorer's score per case.", (r) => r.summary.score));
+  }
+  for (const m of snapshot.metrics) {
+    const description = m.primary ? `${m.description} (primary)` : m.description;
+    columns.push(percent(m.name, description, (r) => r.summary.metrics[m.name]));
+  }
+  columns.push({
+    id: 'errors',
+    description:
+      'Cases that failed: a reply marked failed (scored 0) or a call that failed after its retries (no score).',
+    align: 'right',
+    value: (r) => r.summary.errors,
+    text: (r) => String(r.summary.errors),
+  });
+  columns.push(
+    seconds(
+      'time',
+      "Seconds from an experiment's first case to its last, summed over datasets.",
+      (r) => r.summary.time,
+    ),
+  );
+  if (weighted('latency'))
+    columns.push(seconds('latency', 'Mean seconds of the calls that worked.', (r) => r.summary.latency));
+  if (weighted('p95')) {
+    columns.push(
+      seconds(
+        'p95',
+        '95th percentile seconds of the calls that worked (the mean of each dataset’s).',
+        (r) => r.summary.p95,
+      ),
+    );
+  }
+  const tokens = (id: string, description: string, get: (r: Standing) => number | null) =>
+    columns.push({ id, description, align: 'right', value: get, text: (r) => formatCount(get(r)) });
+  tokens('tok_in', 'Tokens sent.', (r) => r.summary.usage.inputTokens);
+  tokens('tok_out', 'Tokens received.', (r) => r.summary.usage.outputTokens);
+  columns.push({
+    id: 'cost',
+    description: 'Dollars spent, as the provider reported or priced them.',
+    align: 'right',
+    value: (r) => r.summary.usage.costUsd,
+    text: (r) => formatCost(r.summary.usage.costUsd),
+  });
+  return columns;
+}
+
+/** A contender as one line of text: its id, then the effort and temperature that tell it apart. */
+export function contenderName(c: Snapshot['contenders'][number]): string {
+  const settings = [
+    c.effort !== 'default' ? c.effort : '',
+    c.temperature !== null ? `t=${c.temperature}` : '',
+    c.maxTokens !== null ? `max=${c.maxTokens}` : '',
+  ];
+  return [c.id, ...settings].filter(Boolean).join(' ');
+}

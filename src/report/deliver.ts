@@ -1,0 +1,101 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pc from 'picocolors';
+import { extensionOf, formatFor, renderReport, type ReportFormat, type ReportOptions } from './formats.ts';
+import { openInBrowser } from './open-browser.ts';
+import type { Snapshot } from './snapshot.ts';
+import { stripAnsi } from './table.ts';
+
+/** Where reports go: a command's streams, environment and working directory. */
+export interface ReportIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** How a finished run is shown: the lineup's `results.display` under the flags (C5, R3, R4). */
+export interface Delivery extends ReportOptions {
+  /** `--display`, else `results.display`, else `both`: the TUI on stdout and the HTML report in a browser. */
+  display: 'none' | 'tui' | 'browser' | 'both';
+  /** `--format`: what `-o` writes, or what stdout gets instead of the TUI when there is no `-o`. */
+  format?: ReportFormat;
+  /** `-o [FILE]`: `true` for the default file beside the snapshot. */
+  output?: string | boolean;
+  /** `false` with `--no-open`: the HTML is written, no browser opened. */
+  open: boolean;
+  snapshotFile: string;
+  /** Where a relative `-o` lands: the suite's project. */
+  baseDir: string;
+}
+
+/** What a delivery does: the file `-o` writes, what stdout gets, the HTML report's file and whether to open it. */
+export interface DeliveryPlan {
+  file?: { format: ReportFormat; path: string };
+  stdout?: ReportFormat;
+  html?: { path: string; open: boolean };
+}
+
+const beside = (snapshotFile: string, format: ReportFormat) =>
+  snapshotFile.replace(/\.json$/, '') + '.' + extensionOf(format);
+
+/**
+ * Decides where reports go (pure): `-o` writes `--format` (else the file's extension's, else HTML) to FILE or beside
+ * the snapshot; a `--format` without `-o` takes stdout from the TUI; the display adds the TUI and the HTML report.
+ */
+export function planDelivery(d: Delivery): DeliveryPlan {
+  const plan: DeliveryPlan = {};
+  if (d.output) {
+    const format = d.format ?? (typeof d.output === 'string' ? formatFor(d.output) : undefined) ?? 'html';
+    const path = typeof d.output === 'string' ? resolve(d.baseDir, d.output) : beside(d.snapshotFile, format);
+    plan.file = { format, path };
+  }
+  if (d.format && !d.output) plan.stdout = d.format;
+  else if (d.display === 'tui' || d.display === 'both') plan.stdout = 'tui';
+  if (d.display === 'browser' || d.display === 'both') {
+    const path = plan.file?.format === 'html' ? plan.file.path : beside(d.snapshotFile, 'html');
+    plan.html = { path, open: d.open };
+  }
+  return plan;
+}
+
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+/** Shows a saved run as the flags and the lineup ask (see `planDelivery`); a browser that cannot open is only noted. */
+export async function deliverReports(snapshot: Snapshot, d: Delivery, io: ReportIo): Promise<DeliveryPlan> {
+  const plan = planDelivery(d);
+  const shown = (file: string) => {
+    const near = relative(io.cwd, file);
+    return near && !near.startsWith('..') ? near : file;
+  };
+  const htmlPath = plan.html?.path ?? (plan.file?.format === 'html' ? plan.file.path : undefined);
+  // The HTML's URL is known before it is written, so `--scores` links each experiment to its row there.
+  const options = {
+    ...d,
+    snapshotFile: shown(d.snapshotFile),
+    ...(htmlPath ? { reportUrl: pathToFileURL(htmlPath).href } : {}),
+  };
+  if (plan.file && !(plan.file.format === 'json' && plan.file.path === d.snapshotFile)) {
+    const body = renderReport(plan.file.format, snapshot, options);
+    write(plan.file.path, plan.file.format === 'tui' ? stripAnsi(body) : body);
+    io.stderr.write(
+      `${plan.file.format === 'json' ? 'snapshot' : 'report'} written: ${shown(plan.file.path)}\n`,
+    );
+  }
+  if (plan.stdout) io.stdout.write(renderReport(plan.stdout, snapshot, options));
+  if (!plan.html) return plan;
+  if (plan.html.path !== plan.file?.path) {
+    write(plan.html.path, renderReport('html', snapshot, options));
+    io.stderr.write(`report written: ${shown(plan.html.path)}\n`);
+  }
+  if (plan.html.open) {
+    const problem = await openInBrowser(plan.html.path, io.env);
+    if (problem)
+      io.stderr.write(pc.yellow(`not opened (${problem}); the report is at ${shown(plan.html.path)}`) + '\n');
+  }
+  return plan;
+}

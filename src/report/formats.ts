@@ -1,0 +1,34 @@
+import { renderBreakdown } from './breakdown.ts';
+import { renderHtml } from './html.ts';
+import { renderLeaderboard, type LeaderboardOptions } from './leaderboard.ts';
+import type { Snapshot } from './snapshot.ts';
+
+/** The formats a report is written in (C5 `--format`). */
+export type ReportFormat = 'tui' | 'html' | 'json';
+
+/** What shapes a report beyond the snapshot: the TUI's totals and scores, and `run`'s per-case breakdown. */
+export interface ReportOptions extends LeaderboardOptions {
+  breakdown?: boolean;
+}
+
+/** The format a file's extension asks for: `.html`/`.htm`, `.json`, else the TUI's text for `.txt`/`.log`. */
+export function formatFor(file: string): ReportFormat | undefined {
+  const ext = /\.([^./]+)$/.exec(file)?.[1]?.toLowerCase();
+  if (ext === 'html' || ext === 'htm') return 'html';
+  if (ext === 'json') return 'json';
+  if (ext === 'txt' || ext === 'log') return 'tui';
+  return undefined;
+}
+
+/** The file extension a format is saved with. */
+export function extensionOf(format: ReportFormat): string {
+  return format === 'tui' ? 'txt' : format;
+}
+
+/** A snapshot rendered in one format; pure, so every display can be rebuilt later from the saved JSON (R3). */
+export function renderReport(format: ReportFormat, snapshot: Snapshot, options: ReportOptions = {}): string {
+  if (format === 'html') return renderHtml(snapshot);
+  if (format === 'json') return JSON.stringify(snapshot, null, 2) + '\n';
+  const breakdown = options.breakdown ? renderBreakdown(snapshot) + '\n\n' : '';
+  return breakdown + renderLeaderboard(snapshot, options) + '\n';
+}

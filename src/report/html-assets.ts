@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+
+/** The report's stylesheet, inline so the page needs no network. */
+export const STYLE = `
+:root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --band: #f6f8fa; --best: #dafbe1; --value: #fff8c5;
+  --prov: #0550ae; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); }
+body { margin: 0 auto; max-width: 1600px; padding: 1.5rem; line-height: 1.45; }
+h1 { margin: 0 0 .25rem; font-size: 1.6rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid var(--line); }
+h3 { margin: 1.4rem 0 .4rem; } .meta, .note { color: var(--muted); font-size: .9rem; }
+nav a { margin-right: 1rem; } .banner { background: var(--value); padding: .5rem .8rem; border-radius: 6px; }
+table { border-collapse: collapse; margin: .4rem 0; font-size: .88rem; }
+th, td { border: 1px solid var(--line); padding: .25rem .55rem; white-space: nowrap; }
+th { background: var(--band); text-align: left; }
+table.sortable th { cursor: pointer; user-select: none; }
+table.sortable th::after { content: " \\2195"; color: var(--muted); font-size: .75em; }
+table.sortable th[aria-sort="ascending"]::after { content: " \\25B2"; color: var(--ink); }
+table.sortable th[aria-sort="descending"]::after { content: " \\25BC"; color: var(--ink); }
+td.num { text-align: right; font-variant-numeric: tabular-nums; } td.err { color: #cf222e; font-weight: 600; }
+tr.value td { background: var(--value); } tr.best td { background: var(--best); }
+.scroll { overflow-x: auto; } .legend span { padding: 0 .4rem; margin-right: .4rem; border-radius: 4px; }
+.legend .b { background: var(--best); } .legend .v { background: var(--value); }
+.prov { color: var(--prov); } .c0 { color: #1b7c83; } .c1 { color: #8250df; } .c2 { color: #9a6700; }
+.c3 { color: #1a7f37; } .c4 { color: #0a96a0; } .c5 { color: #bf3989; } .c6 { color: #bc4c00; } .c7 { color: #2da44e; }
+.up { color: #9a6700; font-weight: 700; } .down { color: #0550ae; font-weight: 700; }
+details.case { border: 1px solid var(--line); border-radius: 6px; margin: .4rem 0; padding: .3rem .7rem; }
+details.case > summary { cursor: pointer; font-weight: 600; }
+.chip { display: inline-block; font-weight: 400; font-size: .8rem; margin-left: .5rem; padding: 0 .4rem;
+  border: 1px solid var(--line); border-radius: 1rem; }
+.io { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
+pre { background: var(--band); padding: .5rem; overflow: auto; max-height: 22rem; white-space: pre-wrap;
+  word-break: break-word; font-size: .8rem; margin: .2rem 0; }
+.result { border-top: 1px dashed var(--line); padding: .4rem 0; } .result h4 { margin: .3rem 0 0; font-size: .85rem; }
+.status-reply_error, .status-error { color: #cf222e; }
+dl.glossary dt { font-weight: 700; margin-top: .4rem; } dl.glossary dd { margin-left: 1.2rem; }
+`;
+
+/** Makes every `table.sortable` sort by a clicked header (again: the other way), by each cell's `data-v`. */
+export const SCRIPT = `
+(() => {
+  const key = (cell) => {
+    const v = cell ? cell.getAttribute('data-v') : null;
+    if (v === null || v === '') return null;
+    const n = Number(v);
+    return Number.isNaN(n) ? v.toLowerCase() : n;
+  };
+  for (const table of document.querySelectorAll('table.sortable')) {
+    const heads = Array.from(table.tHead.rows[0].cells);
+    heads.forEach((th, col) => {
+      th.tabIndex = 0;
+      const sort = () => {
+        const first = th.classList.contains('num') ? 'descending' : 'ascending';
+        const current = th.getAttribute('aria-sort');
+        const order = current ? (current === 'ascending' ? 'descending' : 'ascending') : first;
+        heads.forEach((h) => h.removeAttribute('aria-sort'));
+        th.setAttribute('aria-sort', order);
+        const body = table.tBodies[0];
+        const rows = Array.from(body.rows);
+        rows.sort((a, b) => {
+          const x = key(a.cells[col]);
+          const y = key(b.cells[col]);
+          if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+          const c = x < y ? -1 : x > y ? 1 : 0;
+          return order === 'descending' ? -c : c;
+        });
+        body.append(...rows);
+      };
+      th.addEventListener('click', sort);
+      th.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          sort();
+        }
+      });
+    });
+  }
+})();
+`;
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/**
+ * The page's Content-Security-Policy: nothing from the network, and only our own style and script by hash, so even
+ * markup that slipped past escaping could neither run nor load.
+ */
+export const CSP =
+  `default-src 'none'; style-src ${sha256(STYLE)}; script-src ${sha256(SCRIPT)}; ` +
+  `img-src 'none'; base-uri 'none'; form-action 'none'`;

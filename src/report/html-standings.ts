@@ -1,0 +1,89 @@
+import { direction, weightShares } from '../core/weights.ts';
+import { contenderName, type ReportColumn } from './columns.ts';
+import { formatCost, formatPercent } from './format.ts';
+import { esc } from './html-escape.ts';
+import { splitId } from './palette.ts';
+import { experimentAnchor } from './scores.ts';
+import type { Standing, Standings, StandingsTable } from './standings.ts';
+
+/** A contender's id as HTML: the provider part in the provider's colour, the model in its own (as in the TUI). */
+export function modelHtml(row: Pick<Standing, 'contender' | 'contenderIndex'>): string {
+  const [prefix, name] = splitId(row.contender.id);
+  const model = `<span class="c${row.contenderIndex % 8}">${esc(name)}</span>`;
+  return prefix
+    ? `<span class="prov">${esc(prefix)}</span>${model}`
+    : `${esc(row.contender.provider)} ${model}`;
+}
+
+/** A contender's id with the settings that tell it apart, as HTML. */
+export function contenderHtml(row: Pick<Standing, 'contender' | 'contenderIndex'>): string {
+  return modelHtml(row) + esc(contenderName(row.contender).slice(row.contender.id.length));
+}
+
+function cellHtml(column: ReportColumn, row: Standing): string {
+  const value = column.value(row);
+  const v = value === null ? '' : ` data-v="${esc(value)}"`;
+  const classes = [
+    column.align === 'right' ? 'num' : '',
+    column.id === 'errors' && row.summary.errors ? 'err' : '',
+  ];
+  const cls = classes.filter(Boolean).join(' ');
+  const text = column.id === 'model' ? modelHtml(row) : esc(column.text(row));
+  return `<td${cls ? ` class="${cls}"` : ''}${v}>${text}</td>`;
+}
+
+/** One sortable standings table; with `anchors`, each row carries its experiment's anchor for `--scores` links. */
+export function standingsHtml(t: StandingsTable, columns: readonly ReportColumn[], anchors = false): string {
+  const head = [
+    '<th class="num">#</th>',
+    ...columns.map((c) => `<th${c.align === 'right' ? ' class="num"' : ''}>${esc(c.id)}</th>`),
+  ];
+  const rows = t.rows.map((r, i) => {
+    const cls = [r === t.best ? 'best' : '', r === t.bestValue ? 'value' : ''].filter(Boolean).join(' ');
+    const id = anchors && r.experimentIds[0] ? ` id="${esc(experimentAnchor(r.experimentIds[0]))}"` : '';
+    const cells = [`<td class="num" data-v="${i + 1}">${i + 1}</td>`, ...columns.map((c) => cellHtml(c, r))];
+    return `<tr${id}${cls ? ` class="${cls}"` : ''}>${cells.join('')}</tr>`;
+  });
+  return `<div class="scroll"><table class="sortable"><thead><tr>${head.join('')}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
+}
+
+/** A table's best and best value in one sentence. */
+export function bestHtml(t: StandingsTable, ranking: string): string {
+  const { best, bestValue } = t;
+  if (!best || !bestValue) return '<p class="note">No best: every contender had errors or no score.</p>';
+  const figure = (r: Standing) =>
+    `${esc(formatPercent(r.rank))} ${esc(ranking)} at ${esc(formatCost(r.summary.usage.costUsd))}`;
+  if (best === bestValue) return `<p>Best and best value: ${contenderHtml(best)}, ${figure(best)}.</p>`;
+  return `<p>Best: ${contenderHtml(best)}, ${figure(best)}. Best value: ${contenderHtml(bestValue)}, ${figure(bestValue)}.</p>`;
+}
+
+/** The best-value summary: each dataset's (and the run's) best and cheapest-within-2-points, side by side. */
+export function bestSummaryHtml(s: Standings): string {
+  const cell = (r: Standing | undefined) =>
+    r
+      ? `<td>${contenderHtml(r)}</td><td class="num">${esc(formatPercent(r.rank))}</td><td class="num">${esc(formatCost(r.summary.usage.costUsd))}</td>`
+      : '<td colspan="3" class="note">none (errors or no score)</td>';
+  const rows = [...s.datasets.map((t) => [t.group, t] as const), ['all datasets', s.overall] as const].map(
+    ([label, t]) => `<tr><th>${esc(label)}</th>${cell(t.best)}${cell(t.bestValue)}</tr>`,
+  );
+  const r = esc(s.ranking);
+  return (
+    `<table><thead><tr><th>dataset</th><th>best</th><th>${r}</th><th>cost</th><th>best value</th><th>${r}</th>` +
+    `<th>cost</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`
+  );
+}
+
+/** The weights: each column's direction (↑ high is good, ↓ low is good) and real share of the wscore. */
+export function weightsHtml(weights: Record<string, number>): string {
+  const rows = weightShares(weights).map((w) => {
+    const arrow =
+      direction(w.key, w.weight) === 'low' ? '<span class="down">↓</span>' : '<span class="up">↑</span>';
+    return `<tr><td>${esc(w.key)}</td><td class="num">${esc(w.weight)}</td><td>${arrow}</td><td class="num">${esc(formatPercent(w.share))}</td></tr>`;
+  });
+  return `<table><thead><tr><th>column</th><th>weight</th><th>better</th><th>share</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`;
+}
+
+/** The glossary as a definition list. */
+export function glossaryHtml(columns: readonly ReportColumn[]): string {
+  return `<dl class="glossary">${columns.map((c) => `<dt>${esc(c.id)}</dt><dd>${esc(c.description)}</dd>`).join('')}</dl>`;
+}

@@ -1,0 +1,106 @@
+import { reportColumns } from './columns.ts';
+import { formatCount } from './format.ts';
+import { CSP, SCRIPT, STYLE } from './html-assets.ts';
+import { casesHtml } from './html-cases.ts';
+import { esc, escJson } from './html-escape.ts';
+import { bestHtml, bestSummaryHtml, glossaryHtml, standingsHtml, weightsHtml } from './html-standings.ts';
+import type { Snapshot } from './snapshot.ts';
+import { standings } from './standings.ts';
+
+function header(snapshot: Snapshot, ranking: string): string {
+  const datasets = new Set(snapshot.experiments.map((e) => e.dataset)).size;
+  const facts = [
+    `run ${esc(snapshot.runId)}`,
+    esc(snapshot.status),
+    `${esc(snapshot.createdAt)} → ${esc(snapshot.finishedAt)}`,
+    `${snapshot.contenders.length} contenders × ${datasets} datasets`,
+    `${formatCount(snapshot.cases.length)} cases, ${formatCount(snapshot.results.length)} results`,
+    `ranked by ${esc(ranking)}`,
+  ];
+  const expected = snapshot.experiments.reduce((n, e) => n + e.caseKeys.length, 0);
+  const banner =
+    snapshot.status === 'completed'
+      ? ''
+      : `<p class="banner">This run is ${esc(snapshot.status)}: ${snapshot.results.length} of ${expected} case results.</p>`;
+  return [
+    `<h1>${esc(snapshot.suite.name)}</h1>`,
+    snapshot.suite.description ? `<p>${esc(snapshot.suite.description)}</p>` : '',
+    `<p class="meta">${facts.join(' · ')}</p>`,
+    banner,
+    '<nav><a href="#best">Best value</a><a href="#overall">Global standings</a><a href="#datasets">By dataset</a>' +
+      '<a href="#variants">By variant</a><a href="#cases">Cases</a><a href="#glossary">Glossary</a>' +
+      '<a href="#run">Run</a></nav>',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+const LEGEND =
+  '<p class="legend note"><span class="b">best</span><span class="v">best value</span>click a header to sort</p>';
+
+function runSection(snapshot: Snapshot): string {
+  const refused = snapshot.refused.length
+    ? `<h3>Refused</h3><ul>${snapshot.refused.map((r) => `<li>${esc(r.message)}</li>`).join('')}</ul>`
+    : '';
+  return (
+    `<h3>Settings</h3><pre>${escJson(snapshot.settings)}</pre>\n` +
+    `<h3>Command-line options</h3><pre>${escJson(snapshot.options)}</pre>\n${refused}`
+  );
+}
+
+/**
+ * The standalone HTML report (R4): a pure, deterministic function of the snapshot, so `render` reproduces compare's
+ * file byte for byte. Everything from the run is escaped; the only script is our own, allowed by hash.
+ */
+export function renderHtml(snapshot: Snapshot): string {
+  const s = standings(snapshot);
+  const columns = reportColumns(snapshot, true);
+  const section = (id: string, title: string, body: string) =>
+    `<section id="${id}">\n<h2>${title}</h2>\n${body}\n</section>`;
+  const perGroup = (tables: typeof s.datasets, anchors: boolean) =>
+    tables
+      .map(
+        (t) => `<h3>${esc(t.group)}</h3>\n${standingsHtml(t, columns, anchors)}\n${bestHtml(t, s.ranking)}`,
+      )
+      .join('\n');
+  const body = [
+    header(snapshot, s.ranking),
+    section(
+      'best',
+      'Best value',
+      `<p class="note">The best, and the cheapest contender within 2 points of it; a contender with errors is never named.</p>\n${bestSummaryHtml(s)}`,
+    ),
+    section(
+      'overall',
+      'Global standings',
+      `<p class="note">Each contender across all cases.</p>\n${LEGEND}\n${standingsHtml(s.overall, columns)}\n${bestHtml(s.overall, s.ranking)}`,
+    ),
+    section('datasets', 'Standings by dataset', `${LEGEND}\n${perGroup(s.datasets, true)}`),
+    section(
+      'variants',
+      'Leaderboards by variant',
+      `<p class="note">Each case folder across datasets.</p>\n${perGroup(s.variants, false)}`,
+    ),
+    snapshot.weights ? section('weights', 'Weights', weightsHtml(snapshot.weights)) : '',
+    section('cases', 'Cases', casesHtml(snapshot)),
+    section('glossary', 'Glossary', glossaryHtml(columns)),
+    section('run', 'Run', runSection(snapshot)),
+  ].filter(Boolean);
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${esc(snapshot.suite.name)} · ${esc(snapshot.runId)} · llm-evals</title>`,
+    `<style>${STYLE}</style>`,
+    '</head>',
+    '<body>',
+    ...body,
+    `<script>${SCRIPT}</script>`,
+    '</body>',
+    '</html>',
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,59 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Client } from '@temporalio/client';
+import type { GateClient } from '../../activities/gated-model.ts';
+import type { GateState, SlotAnswer, SlotRequest } from '../core/coordinator.ts';
+import { gateWorkflowId } from '../core/run-input.ts';
+import { closeVendorSignal, gateQuery, slotUpdate } from '../../workflows/run-gate.ts';
+
+/** How long a worker trusts its last look at the gate for calls that no rate limit counts. */
+const VIEW_MS = 500;
+
+async function again<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (error) {
+      // Between two runs of a continue-as-new, or past the in-flight update limit, the call is refused: try again shortly.
+      if (attempt >= 20) throw error;
+      await sleep(Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random()));
+    }
+  }
+}
+
+/** The answer for a call no limit counts, from a recent view of the gate: stopped, paused, its vendor's window, or now. */
+function answerFromView(view: GateState, request: SlotRequest, now: number): SlotAnswer {
+  if (view.state === 'aborted') return { stopped: true };
+  if (view.state === 'paused') return { paused: true };
+  return { startAt: Math.max(now, view.closedUntil[request.vendor] ?? 0) };
+}
+
+/**
+ * The gate reached through Temporal. A call that a rate limit counts asks for its slot with an update (exact across
+ * workers); any other call only needs the gate's pause, abort and vendor windows, read with a query shared by the
+ * worker's calls for half a second, which keeps the gate's history small on big runs.
+ */
+export function temporalGate(client: Client): GateClient {
+  const views = new Map<string, { at: number; view: Promise<GateState> }>();
+  const view = (runId: string) => {
+    const cached = views.get(runId);
+    if (cached && Date.now() - cached.at < VIEW_MS) return cached.view;
+    const fresh = again(() => client.workflow.getHandle(gateWorkflowId(runId)).query(gateQuery));
+    views.set(runId, { at: Date.now(), view: fresh });
+    fresh.catch(() => views.delete(runId));
+    return fresh;
+  };
+  return {
+    async slot(runId, request) {
+      if (request.keys.length === 0) return answerFromView(await view(runId), request, Date.now());
+      return again(() =>
+        client.workflow.getHandle(gateWorkflowId(runId)).executeUpdate(slotUpdate, { args: [request] }),
+      );
+    },
+    async closeVendor(runId, vendor, seconds) {
+      views.delete(runId);
+      await again(() =>
+        client.workflow.getHandle(gateWorkflowId(runId)).signal(closeVendorSignal, vendor, seconds),
+      );
+    },
+  };
+}

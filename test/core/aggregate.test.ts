@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { meanSkippingNull, p95, summarize } from '../../src/core/aggregate.ts';
+import type { CaseResult } from '../../src/core/results.ts';
+
+describe('meanSkippingNull', () => {
+  it.each([
+    [[1, 0, 0.5], 0.5],
+    [[1, null, 0], 0.5],
+    [[null, undefined, 0.25], 0.25],
+    [[null, null], null],
+    [[], null],
+    [[NaN, 1], 1],
+  ])('%j → %s', (values, mean) => {
+    expect(meanSkippingNull(values)).toBe(mean);
+  });
+});
+
+describe('p95', () => {
+  it.each([
+    [[], null],
+    [[3], 3],
+    [[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20], 19],
+    [[5, 1, 4, 2, 3], 5],
+  ])('%j → %s', (values, expected) => {
+    expect(p95(values)).toBe(expected);
+  });
+});
+
+const result = (over: Partial<CaseResult>): CaseResult => ({
+  experimentId: 'e',
+  caseKey: 'd/c',
+  status: 'scored',
+  score: 1,
+  metrics: { acc: 1 },
+  outcomes: {},
+  diagnostics: {},
+  usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.01 },
+  latency: 1,
+  duration: 1,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  finishedAt: '2026-01-01T00:00:10.000Z',
+  attempts: 1,
+  ...over,
+});
+
+describe('summarize', () => {
+  it('a transport error counts as an error and never drags a mean', () => {
+    const s = summarize(
+      [result({}), result({ status: 'error', score: null, metrics: {}, latency: null })],
+      ['acc'],
+    );
+    expect(s).toMatchObject({ cases: 2, score: 1, metrics: { acc: 1 }, errors: 1, latency: 1 });
+  });
+
+  it('a reply error scores 0 and counts as an error', () => {
+    const s = summarize(
+      [result({}), result({ status: 'reply_error', score: 0, metrics: { acc: 0 } })],
+      ['acc'],
+    );
+    expect(s).toMatchObject({ score: 0.5, metrics: { acc: 0.5 }, errors: 1 });
+  });
+
+  it('a metric that does not apply (null) is skipped', () => {
+    expect(
+      summarize([result({ metrics: { acc: null } }), result({ metrics: { acc: 0.5 } })], ['acc']).metrics.acc,
+    ).toBe(0.5);
+  });
+
+  it.each([
+    ['unknown everywhere stays unknown', [null, null], null],
+    ['known parts add up', [0.01, 0.02], 0.03],
+    ['an unknown part does not zero the rest', [0.01, null], 0.01],
+  ])('cost: %s', (_name, costs, total) => {
+    const s = summarize(
+      costs.map((costUsd) => result({ usage: { inputTokens: null, outputTokens: null, costUsd } })),
+      [],
+    );
+    expect(s.usage.costUsd === null ? null : Number(s.usage.costUsd.toFixed(6))).toBe(total);
+  });
+
+  it.each([
+    ['wall time from first start to last end', 1, 0, 10],
+    ['waits on limits are left out', 1, 4, 2],
+    ['waits are averaged over the slots', 2, 4, 6],
+  ])('time: %s', (_name, slots, waited, time) => {
+    const s = summarize([result({ waited }), result({ waited })], [], slots);
+    expect(s.time).toBe(time);
+  });
+});

@@ -1,0 +1,112 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A request the server received, body parsed. */
+export interface Received {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+/** One scripted answer: a status, headers and a JSON body; or `drop` to close the socket without answering. */
+export interface Answer {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: unknown;
+  drop?: boolean;
+}
+
+/** How the server answers a chat completion: in order from a list, or from a function of the request. */
+export type Script = Answer[] | ((request: Received) => Answer);
+
+/** A chat-completions reply with `text`; `usage` is left out when undefined. */
+export function completion(text: string, usage?: Record<string, number>): Answer {
+  return {
+    body: {
+      id: 'chatcmpl-test',
+      object: 'chat.completion',
+      created: 0,
+      model: 'test',
+      choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+      ...(usage ? { usage } : {}),
+    },
+  };
+}
+
+/** An error reply in the shape OpenAI-compatible servers use. */
+export function failure(status: number, message: string, headers?: Record<string, string>): Answer {
+  return { status, body: { error: { message, code: status } }, ...(headers ? { headers } : {}) };
+}
+
+/** The user message of a received chat completion. */
+export function userText(request: Received): string {
+  const messages = request.body.messages as { role: string; content: string }[];
+  return messages.find((m) => m.role === 'user')?.content ?? '';
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 speaking the chat-completions protocol from a script, and serving `GET /models`;
+ * it answers 599 when a list script runs out, so a test that calls too often fails loudly.
+ */
+export class ChatServer {
+  readonly received: Received[] = [];
+  private server?: Server;
+
+  constructor(
+    private readonly script: Script,
+    private readonly models: unknown = { data: [] },
+  ) {}
+
+  /** Starts listening on a free port and returns the base URL (`http://127.0.0.1:PORT/v1`). */
+  async start(): Promise<string> {
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        const path = (req.url ?? '').replace(/^\/v1/, '');
+        const request: Received = {
+          method: req.method ?? '',
+          path,
+          headers: req.headers,
+          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+        };
+        this.received.push(request);
+        const answer: Answer =
+          req.method === 'GET' && path === '/models' ? { body: this.models } : this.next(request);
+        if (answer.drop) return void req.socket.destroy();
+        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
+        res.end(JSON.stringify(answer.body ?? {}));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.server = server;
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** The chat completions received, in order. */
+  completions(): Received[] {
+    return this.received.filter((r) => r.path === '/chat/completions');
+  }
+
+  private next(request: Received): Answer {
+    if (typeof this.script === 'function') return this.script(request);
+    return this.script.shift() ?? failure(599, 'the test server has no scripted answer left');
+  }
+}
+
+/** A port on 127.0.0.1 where nothing listens: a server started and stopped again. */
+export async function closedPort(): Promise<string> {
+  const server = new ChatServer([]);
+  const url = await server.start();
+  await server.stop();
+  return url;
+}

@@ -1,0 +1,97 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Snapshot } from '../../src/report/snapshot.ts';
+import { caseFiles, TOY_SUITE, writeTree, type TempDirs } from '../helpers/suite-dir.ts';
+import { temporalAddress } from '../helpers/temporal.ts';
+
+/** Two cases the toy adapter asks a model to repeat as JSON; a server that echoes the user text answers them right. */
+const CASES = {
+  ...caseFiles('evals/datasets/pets/cases/clear/001', {
+    input: 'A grey cat called Tom.\n',
+    expected: '{ "animal": "cat", "name": "Tom" }\n',
+  }),
+  ...caseFiles('evals/datasets/pets/cases/clear/002', {
+    input: 'A dog without a name.\n',
+    expected: '{ "animal": "dog", "name": null }\n',
+  }),
+};
+
+/**
+ * A config-only suite on disk with the toy adapter and scorer and the given provider sections; returns its project.
+ * `parallelism: 2` keeps every case of an experiment in flight at once.
+ */
+export function providerSuite(
+  dirs: TempDirs,
+  sections: string,
+  cases: Record<string, string> = CASES,
+): string {
+  const lineup = [
+    `import: ${join(TOY_SUITE, 'lib/toy-suite.ts')}`,
+    'adapter: ToyAdapter',
+    'scorer: ToyScorer',
+    'request_types: [prompt]',
+    'defaults: { parallelism: 2 }',
+    sections,
+  ].join('\n');
+  return writeTree(dirs.os('llm-evals-providers-'), { ...cases, 'evals/.llm-evals.config.yml': lineup });
+}
+
+/**
+ * `count` cases for {@link providerSuite}, dealt round-robin over `datasets`, variant `bulk`: case `<dataset>/bulk/NNN`
+ * expects `{"animal": "case", "name": "<dataset>/bulk/NNN"}`, so each case's user text is unique.
+ */
+export function numberedCases(count: number, datasets: readonly string[] = ['pets']): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < count; i++) {
+    const dataset = datasets[i % datasets.length]!;
+    const id = `bulk/${String(Math.floor(i / datasets.length) + 1).padStart(3, '0')}`;
+    Object.assign(
+      files,
+      caseFiles(`evals/datasets/${dataset}/cases/${id}`, {
+        input: `Case ${dataset}/${id}.\n`,
+        expected: JSON.stringify({ animal: 'case', name: `${dataset}/${id}` }) + '\n',
+      }),
+    );
+  }
+  return files;
+}
+
+let queues = 0;
+
+/**
+ * The environment of a CLI run on the shared Temporal server, on a task queue of its own, with a cache folder of
+ * the test's (so no catalog of the user's is read or written) and `extra` on top.
+ */
+export function cliEnv(cache: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+  return {
+    TEMPORAL_ADDRESS: temporalAddress(),
+    LLM_EVALS_TASK_QUEUE: `providers-${process.pid}-${Date.now()}-${queues++}`,
+    XDG_CACHE_HOME: cache,
+    OPENROUTER_API_KEY: '',
+    ...extra,
+  };
+}
+
+/** The one snapshot a run saved in the suite's results folder, and its raw text. */
+export function savedSnapshot(project: string): { snapshot: Snapshot; text: string } {
+  const dir = join(project, 'evals/results');
+  const [file] = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  const text = readFileSync(join(dir, file!), 'utf8');
+  return { snapshot: JSON.parse(text) as Snapshot, text };
+}
+
+/** The rows for one dataset of the first table with a `dataset` column (leaderboard or matrix), by header. */
+export function tableRows(stdout: string, dataset = 'pets'): Record<string, string>[] {
+  const lines = stdout.split('\n');
+  const header = lines.find((l) => /│ dataset +│/.test(l));
+  if (!header) return [];
+  const names = header.split('│').map((c) => c.trim());
+  return lines
+    .filter((l) => new RegExp(`│ ${dataset} +│`).test(l))
+    .map((l) => Object.fromEntries(l.split('│').map((c, i) => [names[i] ?? String(i), c.trim()] as const)));
+}
+
+/** The table's `pets` rows keyed by their model cell. */
+export function rowsByModel(stdout: string): Record<string, Record<string, string>> {
+  return Object.fromEntries(tableRows(stdout).map((r) => [r.model ?? '', r] as const));
+}

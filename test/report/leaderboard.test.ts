@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { renderLeaderboard } from '../../src/report/leaderboard.ts';
+import { stripAnsi } from '../../src/report/table.ts';
+import { snapshotFixture } from './fixture.ts';
+
+const WEIGHTS = { score: 5, exact: 2, errors: -3, cost: -2, latency: -1 };
+
+describe('renderLeaderboard (TUI)', () => {
+  it.each([
+    ['overall totals, by score', snapshotFixture(), {}],
+    ['variant totals', snapshotFixture(), { totals: 'variant' as const }],
+    [
+      'both totals, by wscore, with every experiment’s score',
+      snapshotFixture(WEIGHTS),
+      { totals: 'both' as const, scores: true, snapshotFile: 'evals/results/run.json' },
+    ],
+  ])('%s', (_, snapshot, options) => {
+    expect(stripAnsi(renderLeaderboard(snapshot, options))).toMatchSnapshot();
+  });
+
+  it.each<[string, Record<string, number> | undefined, string[]]>([
+    ['no weights: no wscore, latency or p95 column', undefined, []],
+    [
+      'weights add wscore and the weighted latency and p95',
+      { score: 1, latency: -1, p95: -1 },
+      ['wscore', 'latency', 'p95'],
+    ],
+  ])('%s', (_, weights, extra) => {
+    const header = stripAnsi(renderLeaderboard(snapshotFixture(weights))).split('\n')[2]!;
+    const columns = header
+      .split('│')
+      .map((c) => c.trim())
+      .filter(Boolean);
+    const base = [
+      'dataset',
+      'model',
+      'effort',
+      'temp',
+      'score',
+      'exact',
+      'errors',
+      'time',
+      'tok_in',
+      'tok_out',
+      'cost',
+    ];
+    expect(columns.sort()).toEqual([...base, ...extra].sort());
+  });
+
+  it('names a best value per dataset, and never a contender with errors', () => {
+    const lines = stripAnsi(renderLeaderboard(snapshotFixture())).split('\n');
+    expect(lines).toContain(
+      'north: best fake/alpha t=0.1, 95.0% score at $0.0080; best value other/gamma, 93.5% score at $0.0010',
+    );
+    expect(lines).toContain('south: best and best value other/gamma, 90.0% score at $0.0010');
+  });
+
+  it('links each experiment to the HTML report’s row when there is one', () => {
+    const text = stripAnsi(
+      renderLeaderboard(snapshotFixture(), { scores: true, reportUrl: 'file:///r/run.html' }),
+    );
+    expect(text).toContain('file:///r/run.html#experiment-001-north');
+  });
+
+  it('prefers a tracker’s link', () => {
+    const snapshot = { ...snapshotFixture(), links: { '001-north': 'https://tracker.example/e/1' } };
+    expect(stripAnsi(renderLeaderboard(snapshot, { scores: true }))).toContain('https://tracker.example/e/1');
+  });
+});
