@@ -39,10 +39,11 @@ export function vendorOf(provider: Provider, id: string): string {
 }
 
 /** The HTTP status and Retry-After seconds a provider's error carries (ProviderError, or any error shaped like it). */
-function statusOf(cause: unknown): [number | undefined, number | undefined] {
-  const fields = (cause ?? {}) as { status?: unknown; retryAfter?: unknown };
+function verdictOf(cause: unknown): FailureClass {
+  const fields = (cause ?? {}) as { status?: unknown; retryAfter?: unknown; retryable?: unknown };
+  if (fields.retryable === false) return { retry: false, reason: 'the provider cannot serve it' };
   const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  return [number(fields.status), number(fields.retryAfter)];
+  return classifyFailure(number(fields.status), number(fields.retryAfter));
 }
 
 /** The contender's model as the adapter sees it; every call first asks the run's gate, and a retryable failure closes its vendor. */
@@ -84,7 +85,7 @@ export function gatedModel(
       try {
         response = await provider.complete({ id: contender.id, name: contender.model, ...settings }, request);
       } catch (error) {
-        const verdict = classifyFailure(...statusOf(error));
+        const verdict = verdictOf(error);
         const delay = verdict.retry ? (verdict.delay ?? defaultBackoff(context.info.attempt)) : undefined;
         if (delay !== undefined) await gate.closeVendor(runId, vendor, delay);
         const text = `${contender.provider} ${contender.id}: ${error instanceof Error ? error.message : String(error)}`;

@@ -105,7 +105,8 @@ export async function experimentSlice(input: SliceInput): Promise<SliceResult> {
         error: result.error ?? 'failed',
       };
       // Not awaited: the lane goes on to its next case while the gate hears of this one.
-      signals.push(gate.signal(outcomeSignal, failed ? failure : null));
+      // A gate already closed (the run was cancelled) must not fail the slice.
+      signals.push(gate.signal(outcomeSignal, failed ? failure : null).catch(() => undefined));
     }
   };
   await Promise.all(

@@ -71,13 +71,17 @@ export async function executeRun(
   checkKeys(planned, io.env);
   const link = await linkForCommand(planned.suite.projectDir, io, command);
   try {
-    const taskQueue = taskQueueFor(planned.suite.name, io.env);
-    const runId = await startPlannedRun(planned, link, taskQueue);
+    // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting.
+    const runId = await startPlannedRun(
+      planned,
+      link,
+      (id) => `${taskQueueFor(planned.suite.name, io.env)}/${id}`,
+    );
     const ui = link.uiUrl
       ? ` ${pc.dim(`${link.uiUrl}/namespaces/${link.namespace}/workflows/${encodeURIComponent(`llm-evals/${runId}`)}`)}`
       : '';
     io.stderr.write(`run ${pc.bold(runId)} started${ui}\n`);
-    if ((await serveRun(link, planned, runId, taskQueue, io, pausePolicy(flags.yes, io))) === 'interrupted') {
+    if ((await serveRun(link, planned, runId, io, pausePolicy(flags.yes, io))) === 'interrupted') {
       io.stderr.write(resumeHint(runId) + '\n');
       throw new Interrupted(`run ${runId} interrupted`);
     }

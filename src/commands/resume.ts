@@ -1,7 +1,6 @@
 import pc from 'picocolors';
 import { Interrupted } from '../errors.ts';
 import { loadCases, shortPath } from '../suite/cases.ts';
-import { taskQueueFor } from '../temporal/worker.ts';
 import { presentRun } from './compare.ts';
 import { linkForCommand, prepareSuite, saveRunSnapshot } from './execute-run.ts';
 import type { Io } from './io.ts';
@@ -19,14 +18,7 @@ export async function resumeCommand(runId: string, flags: RunFlags, io: Io): Pro
   let file: string;
   try {
     io.stderr.write(`resuming run ${pc.bold(runId)}\n`);
-    const served = await serveRun(
-      link,
-      { suite, cases },
-      runId,
-      taskQueueFor(suite.name, io.env),
-      io,
-      pausePolicy(flags.yes, io),
-    );
+    const served = await serveRun(link, { suite, cases }, runId, io, pausePolicy(flags.yes, io));
     if (served === 'interrupted') {
       io.stderr.write(resumeHint(runId) + '\n');
       throw new Interrupted(`run ${runId} interrupted`);

@@ -15,13 +15,14 @@ import type { Io } from './io.ts';
 import { answerPause, readGate, type PausePolicy } from './pause.ts';
 import type { PlannedRun } from './plan-run.ts';
 
-/** Starts a planned run's workflow with its header as memo; returns the run id. */
+/** Starts a planned run's workflows on the task queue chosen for its id, with its header as memo; returns the run id. */
 export async function startPlannedRun(
   { suite, plan }: PlannedRun,
   link: TemporalLink,
-  taskQueue: string,
+  queueFor: (runId: string) => string,
 ): Promise<string> {
   const runId = newRunId();
+  const taskQueue = queueFor(runId);
   const header: RunHeader = {
     createdAt: new Date().toISOString(),
     suite: {
@@ -44,11 +45,10 @@ export async function serveRun(
   link: TemporalLink,
   served: { suite: LoadedSuite; cases: readonly LoadedCase[] },
   runId: string,
-  taskQueue: string,
   io: Io,
   policy: PausePolicy = 'stop',
 ): Promise<'closed' | 'interrupted'> {
-  const { input } = await readRun(link.client, runId);
+  const { input, taskQueue } = await readRun(link.client, runId);
   const worker = await createSuiteWorker(link, taskQueue, {
     adapter: served.suite.adapter,
     scorer: served.suite.scorer,

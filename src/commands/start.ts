@@ -37,7 +37,7 @@ export async function startCommand(flags: StartFlags, io: Io): Promise<number> {
   checkKeys(planned, io.env);
   const link = await linkForCommand(planned.suite.projectDir, io, 'start');
   try {
-    const runId = await startPlannedRun(planned, link, taskQueueFor(planned.suite.name, io.env));
+    const runId = await startPlannedRun(planned, link, () => taskQueueFor(planned.suite.name, io.env));
     if (flags.worker !== false) {
       const log = spawnWorker(runId, planned.suite.projectDir, flags, io);
       io.stderr.write(`a worker serves it in the background (log: ${log})\n`);

@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { runWorkflowId } from '../core/run-input.ts';
 import { loadCases } from '../suite/cases.ts';
+import { readRun } from '../temporal/run-data.ts';
 import { createSuiteWorker, taskQueueFor } from '../temporal/worker.ts';
 import { linkForCommand, prepareSuite } from './execute-run.ts';
 import type { Io } from './io.ts';
@@ -14,7 +15,10 @@ export async function workerCommand(flags: WorkerFlags, io: Io): Promise<number>
   await prepareSuite(suite, io);
   const link = await linkForCommand(suite.projectDir, io, 'worker');
   try {
-    const taskQueue = taskQueueFor(suite.name, io.env);
+    // With --until, the run's own queue (a compare's run has one); else the suite's, where `start` puts runs.
+    const taskQueue = flags.until
+      ? (await readRun(link.client, flags.until)).taskQueue
+      : taskQueueFor(suite.name, io.env);
     const worker = await createSuiteWorker(link, taskQueue, {
       adapter: suite.adapter,
       scorer: suite.scorer,

@@ -9,8 +9,12 @@ export class ProviderError extends Error {
     readonly status?: number,
     /** Seconds from a `Retry-After` header, when the provider sent one. */
     readonly retryAfter?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryable?: boolean },
   ) {
     super(message, options);
+    if (options?.retryable === false) this.retryable = false;
   }
+
+  /** `false` for a failure that no retry can mend, whatever its status (a provider that cannot serve the call at all). */
+  retryable?: boolean;
 }

@@ -1,4 +1,5 @@
 import type { CatalogEntry, Provider, ProviderResponse } from '../api/types.ts';
+import { ProviderError } from './errors.ts';
 
 /** TypeSafe's models and per-token prices in dollars, shipped so `verify` and the cost column work offline. */
 export const TYPESAFE_CATALOG: readonly CatalogEntry[] = [
@@ -21,6 +22,10 @@ export class TypeSafeProvider implements Provider {
   }
 
   complete(): Promise<ProviderResponse> {
-    return Promise.reject(new Error('no typesafe consumer yet'));
+    return Promise.reject(
+      new ProviderError('no typesafe consumer yet', this.name, '', undefined, undefined, {
+        retryable: false,
+      }),
+    );
   }
 }

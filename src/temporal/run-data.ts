@@ -1,4 +1,5 @@
-import type { Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { ConfigError } from '../errors.ts';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import type { Json, Metric } from '../api/types.ts';
 import type { PlanRefusal } from '../core/plan.ts';
@@ -21,12 +22,23 @@ export interface RunRecord {
   header: RunHeader;
   status: string;
   closed: boolean;
+  /** The task queue its workers poll: the suite's, or one of its own for a `compare`'s in-process worker. */
+  taskQueue: string;
 }
 
 /** Reads a run's input (from the first event of its first execution) and header (memo), without a worker. */
 export async function readRun(client: Client, runId: string): Promise<RunRecord> {
   const handle = client.workflow.getHandle(runWorkflowId(runId));
-  const description = await handle.describe();
+  const description = await handle.describe().catch((error: unknown) => {
+    if (error instanceof WorkflowNotFoundError) {
+      throw new ConfigError(
+        undefined,
+        'run',
+        `no run ${JSON.stringify(runId)} on this Temporal (see llm-evals runs)`,
+      );
+    }
+    throw error;
+  });
   const first = await client.workflowService.getWorkflowExecutionHistory({
     namespace: client.options.namespace,
     execution: {
@@ -40,5 +52,5 @@ export async function readRun(client: Client, runId: string): Promise<RunRecord>
   const header = description.memo?.header as RunHeader | undefined;
   if (!input || !header) throw new Error(`workflow ${handle.workflowId} is not an llm-evals run`);
   const status = description.status.name;
-  return { input, header, status, closed: status !== 'RUNNING' };
+  return { input, header, status, closed: status !== 'RUNNING', taskQueue: description.taskQueue };
 }

@@ -17,6 +17,8 @@ export function logTemporalTo(file: string): void {
     );
   });
   Runtime.install({
+    // No shutdown signals: Ctrl-C belongs to the command, which stops its worker itself and says how to resume.
+    shutdownSignals: [],
     logger,
     telemetryOptions: { logging: { filter: { core: 'WARN', other: 'ERROR' }, forward: {} } },
   });

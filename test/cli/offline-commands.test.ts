@@ -135,8 +135,10 @@ describe.concurrent('the CLI', () => {
   });
 
   it('runs -m with a model outside the lineup through the registry', async () => {
+    // A dead local address keeps the dry run's catalog fetch off the network (and out of the user's cache).
     const result = await runCli(['run', '-n', '-m', 'fake/parrot', 'openai/gpt-4.1-mini'], {
       cwd: TOY_SUITE,
+      env: { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1', XDG_CACHE_HOME: dirs.os() },
     });
     expect(result.code).toBe(0);
     expect(

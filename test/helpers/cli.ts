@@ -55,13 +55,16 @@ export interface CliProcess {
   child: ChildProcess;
   /** stdout and stderr so far, colour codes stripped. */
   output(): { stdout: string; stderr: string };
-  /** Resolves with the first match of `pattern` in stdout or stderr; rejects when the process ends first, or after `timeoutMs`. */
+  /** The first match of `pattern` in stdout or stderr; rejects when the process ends first, or after `timeoutMs`. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** Settles when the process has exited: its code (null when a signal ended it), signal and output. */
   done: Promise<CliResult & { signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `node bin/llm-evals.mjs ...args` in `cwd` like {@link runCli}, but returns at once, so a test can signal it mid-run; kills it after `timeoutMs` (default 120 s). */
+/**
+ * Starts `node bin/llm-evals.mjs ...args` in `cwd` like {@link runCli}, but returns at once, so a test can signal it
+ * mid-run; kills it after `timeoutMs` (default 120 s).
+ */
 export function startCli(
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
@@ -120,4 +123,16 @@ export function startCli(
       check();
     });
   return { child, output, waitFor, done };
+}
+
+/** Runs a long command (`worker --until`, `resume`, `compare`) like {@link runCli}, killing it after `timeoutMs` (240 s). */
+export async function runCliLong(
+  args: readonly string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<CliResult> {
+  const { code, stdout, stderr } = await startCli(args, {
+    ...options,
+    timeoutMs: options.timeoutMs ?? 240_000,
+  }).done;
+  return { code, stdout, stderr };
 }

@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, it } from 'vitest';
+import { runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import {
+  expectResumedCleanly,
+  once,
+  recordFileIn,
+  reportOf,
+  waitForCalls,
+  writeRecordingSuite,
+  type RunReport,
+} from '../helpers/recording-suite.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
+import { temporalAddress } from '../helpers/temporal.ts';
+
+// D3, Ctrl-C: `compare` stops its worker and says how to resume; `resume` finishes the run without paying twice.
+// Each scenario has its own suite folder and task queue on the shared test server, so they run at once.
+
+const CASES = 20;
+const PARALLELISM = 2;
+const CONCURRENCY = 2;
+/** Calls that can be in flight at once, and so at most repeated after an interruption. */
+const IN_FLIGHT = PARALLELISM * CONCURRENCY;
+const RUN_FLAGS = ['-p', String(PARALLELISM), '-j', String(CONCURRENCY), '--no-open'];
+
+const dirs = new TempDirs();
+const started: CliProcess[] = [];
+
+afterAll(() => {
+  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+  dirs.removeAll();
+});
+
+function scenario(name: string) {
+  const dir = dirs.inRepo(`ctrl-c-${name}-`);
+  const suite = writeRecordingSuite(dir, CASES);
+  const record = recordFileIn(dir);
+  const env = {
+    TEMPORAL_ADDRESS: temporalAddress(),
+    LLM_EVALS_TASK_QUEUE: `durable-ctrl-c-${randomUUID()}`,
+    RECORD_FILE: record,
+    RECORDING_API_KEY: 'test-key',
+    CALL_DELAY_MS: '250',
+  };
+  return { dir, suite, record, env };
+}
+
+/** An uninterrupted compare of the same suite: what every resumed run must end with. */
+const baseline = once(async (): Promise<RunReport> => {
+  const { dir, env } = scenario('baseline');
+  const { code, stderr } = await runCliLong(['compare', ...RUN_FLAGS], { cwd: dir, env });
+  if (code !== 0) throw new Error(`the uninterrupted compare exited ${code}:\n${stderr}`);
+  const runId = /run (\S+) started/.exec(stderr)?.[1];
+  if (!runId) throw new Error(`no run id in:\n${stderr}`);
+  return (await reportOf(dir, env, runId)).report;
+});
+
+describe('Ctrl-C of compare, then resume (D3)', () => {
+  it.concurrent.for([0.1, 0.5, 0.9])(
+    'after %s of the calls: exit 130 with the resume hint; resume pays no finished case again',
+    { timeout: 240_000 },
+    async (fraction, { expect, annotate }) => {
+      const { dir, suite, record, env } = scenario(String(fraction));
+      const expected = baseline();
+      const compare = startCli(['compare', ...RUN_FLAGS], { cwd: dir, env });
+      started.push(compare);
+      const runId = (await compare.waitFor(/run (\S+) started/))[1]!;
+      const interruptedAfter = await waitForCalls(
+        record,
+        Math.ceil(fraction * suite.calls.length),
+        compare.done,
+      );
+      const interruptedAt = Date.now();
+      compare.child.kill('SIGINT');
+      const stopped = await compare.done;
+      expect(stopped.code, stopped.stderr).toBe(130);
+      expect(stopped.stderr).toContain(`llm-evals resume ${runId}`);
+
+      const resumed = await runCliLong(['resume', runId, '--no-open'], { cwd: dir, env });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toMatch(/snapshot saved: .*\.json/);
+      const finishedAt = Date.now();
+      const { report } = await reportOf(dir, env, runId);
+      const audit = expectResumedCleanly(expect, suite, record, {
+        interruptedAt,
+        inFlight: IN_FLIGHT,
+        report,
+        baseline: await expected,
+      });
+      await annotate(
+        `interrupted at call ${interruptedAfter}; finished ${((finishedAt - interruptedAt) / 1000).toFixed(1)} s later; ` +
+          `${audit.extra} call(s) repeated: ${audit.repeated.map((r) => r.call).join(', ') || 'none'}`,
+      );
+    },
+  );
+});

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, it } from 'vitest';
+import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import {
+  expectResumedCleanly,
+  once,
+  recordFileIn,
+  reportOf,
+  waitForCalls,
+  writeRecordingSuite,
+  type RunReport,
+} from '../helpers/recording-suite.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
+import { freeServerPort, temporalAddress } from '../helpers/temporal.ts';
+
+// D3, a restarted Temporal server: the project's embedded dev server is SIGKILLed while a worker serves the run, then
+// `server start` brings it back on the same SQLite file and the run finishes. Each scenario has its own project and
+// server, so they run at once.
+
+const CASES = 20;
+const PARALLELISM = 2;
+const CONCURRENCY = 2;
+/** Calls that can be in flight at once, and so at most repeated after an interruption. */
+const IN_FLIGHT = PARALLELISM * CONCURRENCY;
+const RUN_FLAGS = ['-p', String(PARALLELISM), '-j', String(CONCURRENCY), '--no-open'];
+
+const dirs = new TempDirs();
+const started: CliProcess[] = [];
+const projects: { dir: string; env: NodeJS.ProcessEnv }[] = [];
+
+afterAll(async () => {
+  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+  await Promise.all(projects.map(({ dir, env }) => runCli(['server', 'stop'], { cwd: dir, env })));
+  dirs.removeAll();
+});
+
+async function project(name: string) {
+  const dir = dirs.inRepo(`server-kill-${name}-`);
+  const suite = writeRecordingSuite(dir, CASES);
+  const record = recordFileIn(dir);
+  const env = {
+    TEMPORAL_ADDRESS: '',
+    LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
+    LLM_EVALS_TASK_QUEUE: `durable-server-${randomUUID()}`,
+    RECORD_FILE: record,
+    RECORDING_API_KEY: 'test-key',
+    CALL_DELAY_MS: '250',
+  };
+  projects.push({ dir, env });
+  return { dir, suite, record, env };
+}
+
+async function startRun(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const { code, stdout, stderr } = await runCli(['start', '--no-worker', ...RUN_FLAGS], { cwd: dir, env });
+  if (code !== 0) throw new Error(`start exited ${code}:\n${stderr}`);
+  return stdout.trim();
+}
+
+/** An uninterrupted compare of the same suite (on the shared test server): what every resumed run must end with. */
+const baseline = once(async (): Promise<RunReport> => {
+  const dir = dirs.inRepo('server-kill-baseline-');
+  writeRecordingSuite(dir, CASES);
+  const env = {
+    TEMPORAL_ADDRESS: temporalAddress(),
+    LLM_EVALS_TASK_QUEUE: `durable-server-${randomUUID()}`,
+    RECORD_FILE: recordFileIn(dir),
+    RECORDING_API_KEY: 'test-key',
+    CALL_DELAY_MS: '20',
+  };
+  const { code, stderr } = await runCliLong(['compare', ...RUN_FLAGS], { cwd: dir, env });
+  if (code !== 0) throw new Error(`the uninterrupted compare exited ${code}:\n${stderr}`);
+  const runId = /run (\S+) started/.exec(stderr)?.[1];
+  if (!runId) throw new Error(`no run id in:\n${stderr}`);
+  return (await reportOf(dir, env, runId)).report;
+});
+
+describe('the Temporal server SIGKILLed mid-run, then `server start` (D3)', () => {
+  it.concurrent.for([0.1, 0.5, 0.9])(
+    'after %s of the calls: the run finishes on the same db, repeating at most the calls in flight',
+    { timeout: 240_000 },
+    async (fraction, { expect, annotate }) => {
+      const { dir, suite, record, env } = await project(String(fraction));
+      const expected = baseline();
+      const runId = await startRun(dir, env);
+      const worker = startCli(['worker', '--until', runId], { cwd: dir, env });
+      started.push(worker);
+      const interruptedAfter = await waitForCalls(
+        record,
+        Math.ceil(fraction * suite.calls.length),
+        worker.done,
+      );
+      const server = JSON.parse(readFileSync(join(dir, '.llm-evals/server.json'), 'utf8')) as {
+        pid: number;
+        dbFile: string;
+      };
+      const interruptedAt = Date.now();
+      process.kill(server.pid, 'SIGKILL');
+
+      const restarted = await runCli(['server', 'start'], { cwd: dir, env });
+      expect(restarted.code, restarted.stderr).toBe(0);
+      expect(restarted.stdout).toMatch(/^started: /);
+      const now = JSON.parse(readFileSync(join(dir, '.llm-evals/server.json'), 'utf8')) as typeof server;
+      expect(now.pid).not.toBe(server.pid);
+      expect(now.dbFile).toBe(server.dbFile);
+
+      const served = await worker.done;
+      expect(served.code, served.stderr).toBe(0);
+      const finishedAt = Date.now();
+      const { report } = await reportOf(dir, env, runId);
+      const audit = expectResumedCleanly(expect, suite, record, {
+        interruptedAt,
+        inFlight: IN_FLIGHT,
+        report,
+        baseline: await expected,
+      });
+      await annotate(
+        `interrupted at call ${interruptedAfter}; finished ${((finishedAt - interruptedAt) / 1000).toFixed(1)} s later; ` +
+          `${audit.extra} call(s) repeated: ${audit.repeated.map((r) => r.call).join(', ') || 'none'}`,
+      );
+    },
+  );
+});

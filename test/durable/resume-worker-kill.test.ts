@@ -1,0 +1,139 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import {
+  expectResumedCleanly,
+  once,
+  outcomes,
+  recordFileIn,
+  reportOf,
+  waitForCalls,
+  waitForState,
+  writeRecordingSuite,
+  type RecordingSuite,
+  type RunReport,
+} from '../helpers/recording-suite.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
+import { freeServerPort } from '../helpers/temporal.ts';
+
+// D3, a killed worker: `start --no-worker`, a `worker` SIGKILLed mid-run, a fresh `worker` finishes the run; D6, two
+// workers share one run. Every scenario runs in one suite on its project's embedded server, each on a task queue of
+// its own, so they run at once. Temporal retries a dead worker's cases after the heartbeat timeout (10 s).
+
+const CASES = 20;
+const PARALLELISM = 2;
+const CONCURRENCY = 2;
+/** Calls that can be in flight at once, and so at most repeated after an interruption. */
+const IN_FLIGHT = PARALLELISM * CONCURRENCY;
+const RUN_FLAGS = ['-p', String(PARALLELISM), '-j', String(CONCURRENCY), '--no-open'];
+
+const dirs = new TempDirs();
+const started: CliProcess[] = [];
+let dir: string;
+let suite: RecordingSuite;
+let serverEnv: NodeJS.ProcessEnv;
+
+/** The env of one scenario: its own task queue and record file on the project's server. */
+function scenarioEnv(name: string) {
+  const record = recordFileIn(dir, `${name}-${randomUUID().slice(0, 8)}`);
+  const env = {
+    ...serverEnv,
+    LLM_EVALS_TASK_QUEUE: `durable-worker-${randomUUID()}`,
+    RECORD_FILE: record,
+    RECORDING_API_KEY: 'test-key',
+    CALL_DELAY_MS: '250',
+  };
+  return { record, env };
+}
+
+function spawned(cli: CliProcess): CliProcess {
+  started.push(cli);
+  return cli;
+}
+
+/** `start --no-worker`: the run id it prints. */
+async function startRun(env: NodeJS.ProcessEnv): Promise<string> {
+  const { code, stdout, stderr } = await runCli(['start', '--no-worker', ...RUN_FLAGS], { cwd: dir, env });
+  if (code !== 0) throw new Error(`start exited ${code}:\n${stderr}`);
+  return stdout.trim();
+}
+
+beforeAll(async () => {
+  dir = dirs.inRepo('worker-kill-');
+  suite = writeRecordingSuite(dir, CASES);
+  serverEnv = { TEMPORAL_ADDRESS: '', LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()) };
+  const { code, stderr } = await runCli(['server', 'start'], { cwd: dir, env: serverEnv });
+  if (code !== 0) throw new Error(`server start exited ${code}:\n${stderr}`);
+}, 60_000);
+
+/** An uninterrupted run of the suite: what every resumed run must end with. */
+const baseline = once(async (): Promise<RunReport> => {
+  const { env } = scenarioEnv('baseline');
+  const runId = await startRun(env);
+  const worker = await runCliLong(['worker', '--until', runId], { cwd: dir, env });
+  if (worker.code !== 0) throw new Error(`the baseline worker exited ${worker.code}:\n${worker.stderr}`);
+  return (await reportOf(dir, env, runId)).report;
+});
+
+afterAll(async () => {
+  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+  if (dir) await runCli(['server', 'stop'], { cwd: dir, env: serverEnv });
+  dirs.removeAll();
+});
+
+describe.concurrent('a worker SIGKILLed mid-run, then a fresh worker (D3)', () => {
+  it.concurrent.for([0.1, 0.5, 0.9])(
+    'after %s of the calls: the fresh worker finishes the run, repeating at most the calls in flight',
+    { timeout: 240_000 },
+    async (fraction, { expect, annotate }) => {
+      const { record, env } = scenarioEnv(`kill-${fraction}`);
+      const expected = baseline();
+      const runId = await startRun(env);
+      const worker = spawned(startCli(['worker'], { cwd: dir, env }));
+      const interruptedAfter = await waitForCalls(
+        record,
+        Math.ceil(fraction * suite.calls.length),
+        worker.done,
+      );
+      const interruptedAt = Date.now();
+      worker.child.kill('SIGKILL');
+      expect((await worker.done).signal).toBe('SIGKILL');
+
+      const fresh = await runCliLong(['worker', '--until', runId], { cwd: dir, env });
+      expect(fresh.code, fresh.stderr).toBe(0);
+      const finishedAt = Date.now();
+      const { report } = await reportOf(dir, env, runId);
+      const audit = expectResumedCleanly(expect, suite, record, {
+        interruptedAt,
+        inFlight: IN_FLIGHT,
+        report,
+        baseline: await expected,
+      });
+      await annotate(
+        `interrupted at call ${interruptedAfter}; finished ${((finishedAt - interruptedAt) / 1000).toFixed(1)} s later; ` +
+          `${audit.extra} call(s) repeated: ${audit.repeated.map((r) => r.call).join(', ') || 'none'}`,
+      );
+    },
+  );
+});
+
+describe.concurrent('two workers on one run (D6)', () => {
+  it('both serve it: the run completes with every case called once, by both pids', async () => {
+    const { record, env } = scenarioEnv('two-workers');
+    const expected = baseline();
+    const slow = { ...env, CALL_DELAY_MS: '500' };
+    // Both poll before the run starts, so Temporal hands cases to each rather than to whichever started first.
+    const workers = [0, 1].map(() => spawned(startCli(['worker'], { cwd: dir, env: slow })));
+    await Promise.all(workers.map((w) => w.waitFor(/worker serving/)));
+    const runId = await startRun(slow);
+    await waitForState(dir, slow, runId, 'completed');
+    for (const worker of workers) worker.child.kill('SIGTERM');
+    for (const end of await Promise.all(workers.map((w) => w.done))) expect(end.code, end.stderr).toBe(0);
+    const pids = new Set(suite.read(record).map((c) => c.pid));
+    expect(pids).toEqual(new Set(workers.map((w) => w.child.pid)));
+    expect([...suite.countCalls(record).values()].every((n) => n === 1)).toBe(true);
+    expect(suite.countCalls(record).size).toBe(suite.calls.length);
+    const { report } = await reportOf(dir, slow, runId);
+    expect(outcomes(report)).toEqual(outcomes(await expected));
+  }, 240_000);
+});

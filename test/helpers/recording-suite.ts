@@ -1,0 +1,349 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ExpectStatic } from 'vitest';
+import { runCli } from './cli.ts';
+import { writeTree } from './suite-dir.ts';
+
+/** The two datasets the recording suite splits its cases across. */
+export const RECORDING_DATASETS = ['north', 'south'] as const;
+
+/** The recording suite's models, as the lineup expands them. */
+export const RECORDING_MODELS = ['rec/alpha', 'rec/beta'] as const;
+
+/** One provider call as the recording provider wrote it: never the key itself, only its hash. */
+export interface RecordedCall {
+  pid: number;
+  model: string;
+  /** The user text, which the EchoAdapter makes the case's expected JSON: `{"id":"<case key>"}`. */
+  user: string;
+  /** When the call started (ms since the epoch). */
+  t: number;
+  /** The first 16 hex digits of the SHA-256 of `RECORDING_API_KEY` as the provider saw it, or null when unset. */
+  keyHash: string | null;
+}
+
+/** A recording suite on disk, and ways to read what its provider was asked. */
+export interface RecordingSuite {
+  /** The suite's project (the parent of `evals/`): where commands run. */
+  dir: string;
+  /** Every case key, `<dataset>/clear/NNN`, in dataset then case order. */
+  caseKeys: string[];
+  /** Every (model, case key) pair a full run calls once: `<model> <case key>`. */
+  calls: string[];
+  /** The calls recorded in `recordFile`, in the order they started. */
+  read(recordFile: string): RecordedCall[];
+  /** How often each `<model> <case key>` was called, per {@link read}. */
+  countCalls(recordFile: string): Map<string, number>;
+}
+
+/** The SHA-256 prefix the recording provider records for a key, so tests can check the worker saw it. */
+export function keyHash(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
+}
+
+// The generated helper: a provider class that records each call as it starts, since a call sent is a call paid
+// (O_APPEND lines are atomic at this size), the EchoAdapter, and an exact-match scorer. `rec/beta` answers some
+// cases badly, so results mix scores, zeros and reply errors, and comparing a resumed run's results with an
+// uninterrupted one's means something.
+const HELPER = `import { appendFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  defineSuite,
+  EchoAdapter,
+  Scorer,
+  type Case,
+  type CatalogEntry,
+  type CompletionRequest,
+  type Metric,
+  type ModelSettings,
+  type Provider,
+  type ProviderResponse,
+  type Reply,
+  type Score,
+} from 'llm-evals';
+
+class RecordingProvider implements Provider {
+  readonly name = 'rec';
+  readonly requestType = 'prompt';
+  readonly requestTypeDescription = 'a chat prompt answered by echoing it, each call recorded';
+  readonly prefix = 'rec/';
+  readonly direct = false;
+  readonly envKeys = ['RECORDING_API_KEY'];
+  readonly efforts: string[] = [];
+
+  catalog(): CatalogEntry[] {
+    return ['alpha', 'beta'].map((name) => ({ id: 'rec/' + name, inputPrice: 1e-6, outputPrice: 2e-6 }));
+  }
+
+  async complete(
+    model: ModelSettings & { name: string; id: string },
+    request: CompletionRequest,
+  ): Promise<ProviderResponse> {
+    const key = process.env.RECORDING_API_KEY;
+    const line = {
+      pid: process.pid,
+      model: model.id,
+      user: request.user,
+      t: Date.now(),
+      keyHash: key ? createHash('sha256').update(key).digest('hex').slice(0, 16) : null,
+    };
+    if (process.env.RECORD_FILE) appendFileSync(process.env.RECORD_FILE, JSON.stringify(line) + '\\n');
+    await sleep(Number(process.env.CALL_DELAY_MS ?? 200));
+    let text = request.user;
+    if (model.name === 'beta') {
+      const expected = JSON.parse(request.user) as { id: string; garble?: boolean; tricky?: boolean };
+      if (expected.garble) text = 'no JSON today';
+      else if (expected.tricky) text = JSON.stringify({ id: expected.id });
+    }
+    return { text, usage: { inputTokens: 10, outputTokens: 10, costUsd: 0.00003 } };
+  }
+}
+
+class ExactScorer extends Scorer {
+  metrics(): Metric[] {
+    return [{ name: 'exact', description: '1 when the reply is the expected JSON.', primary: true }];
+  }
+
+  call(kase: Case, reply: Reply): Score {
+    const same = JSON.stringify(reply.output) === JSON.stringify(kase.expected) ? 1 : 0;
+    return { value: same, metrics: { exact: same } };
+  }
+}
+
+export default defineSuite({
+  name: 'recording',
+  root: import.meta.dirname,
+  cases: 'datasets/*/cases/**/input.txt',
+  adapter: new EchoAdapter(),
+  scorer: new ExactScorer(),
+  providers: [new RecordingProvider()],
+});
+`;
+
+const CONFIG = `project: recording
+request_types: [prompt]
+defaults:
+  parallelism: 2
+results:
+  display: tui
+rec:
+  models:
+    - alpha
+    - beta
+`;
+
+/**
+ * Writes the recording suite into `dir` (a folder under the repository's `tmp/`, so `import 'llm-evals'` resolves):
+ * `cases` cases split across two datasets, each expected answer unique (`{"id": "<case key>"}`), two models.
+ */
+export function writeRecordingSuite(dir: string, cases: number): RecordingSuite {
+  const files: Record<string, string> = {
+    'evals/eval_helper.ts': HELPER,
+    'evals/.llm-evals.config.yml': CONFIG,
+  };
+  const caseKeys: string[] = [];
+  for (let i = 0; i < cases; i++) {
+    const dataset = RECORDING_DATASETS[i % RECORDING_DATASETS.length]!;
+    const id = `clear/${String(Math.floor(i / RECORDING_DATASETS.length) + 1).padStart(3, '0')}`;
+    const key = `${dataset}/${id}`;
+    caseKeys.push(key);
+    const expected = {
+      id: key,
+      ...(i % 5 === 3 ? { tricky: true } : {}),
+      ...(i % 7 === 5 ? { garble: true } : {}),
+    };
+    files[`evals/datasets/${dataset}/cases/${id}/input.txt`] = `Case ${key}: say it back.\n`;
+    files[`evals/datasets/${dataset}/cases/${id}/expected.json`] = JSON.stringify(expected) + '\n';
+  }
+  writeTree(dir, files);
+  caseKeys.sort();
+  const read = (recordFile: string): RecordedCall[] =>
+    existsSync(recordFile)
+      ? readFileSync(recordFile, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as RecordedCall)
+      : [];
+  return {
+    dir,
+    caseKeys,
+    calls: RECORDING_MODELS.flatMap((model) => caseKeys.map((key) => `${model} ${key}`)),
+    read,
+    countCalls(recordFile) {
+      const counts = new Map<string, number>();
+      for (const call of read(recordFile)) {
+        const name = `${call.model} ${(JSON.parse(call.user) as { id: string }).id}`;
+        counts.set(name, (counts.get(name) ?? 0) + 1);
+      }
+      return counts;
+    },
+  };
+}
+
+/** The record file a scenario's processes append to, beside the suite (inside its git-ignored folder). */
+export function recordFileIn(dir: string, name = 'calls'): string {
+  return join(dir, `${name}.jsonl`);
+}
+
+/** Resolves once `recordFile` holds `count` calls; rejects when `ended` settles first (the process died), or on time-out. */
+export async function waitForCalls(
+  recordFile: string,
+  count: number,
+  ended: Promise<unknown>,
+  timeoutMs = 120_000,
+): Promise<number> {
+  let over = false;
+  void ended.then(
+    () => (over = true),
+    () => (over = true),
+  );
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const lines = existsSync(recordFile) ? readFileSync(recordFile, 'utf8').split('\n').length - 1 : 0;
+    if (lines >= count) return lines;
+    if (over) throw new Error(`the process ended after ${lines} of the ${count} calls awaited`);
+    if (Date.now() > deadline) throw new Error(`only ${lines} of ${count} calls in ${timeoutMs} ms`);
+    await sleep(10);
+  }
+}
+
+/** What the record file says about a run interrupted at `interruptedAt`: calls missing, and calls made twice or more. */
+export interface CallAudit {
+  /** `<model> <case key>` pairs never called. */
+  missing: string[];
+  /** Pairs called more than once, with each call's start time. */
+  repeated: { call: string; times: number[] }[];
+  /** Calls beyond one per pair. */
+  extra: number;
+}
+
+/** Audits a record file against every call a full run makes once. */
+export function auditCalls(suite: RecordingSuite, recordFile: string): CallAudit {
+  const times = new Map<string, number[]>();
+  for (const call of suite.read(recordFile)) {
+    const name = `${call.model} ${(JSON.parse(call.user) as { id: string }).id}`;
+    times.set(name, [...(times.get(name) ?? []), call.t]);
+  }
+  const repeated = [...times]
+    .filter(([, list]) => list.length > 1)
+    .map(([call, list]) => ({ call, times: list.sort((a, b) => a - b) }));
+  return {
+    missing: suite.calls.filter((call) => !times.has(call)),
+    repeated,
+    extra: repeated.reduce((n, r) => n + r.times.length - 1, 0),
+  };
+}
+
+/** The part of a snapshot these tests read. */
+export interface RunReport {
+  runId: string;
+  status: string;
+  contenders: { key: string; id: string }[];
+  experiments: { id: string; contender: string; dataset: string; caseKeys: string[] }[];
+  results: { experimentId: string; caseKey: string; status: string; score: number | null }[];
+}
+
+/** `report RUN --format json` through the real CLI: the snapshot, and what it said on stderr. */
+export async function reportOf(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  runId: string,
+): Promise<{ report: RunReport; stderr: string }> {
+  const { code, stdout, stderr } = await runCli(['report', runId, '--format', 'json'], { cwd: dir, env });
+  if (code !== 0) throw new Error(`report ${runId} exited ${code}:\n${stderr}`);
+  return { report: JSON.parse(stdout) as RunReport, stderr };
+}
+
+/** What `status RUN --json` prints. */
+export interface RunStatus {
+  runId: string;
+  state: string;
+  done: number;
+  total: number;
+  experiments: { id: string; done: number; total: number; state: string }[];
+}
+
+/** `status RUN --json` through the real CLI. */
+export async function statusOf(dir: string, env: NodeJS.ProcessEnv, runId: string): Promise<RunStatus> {
+  const { code, stdout, stderr } = await runCli(['status', runId, '--json'], { cwd: dir, env });
+  if (code !== 0 && !stdout.trim().startsWith('{'))
+    throw new Error(`status ${runId} exited ${code}:\n${stderr}`);
+  return JSON.parse(stdout) as RunStatus;
+}
+
+/** Polls `status RUN --json` until the run is in `state`; throws with the last status after `timeoutMs`. */
+export async function waitForState(
+  dir: string,
+  env: NodeJS.ProcessEnv,
+  runId: string,
+  state: string,
+  timeoutMs = 120_000,
+): Promise<RunStatus> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await statusOf(dir, env, runId);
+    if (status.state === state) return status;
+    if (Date.now() > deadline)
+      throw new Error(`run ${runId} not ${state} in ${timeoutMs} ms: ${JSON.stringify(status)}`);
+    await sleep(500);
+  }
+}
+
+/** The `<model> <case key>` call each result of a report comes from, as the record file names calls. */
+export function callsOf(report: RunReport): string[] {
+  const ids = new Map(report.contenders.map((c) => [c.key, c.id]));
+  const model = new Map(report.experiments.map((e) => [e.id, ids.get(e.contender)]));
+  return report.results.map((r) => `${model.get(r.experimentId)} ${r.caseKey}`);
+}
+
+/** Each result of a report as `<model> <case key>` → `<status> <score>`, so two runs of the suite compare with toEqual. */
+export function outcomes(report: RunReport): Record<string, string> {
+  const contender = new Map(report.experiments.map((e) => [e.id, e.contender]));
+  return Object.fromEntries(
+    report.results
+      .map((r) => [`${contender.get(r.experimentId)} ${r.caseKey}`, `${r.status} ${r.score}`] as const)
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+}
+
+/**
+ * Checks D3 on a run interrupted at `interruptedAt` and then finished: every call made, none twice except calls in
+ * flight at the interruption (each repeated once, first started before it, at most `inFlight` of them), and the final
+ * results equal those of an uninterrupted run.
+ */
+export function expectResumedCleanly(
+  expect: ExpectStatic,
+  suite: RecordingSuite,
+  recordFile: string,
+  run: { interruptedAt: number; inFlight: number; report: RunReport; baseline: RunReport },
+): CallAudit {
+  const audit = auditCalls(suite, recordFile);
+  const why = JSON.stringify({ ...audit, interruptedAt: run.interruptedAt }, null, 1);
+  const before = suite.read(recordFile).filter((call) => call.t <= run.interruptedAt).length;
+  expect(before, 'every call had started before the interruption').toBeLessThan(suite.calls.length);
+  expect(audit.missing, why).toEqual([]);
+  expect(audit.extra, why).toBeLessThanOrEqual(run.inFlight);
+  for (const { times } of audit.repeated) {
+    expect(times, why).toHaveLength(2);
+    expect(times[0], why).toBeLessThanOrEqual(run.interruptedAt);
+  }
+  expect(run.report.status).toBe('completed');
+  expect(run.report.results).toHaveLength(suite.calls.length);
+  expect(outcomes(run.report)).toEqual(outcomes(run.baseline));
+  return audit;
+}
+
+/** Memoises `make()`, so concurrent tests share one run of it; a rejection goes to the tests awaiting it, never unhandled. */
+export function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    if (!made) {
+      made = make();
+      made.catch(() => undefined);
+    }
+    return made;
+  };
+}
