@@ -89,8 +89,19 @@ async function runWith(
   return worker.runUntil(async () => {
     const handle = await startRun(client, taskQueue, { runId, suite: 'test', ...input }, HEADER);
     const result = (await handle.result()) as RunResult;
-    return { result, results: await fetchResults(client, result), handle };
+    return { result, results: await fetchResults(client, result), handle, runId };
   });
+}
+
+/** How many executions of a workflow id ended by continuing as new (visibility catches up within a few seconds). */
+async function continuedAsNew(workflowId: string): Promise<number> {
+  for (let tries = 0; ; tries++) {
+    let count = 0;
+    const query = `WorkflowId = '${workflowId}' AND ExecutionStatus = 'ContinuedAsNew'`;
+    for await (const _ of client.workflow.list({ query })) count++;
+    if (count > 0 || tries >= 20) return count;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 }
 
 const entry = (id: string) => ({
@@ -164,4 +175,29 @@ describe('compareRun on a real Temporal dev server', () => {
     expect(liarB[1]!.error).toContain('boom');
     expect(results.filter((r) => r.experimentId === '001-a').every((r) => r.score === 1)).toBe(true);
   }, 120_000);
+
+  it('continues the run and its gate as new when their histories grow, and loses no case', async () => {
+    // The test server suggests continue-as-new at 200 events: 60 one-case slices take the run past it.
+    const cases = makeCases('big', 60);
+    const provider = new FakeProvider({ models: { echo: 'echo' } });
+    const { result, results, runId } = await runWith(
+      provider,
+      {
+        contenders: expandContenders([entry('fake/echo')]),
+        experiments: [{ id: '001-big', contender: 0, dataset: 'big' }],
+        datasets: { big: cases.map((c) => [c.key, c.hash]) },
+        parallelism: 4,
+        concurrency: 1,
+        sliceSize: 1,
+        limits: {},
+      },
+      cases,
+    );
+    expect(result.experiments).toEqual([{ id: '001-big', slices: 60, cases: 60, errors: 0 }]);
+    expect(results.map((r) => r.caseKey).sort()).toEqual(cases.map((c) => c.key).sort());
+    expect(results.every((r) => r.score === 1)).toBe(true);
+    expect(provider.calls).toHaveLength(60);
+    expect(await continuedAsNew(`llm-evals/${runId}`)).toBeGreaterThan(0);
+    expect(await continuedAsNew(`llm-evals/${runId}/gate`)).toBeGreaterThan(0);
+  }, 240_000);
 });
