@@ -103,7 +103,8 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
     state,
     experiments: input.experiments.map((e) => ({
       id: e.id,
-      slices: sliceCount(input.datasets[e.dataset]!.length, input.sliceSize),
+      // The slices that ran: an aborted run never started the rest, and they have no workflow to read.
+      slices: carry.done[e.id]?.slices ?? 0,
       cases: carry.done[e.id]?.cases ?? 0,
       errors: carry.done[e.id]?.errors ?? 0,
     })),

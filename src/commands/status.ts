@@ -9,6 +9,7 @@ import { readRun, type RunRecord } from '../temporal/run-data.ts';
 import { fetchClosedSliceResults, queryProgress } from '../temporal/run.ts';
 import type { RunProgress } from '../../workflows/messages.ts';
 import { linkForCommand } from './execute-run.ts';
+import { readGate } from './pause.ts';
 import type { Io } from './io.ts';
 import type { StatusFlags, SuiteFlags } from './options.ts';
 
@@ -93,7 +94,9 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
       const total = progress.experiments.reduce((n, e) => n + e.total, 0);
       const elapsed = (Date.now() - Date.parse(record.header.createdAt)) / 1000;
       const eta = !record.closed && done > 0 ? ((total - done) * elapsed) / done : null;
-      const state = describeState(record);
+      // Paused and aborted live in the gate; its query needs a worker, so without one the workflow's status stands.
+      const gate = record.closed ? undefined : await readGate(link, runId);
+      const state = gate && gate.state !== 'running' ? gate.state : describeState(record);
       const ui = link.uiUrl
         ? `${link.uiUrl}/namespaces/${link.namespace}/workflows/${encodeURIComponent(runWorkflowId(runId))}`
         : undefined;
@@ -143,7 +146,7 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
             (ui ? `Temporal UI: ${ui}\n` : ''),
         );
       }
-      if (!flags.watch || record.closed) return state === 'completed' || state === 'running' ? 0 : 1;
+      if (!flags.watch || record.closed) return ['completed', 'running', 'paused'].includes(state) ? 0 : 1;
       await sleep(1000);
     }
   } finally {

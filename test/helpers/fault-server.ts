@@ -1,0 +1,130 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { CaseResult } from '../../src/core/results.ts';
+import type { Snapshot } from '../../src/report/snapshot.ts';
+import { workflowBundle } from '../../src/temporal/bundle.ts';
+import { completion, userText, type Answer, type Received } from '../providers/chat-server.ts';
+import { REPO } from './suite-dir.ts';
+
+/** One chat completion as the fault server saw it: when its body arrived, for which model and case, and what it got. */
+export interface Hit {
+  /** When the request's body had arrived (ms since the epoch). */
+  t: number;
+  /** The model name the request named (an endpoint section's model, without the section). */
+  model: string;
+  /** The user text: the toy adapter sends the case's expected JSON, so it tells the cases apart. */
+  user: string;
+  /** The Authorization header, when the endpoint has a key: tells apart workers given different keys. */
+  auth?: string;
+  /** The status answered, or `drop` when the socket was destroyed without an answer. */
+  status: number | 'drop';
+}
+
+/** How one model answers its `n`-th request (from 0): a fault, or `undefined` to echo the user text (a right answer). */
+export type Rule = (n: number, request: Received) => Answer | undefined;
+
+/** A rule answering `faults` in order to a model's first requests, then echoing. */
+export function first(...faults: Answer[]): Rule {
+  return (n) => faults[n];
+}
+
+/** A rule answering every request of a model with `fault`. */
+export function always(fault: Answer): Rule {
+  return () => fault;
+}
+
+/**
+ * A chat-completions server on 127.0.0.1 that injects faults per model and records every completion with its time:
+ * the numbers the pressure tests assert on are the ones measured here, at the server, not what the CLI says.
+ * A model without a rule, or a rule that says nothing, is answered right (the user text echoed back).
+ */
+export class FaultServer {
+  readonly hits: Hit[] = [];
+  private readonly seen = new Map<string, number>();
+  private server?: Server;
+
+  constructor(private readonly rules: Record<string, Rule> = {}) {}
+
+  /** Starts listening on a free port and returns the base URL (`http://127.0.0.1:PORT/v1`). */
+  async start(): Promise<string> {
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      req.on('end', () => {
+        const t = Date.now();
+        const request: Received = {
+          method: req.method ?? '',
+          path: (req.url ?? '').replace(/^\/v1/, ''),
+          headers: req.headers,
+          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
+        };
+        if (request.path !== '/chat/completions') {
+          res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
+          return;
+        }
+        const model = String(request.body.model);
+        const n = this.seen.get(model) ?? 0;
+        this.seen.set(model, n + 1);
+        const fault = this.rules[model]?.(n, request);
+        const answer = fault ?? completion(userText(request));
+        const auth = req.headers.authorization;
+        this.hits.push({
+          t,
+          model,
+          user: userText(request),
+          ...(auth ? { auth } : {}),
+          status: answer.drop ? 'drop' : (answer.status ?? 200),
+        });
+        if (answer.drop) return void req.socket.destroy();
+        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
+        res.end(JSON.stringify(answer.body ?? {}));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    this.server = server;
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** The completions for `model`, in the order they arrived. */
+  of(model: string): Hit[] {
+    return this.hits.filter((h) => h.model === model);
+  }
+}
+
+/** The gaps between consecutive hits, in seconds. */
+export function gaps(hits: readonly Hit[]): number[] {
+  return hits.slice(1).map((h, i) => (h.t - hits[i]!.t) / 1000);
+}
+
+/** A snapshot's results grouped by the model name a server sees (the contender's `model`), in result order. */
+export function resultsByModel(snapshot: Snapshot): Map<string, CaseResult[]> {
+  const contenders = new Map(snapshot.contenders.map((c) => [c.key, c.model]));
+  const model = new Map(snapshot.experiments.map((e) => [e.id, contenders.get(e.contender)!]));
+  const grouped = new Map<string, CaseResult[]>();
+  for (const result of snapshot.results) {
+    const name = model.get(result.experimentId)!;
+    grouped.set(name, [...(grouped.get(name) ?? []), result]);
+  }
+  return grouped;
+}
+
+/**
+ * A folder for the CLI's caches (`XDG_CACHE_HOME`) shared by the pressure tests, with the workflow bundle already built
+ * in it, so CLI processes started together neither build it each (seconds apiece) nor race to write it.
+ */
+export async function warmCache(): Promise<string> {
+  const cache = join(REPO, 'tmp', 'pressure-cache');
+  const build = () => workflowBundle(join(REPO, 'workflows', 'index.ts'), { XDG_CACHE_HOME: cache });
+  // Another test process may be writing it at the same moment (through the same temporary name): then it is there.
+  await build().catch(build);
+  return cache;
+}
