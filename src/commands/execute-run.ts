@@ -6,6 +6,7 @@ import type { Snapshot } from '../report/snapshot.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { loadEnvFiles } from '../suite/load.ts';
 import { linkTemporal, type TemporalLink } from '../temporal/connect.ts';
+import { stamp } from '../temporal/run.ts';
 import { logTemporalTo } from '../temporal/runtime-log.ts';
 import { taskQueueFor } from '../temporal/worker.ts';
 import type { Io } from './io.ts';
@@ -26,11 +27,6 @@ export function checkKeys({ suite, plan }: PlannedRun, env: NodeJS.ProcessEnv): 
         );
     }
   }
-}
-
-/** The timestamp used in log and snapshot file names. */
-export function stamp(now = new Date()): string {
-  return now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 }
 
 /** Links a project to Temporal and sends the SDK's own log lines to `log/<command>.warnings.<stamp>.log` there. */

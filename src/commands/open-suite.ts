@@ -37,3 +37,11 @@ export async function openSuite(flags: SuiteFlags, io: Io): Promise<LoadedSuite>
   if (flags.verbose) io.stderr.write(`suite ${suite.name} found ${found.how}: ${found.file}\n`);
   return suite;
 }
+
+/** The project whose Temporal a run command talks to: the discovered suite's, else the working directory. */
+export function projectOf(flags: SuiteFlags, io: Io): string {
+  return (
+    discover({ cwd: io.cwd, config: flags.config, helper: flags.helper, search: flags.search })?.projectDir ??
+    io.cwd
+  );
+}

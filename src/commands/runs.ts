@@ -5,7 +5,7 @@ import { answerPauseSignal } from '../../workflows/run-gate.ts';
 import { linkForCommand } from './execute-run.ts';
 import type { Io } from './io.ts';
 import type { StatusFlags } from './options.ts';
-import { projectOf } from './status.ts';
+import { projectOf } from './open-suite.ts';
 
 const first = (value: unknown): string =>
   Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '';

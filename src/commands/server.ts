@@ -1,23 +1,15 @@
 import pc from 'picocolors';
 import { findTemporalBinary } from '../../temporal/binary.ts';
 import { ensureServer, serverStatus, stopServer } from '../../temporal/server.ts';
-import { discover } from '../suite/discover.ts';
 import { stateDirOf } from '../temporal/connect.ts';
 import type { Io } from './io.ts';
+import { projectOf } from './open-suite.ts';
 import type { SuiteFlags } from './options.ts';
-
-/** The project whose embedded server a `server` command manages: the discovered suite's, else the working directory. */
-function projectDir(flags: SuiteFlags, io: Io): string {
-  return (
-    discover({ cwd: io.cwd, config: flags.config, helper: flags.helper, search: flags.search })?.projectDir ??
-    io.cwd
-  );
-}
 
 /** `server install|start|stop|status` (D4): the embedded Temporal dev server of this project. */
 export async function serverCommand(action: string, flags: SuiteFlags, io: Io): Promise<number> {
   const log = (line: string) => io.stderr.write(pc.dim(line) + '\n');
-  const stateDir = stateDirOf(projectDir(flags, io));
+  const stateDir = stateDirOf(projectOf(flags, io));
   switch (action) {
     case 'install': {
       io.stdout.write(`${await findTemporalBinary({ env: io.env, log })}\n`);

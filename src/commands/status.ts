@@ -3,23 +3,15 @@ import pc from 'picocolors';
 import { runWorkflowId } from '../core/run-input.ts';
 import { formatSeconds } from '../report/format.ts';
 import { renderTable } from '../report/table.ts';
-import { discover } from '../suite/discover.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
 import { readRun, type RunRecord } from '../temporal/run-data.ts';
 import { fetchClosedSliceResults, queryProgress } from '../temporal/run.ts';
 import type { RunProgress } from '../../workflows/messages.ts';
 import { linkForCommand } from './execute-run.ts';
+import { projectOf } from './open-suite.ts';
 import { readGate } from './pause.ts';
 import type { Io } from './io.ts';
-import type { StatusFlags, SuiteFlags } from './options.ts';
-
-/** The project whose Temporal a run command talks to: the discovered suite's, else the working directory. */
-export function projectOf(flags: SuiteFlags, io: Io): string {
-  return (
-    discover({ cwd: io.cwd, config: flags.config, helper: flags.helper, search: flags.search })?.projectDir ??
-    io.cwd
-  );
-}
+import type { StatusFlags } from './options.ts';
 
 /** The newest run on this Temporal, or undefined when there is none. */
 export async function latestRun(link: TemporalLink): Promise<string | undefined> {

@@ -7,10 +7,14 @@ import { runProgressQuery, sliceProgressQuery } from '../../workflows/messages.t
 import type { RunResult, SliceResult } from '../../workflows/index.ts';
 import type { RunHeader } from './run-data.ts';
 
+/** The timestamp used in run ids and in log and snapshot file names. */
+export function stamp(now = new Date()): string {
+  return now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+}
+
 /** A new run id: sortable by time, unique enough to name workflows. */
 export function newRunId(now: Date = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${stamp}-${Math.random().toString(36).slice(2, 6)}`;
+  return `${stamp(now)}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
 /** Starts a run's workflow, tagged with search attributes so `runs` and `status` find it without a worker. */
