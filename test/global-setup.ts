@@ -19,7 +19,12 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
     process.stderr.write(`[temporal] ${line}\n`);
   };
   const binary = await findTemporalBinary({ log });
-  const stateDir = await mkdtemp(join(tmpdir(), 'llm-evals-test-temporal-'));
+  const root = await mkdtemp(join(tmpdir(), 'llm-evals-test-temporal-'));
+  const stateDir = join(root, 'shared');
+  // Test processes (and the CLIs they spawn) inherit this: a test that names no state dir of its own gets a
+  // throwaway one, never the developer's per-user server. Kept apart from the shared server's folder.
+  const userState = join(root, 'user');
+  process.env.LLM_EVALS_STATE_DIR = userState;
   // A port found free can be taken by another process before the server binds it (tests start many): try again.
   const start = async (tries: number): Promise<Awaited<ReturnType<typeof ensureServer>>> => {
     try {
@@ -40,7 +45,7 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   project.provide('temporalAddress', server.address);
   project.provide('temporalBinary', binary);
   return async () => {
-    await stopServer(stateDir);
-    await rm(stateDir, { recursive: true, force: true });
+    await Promise.all([stopServer(stateDir), stopServer(userState)]);
+    await rm(root, { recursive: true, force: true });
   };
 }

@@ -32,7 +32,6 @@ export function checkKeys({ suite, plan }: PlannedRun, env: NodeJS.ProcessEnv): 
 /** Links a project to Temporal and sends the SDK's own log lines to `log/<command>.warnings.<stamp>.log` there. */
 export async function linkForCommand(projectDir: string, io: Io, command: string): Promise<TemporalLink> {
   const link = await linkTemporal({
-    projectDir,
     env: io.env,
     log: (line) => io.stderr.write(pc.dim(line) + '\n'),
   });

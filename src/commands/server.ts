@@ -1,15 +1,14 @@
 import pc from 'picocolors';
-import { findTemporalBinary } from '../../temporal/binary.ts';
+import { findTemporalBinary, temporalVersionOf } from '../../temporal/binary.ts';
+import { userStateDir } from '../../temporal/dirs.ts';
 import { ensureServer, serverStatus, stopServer } from '../../temporal/server.ts';
-import { stateDirOf } from '../temporal/connect.ts';
 import type { Io } from './io.ts';
-import { projectOf } from './open-suite.ts';
 import type { SuiteFlags } from './options.ts';
 
-/** `server install|start|stop|status` (D4): the embedded Temporal dev server of this project. */
-export async function serverCommand(action: string, flags: SuiteFlags, io: Io): Promise<number> {
+/** `server install|start|stop|status` (D4): the user's embedded Temporal dev server, shared by every project. */
+export async function serverCommand(action: string, _flags: SuiteFlags, io: Io): Promise<number> {
   const log = (line: string) => io.stderr.write(pc.dim(line) + '\n');
-  const stateDir = stateDirOf(projectOf(flags, io));
+  const stateDir = userStateDir(io.env);
   switch (action) {
     case 'install': {
       io.stdout.write(`${await findTemporalBinary({ env: io.env, log })}\n`);
@@ -34,12 +33,22 @@ export async function serverCommand(action: string, flags: SuiteFlags, io: Io): 
     }
     case 'status': {
       const { running, info } = await serverStatus(stateDir);
-      io.stdout.write(
-        running && info
-          ? `running: ${info.address} (pid ${info.pid}), UI ${info.uiUrl}, data ${info.dbFile}\n`
-          : `not running (${stateDir})\n`,
-      );
-      return running ? 0 : 1;
+      if (!running || !info) {
+        io.stdout.write(`not running\nstate:   ${stateDir}\n`);
+        return 1;
+      }
+      const version = (await temporalVersionOf(info.binary, io.env)) ?? 'unknown';
+      const lines = [
+        'running',
+        `state:   ${stateDir}`,
+        `address: ${info.address}`,
+        `UI:      ${info.uiUrl}`,
+        `pid:     ${info.pid}`,
+        `binary:  ${info.binary}`,
+        `version: ${version}`,
+      ];
+      io.stdout.write(`${lines.join('\n')}\n`);
+      return 0;
     }
     default:
       return 2;

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { findTemporalBinary } from '../../temporal/binary.ts';
+import { userStateDir } from '../../temporal/dirs.ts';
 import { checkReachable, ensureServer } from '../../temporal/server.ts';
 
 /** A live link to Temporal: a client for starting and watching runs, and a native connection for workers. */
@@ -19,7 +19,6 @@ export interface TemporalLink {
 
 /** Where to reach Temporal: `TEMPORAL_ADDRESS` and friends (the names Temporal's own CLI uses), else the embedded server. */
 export interface LinkOptions {
-  projectDir: string;
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
 }
@@ -36,12 +35,7 @@ function tlsFrom(env: NodeJS.ProcessEnv): TLSConfig | undefined {
   };
 }
 
-/** The folder of a project's embedded server: its SQLite file, pid and log. */
-export function stateDirOf(projectDir: string): string {
-  return join(projectDir, '.llm-evals');
-}
-
-/** Connects to the configured cluster, or starts (or reuses) the embedded dev server of the project. */
+/** Connects to the configured cluster, or starts (or reuses) the user's embedded dev server, shared by every project. */
 export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> {
   const { env } = options;
   const namespace = env.TEMPORAL_NAMESPACE ?? 'default';
@@ -58,7 +52,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
   } else {
     const binary = await findTemporalBinary({ env, log: options.log });
     const server = await ensureServer({
-      stateDir: stateDirOf(options.projectDir),
+      stateDir: userStateDir(env),
       binary,
       env,
       log: options.log,

@@ -42,6 +42,7 @@ async function project(name: string) {
   const record = recordFileIn(dir);
   const env = {
     TEMPORAL_ADDRESS: '',
+    LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
     LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
     LLM_EVALS_TASK_QUEUE: `durable-server-${randomUUID()}`,
     RECORD_FILE: record,

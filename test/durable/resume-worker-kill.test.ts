@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
 import {
@@ -61,7 +62,11 @@ async function startRun(env: NodeJS.ProcessEnv): Promise<string> {
 beforeAll(async () => {
   dir = dirs.inRepo('worker-kill-');
   suite = writeRecordingSuite(dir, CASES);
-  serverEnv = { TEMPORAL_ADDRESS: '', LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()) };
+  serverEnv = {
+    TEMPORAL_ADDRESS: '',
+    LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
+    LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
+  };
   const { code, stderr } = await runCli(['server', 'start'], { cwd: dir, env: serverEnv });
   if (code !== 0) throw new Error(`server start exited ${code}:\n${stderr}`);
 }, 60_000);

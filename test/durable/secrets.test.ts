@@ -45,6 +45,7 @@ beforeAll(async () => {
   suite = writeRecordingSuite(dir, 6);
   env = {
     TEMPORAL_ADDRESS: '',
+    LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
     LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
     RECORD_FILE: recordFileIn(dir),
     RECORDING_API_KEY: KEY,

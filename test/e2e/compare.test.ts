@@ -23,7 +23,11 @@ describe('compare end to end on the embedded Temporal server', () => {
 
   beforeAll(async () => {
     dir = toyCopy();
-    env = { TEMPORAL_ADDRESS: '', LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()) };
+    env = {
+      TEMPORAL_ADDRESS: '',
+      LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
+      LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
+    };
   });
 
   afterAll(async () => {

@@ -1,4 +1,5 @@
-import { chmod, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,11 +13,19 @@ import {
   TemporalServerExited,
   TemporalUnreachable,
 } from '../../temporal/errors.ts';
-import { checkReachable, ensureServer, serverStatus, stopServer } from '../../temporal/server.ts';
+import {
+  SEARCH_ATTRIBUTES,
+  checkReachable,
+  ensureServer,
+  serverStatus,
+  stopServer,
+} from '../../temporal/server.ts';
 import type { ServerInfo } from '../../temporal/server.ts';
+import { runCli } from '../helpers/cli.ts';
 import { freeServerPort, temporalBinary } from '../helpers/temporal.ts';
 
 const runIdKey = defineSearchAttributeKey('LlmEvalsRunId', SearchAttributeType.KEYWORD);
+const projectKey = defineSearchAttributeKey('LlmEvalsProject', SearchAttributeType.KEYWORD);
 const dirs: string[] = [];
 let stateDir: string;
 let first: ServerInfo & { reused: boolean };
@@ -132,6 +141,98 @@ describe('ensureServer', () => {
   });
 });
 
+describe('the SQLite and dynamic-config settings', () => {
+  it('runs the db in WAL mode (a -wal file beside it after a write) and registers every search attribute', async () => {
+    await withClient(first.address, (client) =>
+      client.workflow.start('noSuchWorkflow', {
+        taskQueue: 'nobody-polls-this',
+        workflowId: `wal-${Date.now()}`,
+        typedSearchAttributes: [{ key: projectKey, value: 'p' }],
+      }),
+    );
+    // Without journal_mode=wal SQLite keeps a -journal file, and only during a transaction.
+    expect(existsSync(`${first.dbFile}-wal`)).toBe(true);
+    const cmdline = await readFile(`/proc/${first.pid}/cmdline`, 'utf8').catch(() => undefined);
+    if (cmdline !== undefined) {
+      const args = cmdline.split('\0');
+      for (const value of ['synchronous=normal', 'system.enableActivityEagerExecution=true'])
+        expect(args).toContain(value);
+      for (const name of SEARCH_ATTRIBUTES) expect(args).toContain(`${name}=Keyword`);
+    }
+  });
+});
+
+describe('one server per user, on a port it remembers', () => {
+  it('moves off a remembered port another program holds, remembers the new one, and comes back to it', async () => {
+    const dir = await tempDir();
+    const held = await freeServerPort();
+    await writeFile(join(dir, 'server.json'), JSON.stringify({ port: held, uiPort: held + 1000 }));
+    const holder = await listen(held);
+    const lines: string[] = [];
+    let moved: ServerInfo & { reused: boolean };
+    try {
+      moved = await ensureServer({
+        stateDir: dir,
+        binary: temporalBinary(),
+        env: {},
+        log: (l) => lines.push(l),
+      });
+    } finally {
+      holder.close();
+    }
+    try {
+      expect(moved.port).not.toBe(held);
+      expect(lines).toContainEqual(expect.stringMatching(`Port ${held} is held by another program`));
+      const recorded = JSON.parse(await readFile(join(dir, 'server.json'), 'utf8')) as ServerInfo;
+      expect(recorded).toMatchObject({ pid: moved.pid, port: moved.port, uiPort: moved.uiPort });
+
+      const next = await ensureServer({ stateDir: dir, binary: temporalBinary(), env: {} });
+      expect(next).toMatchObject({ reused: true, pid: moved.pid, port: moved.port });
+
+      await stopServer(dir);
+      expect(JSON.parse(await readFile(join(dir, 'server.json'), 'utf8'))).toEqual({
+        port: moved.port,
+        uiPort: moved.uiPort,
+      });
+      // The held port is free again: the server still comes back where it was last.
+      const again = await ensureServer({ stateDir: dir, binary: temporalBinary(), env: {} });
+      expect(again).toMatchObject({ reused: false, port: moved.port, uiPort: moved.uiPort });
+    } finally {
+      await stopServer(dir);
+    }
+  });
+
+  it('serves two projects from one server: started in one, found (same pid) from the other', async () => {
+    const root = await tempDir();
+    const [a, b] = ['project-a', 'project-b'].map((name) => join(root, name));
+    await Promise.all([a!, b!].map((p) => mkdir(p)));
+    const env = {
+      LLM_EVALS_STATE_DIR: join(root, 'state'),
+      LLM_EVALS_TEMPORAL_BIN: temporalBinary(),
+      LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
+    };
+    try {
+      const started = await runCli(['server', 'start'], { cwd: a!, env });
+      expect(started.code, started.stderr).toBe(0);
+      const pid = /^started: .* \(pid (\d+)\)/.exec(started.stdout)?.[1];
+      expect(pid).toBeDefined();
+
+      const again = await runCli(['server', 'start'], { cwd: b!, env });
+      expect(again.stdout).toMatch(new RegExp(`^already running: .* \\(pid ${pid}\\)`));
+      const status = await runCli(['server', 'status'], { cwd: b!, env });
+      expect(status.code).toBe(0);
+      expect(status.stdout).toContain(`state:   ${env.LLM_EVALS_STATE_DIR}\n`);
+      expect(status.stdout).toContain(`address: 127.0.0.1:${env.LLM_EVALS_TEMPORAL_PORT}\n`);
+      expect(status.stdout).toMatch(/UI: {6}http:\/\/127\.0\.0\.1:\d+\n/);
+      expect(status.stdout).toContain(`pid:     ${pid}\n`);
+      expect(status.stdout).toContain(`binary:  ${temporalBinary()}\n`);
+      expect(status.stdout).toMatch(/version: \d+\.\d+\.\d+\n/);
+    } finally {
+      await stopServer(env.LLM_EVALS_STATE_DIR);
+    }
+  });
+});
+
 describe('stopServer and restart', () => {
   it('stops the server, and a restart on the same db keeps workflows and search attributes', async () => {
     const workflowId = `persist-${Date.now()}`;
@@ -139,7 +240,10 @@ describe('stopServer and restart', () => {
       client.workflow.start('noSuchWorkflow', {
         taskQueue: 'nobody-polls-this',
         workflowId,
-        typedSearchAttributes: [{ key: runIdKey, value: 'run-1' }],
+        typedSearchAttributes: [
+          { key: runIdKey, value: 'run-1' },
+          { key: projectKey, value: '/home/me/project' },
+        ],
       }),
     );
 
@@ -159,6 +263,7 @@ describe('stopServer and restart', () => {
     );
     expect(description.status.name).toBe('RUNNING');
     expect(description.typedSearchAttributes.get(runIdKey)).toBe('run-1');
+    expect(description.typedSearchAttributes.get(projectKey)).toBe('/home/me/project');
   });
 
   it('reports nothing to stop in a folder without a server', async () => {
