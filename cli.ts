@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { CommanderError } from 'commander';
 import pc from 'picocolors';
 import { processIo, type Io } from './src/commands/io.ts';
+import { VERSION } from './src/package-root.ts';
 import { createProgram, type Commands } from './src/commands/program.ts';
 import { builtinProviders } from './src/providers/builtin.ts';
 import { TemporalSetupError } from './temporal/errors.ts';
 import { ProviderRegistry } from './src/providers/registry.ts';
-
-const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
-  version: string;
-};
 
 // Commands load on use, so `--help` and `version` start without Temporal's modules.
 const commands: Commands = {
@@ -46,7 +42,7 @@ function failureType(error: unknown): string | undefined {
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   const help = {
-    version: pkg.version,
+    version: VERSION,
     requestTypes: new ProviderRegistry(builtinProviders()).requestTypes(),
   };
   const { program, exitCode } = createProgram(commands, io, help);

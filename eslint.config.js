@@ -1,5 +1,6 @@
 // @ts-check
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = [
@@ -51,6 +52,8 @@ export default tseslint.config(
   {
     ignores: [
       'node_modules/**',
+      'dist/**',
+      'dist.tmp-*/**',
       'coverage/**',
       '**/.llm-evals/**',
       'test-artifacts/**',
@@ -107,4 +110,5 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['bin/*.mjs', 'dev/*.mjs'], languageOptions: { globals: globals.node } },
 );

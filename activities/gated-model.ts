@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { CompletionRequest, Model, Provider, ProviderResponse, Usage } from '../src/api/types.ts';
-import type { SlotAnswer, SlotRequest } from '../src/core/coordinator.ts';
+import type { Failure, GateState, SlotAnswer, SlotRequest } from '../src/core/coordinator.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import { addUsage } from '../src/core/results.ts';
 import { classifyFailure, defaultBackoff, type FailureClass } from '../src/core/retry.ts';
@@ -9,6 +9,8 @@ import { classifyFailure, defaultBackoff, type FailureClass } from '../src/core/
 export interface GateClient {
   slot(runId: string, request: SlotRequest): Promise<SlotAnswer>;
   closeVendor(runId: string, vendor: string, seconds: number): Promise<void>;
+  /** Tells the gate how cases ended, in finishing order (`null` for a success); answers the run's state after them. */
+  report(runId: string, outcomes: (Failure | null)[]): Promise<GateState['state']>;
 }
 
 /** What one case's calls add up to: usage, latency of calls that worked, time waited, and whether the gate said stop. */
@@ -46,13 +48,14 @@ function verdictOf(cause: unknown): FailureClass {
   return classifyFailure(number(fields.status), number(fields.retryAfter));
 }
 
-/** The contender's model as the adapter sees it; every call first asks the run's gate, and a retryable failure closes its vendor. */
+/** The contender's model as the adapter sees it; every call first asks the run's gate, and a retryable failure closes its vendor; `attempt` counts the case's tries (S8's 1-2-4-8 s). */
 export function gatedModel(
   contender: Contender,
   provider: Provider,
   gate: GateClient,
   runId: string,
   log: CallLog,
+  attempt: number,
 ): Model {
   const settings = {
     ...(contender.effort !== 'default' ? { effort: contender.effort } : {}),
@@ -86,7 +89,7 @@ export function gatedModel(
         response = await provider.complete({ id: contender.id, name: contender.model, ...settings }, request);
       } catch (error) {
         const verdict = verdictOf(error);
-        const delay = verdict.retry ? (verdict.delay ?? defaultBackoff(context.info.attempt)) : undefined;
+        const delay = verdict.retry ? (verdict.delay ?? defaultBackoff(attempt)) : undefined;
         if (delay !== undefined) await gate.closeVendor(runId, vendor, delay);
         const text = `${contender.provider} ${contender.id}: ${error instanceof Error ? error.message : String(error)}`;
         throw new TransportError(

@@ -1,10 +1,12 @@
-import { createRunCase, type ActivityDeps } from './run-case.ts';
+import { createRunCase } from './run-case.ts';
+import { createRunCases, type PoolDeps } from './run-cases.ts';
 
-export type { ActivityDeps, RunCaseInput } from './run-case.ts';
+export type { CaseDeps, CaseTask } from './case-runner.ts';
+export type { ExperimentClient, PoolDeps, PoolInput, PoolResult } from './run-cases.ts';
 
 /** The activities a worker registers, built around the suite it loaded. */
-export function createActivities(deps: ActivityDeps) {
-  return { runCase: createRunCase(deps) };
+export function createActivities(deps: PoolDeps) {
+  return { runCases: createRunCases(deps), runCase: createRunCase(deps) };
 }
 
 /** The activities' types, for workflows' `proxyActivities`. */

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// The installed `llm-evals`/`evals` command: TypeScript (ours and the suite's helper) loads through tsx, no build step.
+// The installed `llm-evals`/`evals` command. It runs the built JavaScript in dist/; in a checkout of the repository it
+// first rebuilds dist/ if a source changed (dev/build.mjs), so what runs is always what the sources say.
+import { existsSync } from 'node:fs';
 import process from 'node:process';
-import { register } from 'tsx/esm/api';
 
-register();
-const { main } = await import('../cli.ts');
+const checkout = new URL('../dev/build.mjs', import.meta.url);
+if (existsSync(checkout)) await (await import(checkout.href)).ensureBuilt();
+const { main } = await import('../dist/cli.js');
 const code = await main(process.argv.slice(2));
 // Exit now: a native Temporal runtime or an idle connection must not keep a finished command alive.
 process.exit(code);

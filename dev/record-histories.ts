@@ -1,4 +1,4 @@
-// Records the workflow histories of one toy-suite run (the run, its gate, its slices) for the replay tests.
+// Records the workflow histories of one toy-suite run (the run, its gate, its experiments) for the replay tests.
 // Run it after a deliberate change to workflow code, on a server of your own, and commit the files it writes:
 //   node --import tsx dev/record-histories.ts 127.0.0.1:7233
 // test/replay.test.ts replays them with the current workflow code, so a change that would break runs in flight fails CI.

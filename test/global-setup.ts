@@ -5,6 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { findTemporalBinary } from '../temporal/binary.ts';
 import { ensureServer, stopServer } from '../temporal/server.ts';
 import { freeServerPort } from './helpers/temporal.ts';
+import { ensureBuilt } from '../dev/build.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,6 +19,8 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   const log = (line: string): void => {
     process.stderr.write(`[temporal] ${line}\n`);
   };
+  // The CLIs the tests spawn run dist/: build it once here, before they start by the dozen.
+  await ensureBuilt();
   const binary = await findTemporalBinary({ log });
   const root = await mkdtemp(join(tmpdir(), 'llm-evals-test-temporal-'));
   const stateDir = join(root, 'shared');

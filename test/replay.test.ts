@@ -9,10 +9,10 @@ const dir = join(import.meta.dirname, 'fixtures', 'histories');
 const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
 
 describe('replaying committed histories with the current workflow code', () => {
-  it('has histories of a run, its gate and its slices to replay', () => {
+  it('has histories of a run, its gate and its experiments to replay', () => {
     expect(files.some((f) => f.startsWith('compareRun-'))).toBe(true);
     expect(files.some((f) => f.startsWith('runGate-'))).toBe(true);
-    expect(files.some((f) => f.startsWith('experimentSlice-'))).toBe(true);
+    expect(files.some((f) => f.startsWith('experiment-'))).toBe(true);
   });
 
   it('replays every one without a nondeterminism error', async () => {

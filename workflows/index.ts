@@ -1,3 +1,3 @@
-export { compareRun, type RunCarry, type RunResult } from './compare-run.ts';
-export { experimentSlice, type SliceInput, type SliceResult } from './experiment-slice.ts';
+export { compareRun, type RunResult } from './compare-run.ts';
+export { experiment, type ExperimentInput, type ExperimentSummary } from './experiment.ts';
 export { runGate } from './run-gate.ts';

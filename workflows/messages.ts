@@ -1,30 +1,24 @@
-import { defineQuery } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Failure, GateState, SlotAnswer, SlotRequest } from '../src/core/coordinator.ts';
+import type { ExchangeAnswer, ExchangeRequest } from '../src/core/experiment-state.ts';
+import type { ExperimentProgress, RunProgress } from '../src/core/progress.ts';
 
-/** One experiment's progress as the run workflow knows it. */
-export interface ExperimentProgress {
-  id: string;
-  total: number;
-  done: number;
-  errors: number;
-  state: 'pending' | 'running' | 'completed';
-  /** The slice workflow running now, whose own progress query adds the cases it has finished. */
-  runningSlice?: string;
-}
-
-/** The run's progress: per experiment, from the slices that finished. */
-export interface RunProgress {
-  runId: string;
-  experiments: ExperimentProgress[];
-}
-
-/** A slice's own progress, counted case by case. */
-export interface SliceProgress {
-  done: number;
-  errors: number;
-  total: number;
-}
-
-/** Asks the run workflow for its progress. */
+/** Asks the run workflow for its progress: each experiment's state and the counts of those that finished. */
 export const runProgressQuery = defineQuery<RunProgress>('runProgress');
-/** Asks a slice workflow how many of its cases are done. */
-export const sliceProgressQuery = defineQuery<SliceProgress>('sliceProgress');
+/** Asks an experiment workflow how many of its cases are done, case by case. */
+export const experimentProgressQuery = defineQuery<ExperimentProgress>('experimentProgress');
+/** A pool's exchange with its experiment: the cases it finished, for the next ones to run. */
+export const exchangeUpdate = defineUpdate<ExchangeAnswer, [ExchangeRequest]>('exchange');
+
+/** Asks the gate when a call may start (S7, S8), or whether the run is paused or stopped (S10, S11). */
+export const slotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('slot');
+/** Tells the gate how cases ended, in finishing order (`null` for a success); answers the run's state after them. */
+export const outcomesUpdate = defineUpdate<GateState['state'], [(Failure | null)[]]>('outcomes');
+/** Closes a vendor for every call of the run for some seconds, after a retryable failure (S8). */
+export const closeVendorSignal = defineSignal<[vendor: string, seconds: number]>('closeVendor');
+/** Answers a pause: true goes on, false stops the run. */
+export const answerPauseSignal = defineSignal<[goOn: boolean]>('answerPause');
+/** Sent by the run when it is over, so the gate can close. */
+export const finishSignal = defineSignal('finish');
+/** The gate's state: limits, waits, errors, pause or abort. */
+export const gateQuery = defineQuery<GateState>('gate');

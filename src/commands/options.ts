@@ -41,6 +41,8 @@ export interface StartFlags extends RunFlags {
 /** The flags of `worker`: `until` makes it leave once that run has closed. */
 export interface WorkerFlags extends SuiteFlags {
   until?: string;
+  /** Pools of calls (and retries) this worker runs at once, so that several workers share a run's experiments. */
+  maxActivities?: number;
 }
 
 /** The flags of `status`, `runs` and `cancel`. */

@@ -3,7 +3,7 @@ import pc from 'picocolors';
 import { describeFailures, type GateState } from '../core/coordinator.ts';
 import { gateWorkflowId, type RunInput } from '../core/run-input.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
-import { answerPauseSignal, gateQuery } from '../../workflows/run-gate.ts';
+import { answerPauseSignal, gateQuery } from '../../workflows/messages.ts';
 import type { Io } from './io.ts';
 
 /** What to do when a run pauses after a streak of failures (S11): ask, go on (`--yes`), or stop (no one to ask). */

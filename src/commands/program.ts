@@ -143,6 +143,11 @@ export function createProgram(
     .action((flags: StartFlags) => run(() => commands.start(flags, io))());
   suiteOptions(program.command('worker').description("serve this suite's runs (any number, on any machine)"))
     .option('--until <run>', 'leave once this run has closed')
+    .option(
+      '--max-activities <n>',
+      "experiments' pools of calls (and retries) it runs at once; leaves the rest to other workers",
+      positiveInt('--max-activities'),
+    )
     .action((flags: WorkerFlags) => run(() => commands.worker(flags, io))());
   runOptions(program.command('resume').description('serve a run again with the live view, then report'))
     .argument('<run>', 'the run id')

@@ -8,7 +8,7 @@ import { LiveLines, renderProgress } from '../report/progress.ts';
 import type { Snapshot } from '../report/snapshot.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
 import { readRun, type RunHeader } from '../temporal/run-data.ts';
-import { fetchClosedSliceResults, fetchResults, newRunId, queryProgress, startRun } from '../temporal/run.ts';
+import { fetchResults, newRunId, queryProgress, startRun } from '../temporal/run.ts';
 import { createSuiteWorker } from '../temporal/worker.ts';
 import type { RunResult } from '../../workflows/index.ts';
 import type { Io } from './io.ts';
@@ -78,6 +78,7 @@ export async function serveRun(
       if (gate?.state === 'paused') await answerPause(link, runId, gate, input, policy, io);
       await Promise.race([outcome, interrupted, sleep(250)]);
     }
+    if (!closed) io.stderr.write('stopping: the calls in flight finish and are recorded first\n');
     if (closed)
       live.draw(
         renderProgress(
@@ -108,16 +109,16 @@ export async function collectSnapshot(
 ): Promise<Snapshot> {
   const { input, header, status, closed } = await readRun(link.client, runId);
   const handle = link.client.workflow.getHandle(`llm-evals/${runId}`);
-  let results: CaseResult[];
   let state: Snapshot['status'] = 'partial';
   if (status === 'COMPLETED') {
     const result = (await handle.result()) as RunResult;
-    results = await fetchResults(link.client, result);
     state = result.state === 'aborted' ? 'aborted' : 'completed';
-  } else {
-    results = await fetchClosedSliceResults(link.client, runId);
-    if (closed) state = 'aborted';
-  }
+  } else if (closed) state = 'aborted';
+  const results: CaseResult[] = await fetchResults(
+    link.client,
+    runId,
+    input.experiments.map((e) => e.id),
+  );
   const byKey = new Map(cases.map((c) => [c.key, c]));
   const keys = Object.values(input.datasets).flatMap((list) => list.map(([key]) => key));
   return {

@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { gateWorkflowId, runWorkflowId } from '../core/run-input.ts';
 import { renderTable } from '../report/table.ts';
-import { answerPauseSignal } from '../../workflows/run-gate.ts';
+import { answerPauseSignal } from '../../workflows/messages.ts';
 import { linkForCommand } from './execute-run.ts';
 import type { Io } from './io.ts';
 import type { StatusFlags } from './options.ts';

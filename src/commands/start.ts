@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import { taskQueueFor } from '../temporal/worker.ts';
 import { checkKeys, linkForCommand, prepareSuite } from './execute-run.ts';
 import type { Io } from './io.ts';
@@ -10,7 +10,7 @@ import type { StartFlags } from './options.ts';
 import { planRun } from './plan-run.ts';
 import { startPlannedRun } from './run-session.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/llm-evals.mjs', import.meta.url));
+const BIN = join(PACKAGE_ROOT, 'bin', 'llm-evals.mjs');
 
 /** Spawns a detached `llm-evals worker --until RUN` in the suite's project, logging to `log/worker.<run>.log`. */
 function spawnWorker(runId: string, projectDir: string, flags: StartFlags, io: Io): string {

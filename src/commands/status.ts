@@ -5,8 +5,8 @@ import { formatSeconds } from '../report/format.ts';
 import { renderTable } from '../report/table.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
 import { readRun, type RunRecord } from '../temporal/run-data.ts';
-import { fetchClosedSliceResults, queryProgress } from '../temporal/run.ts';
-import type { RunProgress } from '../../workflows/messages.ts';
+import { fetchResults, queryProgress } from '../temporal/run.ts';
+import type { RunProgress } from '../core/progress.ts';
 import { linkForCommand } from './execute-run.ts';
 import { projectOf } from './open-suite.ts';
 import { readGate } from './pause.ts';
@@ -22,7 +22,7 @@ export async function latestRun(link: TemporalLink): Promise<string | undefined>
   return undefined;
 }
 
-/** Progress from the run's queries when a worker answers, else counted from the slices that closed. */
+/** Progress from the run's queries when a worker answers, else counted from the results in the experiments' histories. */
 async function progressOf(
   link: TemporalLink,
   runId: string,
@@ -38,8 +38,12 @@ async function progressOf(
       // No worker is serving the run now; count what Temporal already holds.
     }
   }
-  const results = await fetchClosedSliceResults(link.client, runId);
   const { input } = record;
+  const results = await fetchResults(
+    link.client,
+    runId,
+    input.experiments.map((e) => e.id),
+  );
   return {
     runId,
     live: false,

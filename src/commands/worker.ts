@@ -19,12 +19,17 @@ export async function workerCommand(flags: WorkerFlags, io: Io): Promise<number>
     const taskQueue = flags.until
       ? (await readRun(link.client, flags.until)).taskQueue
       : taskQueueFor(suite.name, io.env);
-    const worker = await createSuiteWorker(link, taskQueue, {
-      adapter: suite.adapter,
-      scorer: suite.scorer,
-      registry: suite.registry,
-      cases: new Map(cases.map((c) => [c.key, c])),
-    });
+    const worker = await createSuiteWorker(
+      link,
+      taskQueue,
+      {
+        adapter: suite.adapter,
+        scorer: suite.scorer,
+        registry: suite.registry,
+        cases: new Map(cases.map((c) => [c.key, c])),
+      },
+      { maxActivities: flags.maxActivities },
+    );
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);
     const interrupt = io.watchInterrupt?.();
     const stopped = new Promise<void>((resolve) =>
@@ -39,7 +44,11 @@ export async function workerCommand(flags: WorkerFlags, io: Io): Promise<number>
             () => undefined,
           )
       : new Promise<void>(() => {});
-    await worker.runUntil(Promise.race([stopped, closed]));
+    await worker.runUntil(async () => {
+      await Promise.race([stopped, closed]);
+      if (interrupt?.aborted)
+        io.stderr.write('stopping: the calls in flight finish and are recorded first\n');
+    });
     io.stderr.write('worker stopped\n');
     return 0;
   } finally {

@@ -1,3 +1,4 @@
+import type { Failure } from './coordinator.ts';
 import { UNKNOWN_USAGE, type CaseResult } from './results.ts';
 
 /** The result of a case whose call failed after its retries: an error with no score, so it never drags a mean. */
@@ -24,4 +25,10 @@ export function transportErrorResult(
     finishedAt,
     attempts: 0,
   };
+}
+
+/** How the gate hears of a finished case: `null` for a success, else the failure with what the pause message shows. */
+export function outcomeOf(result: CaseResult, contender: string, dataset: string): Failure | null {
+  if (result.status === 'scored') return null;
+  return { contender, dataset, caseKey: result.caseKey, error: result.error ?? 'failed' };
 }

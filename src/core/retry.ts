@@ -1,3 +1,6 @@
+/** Tries of one call in all, the first included (S8). */
+export const MAX_ATTEMPTS = 5;
+
 /** Longest wait a provider may ask for and still be retried (S8): five minutes. */
 export const MAX_RETRY_AFTER_SECONDS = 300;
 

@@ -1,9 +1,6 @@
 import type { Contender, RateLimit } from './matrix.ts';
 import type { Plan } from './plan.ts';
 
-/** How many cases one slice workflow runs: small enough that its results stay far below Temporal's 2 MB payload limit. */
-export const SLICE_SIZE = 50;
-
 /** What the compare-run workflow receives: the plan without what only the snapshot needs, cases as `[key, hash]` per dataset. */
 export interface RunInput {
   runId: string;
@@ -13,7 +10,6 @@ export interface RunInput {
   datasets: Record<string, [key: string, hash: string][]>;
   parallelism: number;
   concurrency: number;
-  sliceSize: number;
   limits: Record<string, RateLimit>;
   abortAfter?: { total: number; percent?: number };
 }
@@ -35,15 +31,9 @@ export function toRunInput(runId: string, plan: Plan): RunInput {
     datasets,
     parallelism: plan.settings.parallelism,
     concurrency: plan.settings.concurrency,
-    sliceSize: SLICE_SIZE,
     limits: plan.limits,
     ...(plan.abortAfter ? { abortAfter: plan.abortAfter } : {}),
   };
-}
-
-/** The number of slices a dataset of `cases` cases splits into. */
-export function sliceCount(cases: number, size: number): number {
-  return Math.max(1, Math.ceil(cases / size));
 }
 
 /** The workflow id of a run's top workflow, from which every other id of the run derives. */
@@ -56,7 +46,7 @@ export function gateWorkflowId(runId: string): string {
   return `${runWorkflowId(runId)}/gate`;
 }
 
-/** The workflow id of one slice of one experiment. */
-export function sliceWorkflowId(runId: string, experimentId: string, slice: number): string {
-  return `${runWorkflowId(runId)}/${experimentId}/${slice}`;
+/** The workflow id of one experiment of a run. */
+export function experimentWorkflowId(runId: string, experimentId: string): string {
+  return `${runWorkflowId(runId)}/${experimentId}`;
 }

@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import type { Contender } from '../core/matrix.ts';
-import type { RunProgress } from '../../workflows/messages.ts';
+import type { RunProgress } from '../core/progress.ts';
 import { contenderColour, contenderLabel } from './palette.ts';
 import { stripAnsi } from './table.ts';
 

@@ -15,6 +15,7 @@ import type { EndpointSection } from './config-schema.ts';
 import { checkConfig, readConfig, suiteCodeKeys, type SuiteConfig } from './config.ts';
 import type { SuiteDefinition } from './define.ts';
 import { CONFIG_NAME, type Discovery } from './discover.ts';
+import { importModule } from './import-module.ts';
 
 /** Trackers a lineup may configure with a section of their own. */
 export const TRACKER_SECTIONS = ['local', 'logfire', 'braintrust'];
@@ -40,7 +41,7 @@ const message = (error: unknown): string => (error instanceof Error ? error.mess
 async function importHelper(file: string): Promise<SuiteDefinition> {
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    module = await importModule(pathToFileURL(file).href);
   } catch (error) {
     throw new ConfigError(file, undefined, `the helper failed to load: ${message(error)}`, { cause: error });
   }
@@ -62,7 +63,7 @@ async function importModules(config: string, specs: string[], projectDir: string
     try {
       modules.push({
         spec,
-        exports: (await import(resolveSpecifier(spec, projectDir))) as Record<string, unknown>,
+        exports: await importModule(resolveSpecifier(spec, projectDir)),
       });
     } catch (error) {
       throw new ConfigError(config, 'import', `${quote(spec)} could not be imported: ${message(error)}`, {

@@ -1,24 +1,12 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client } from '@temporalio/client';
 import type { GateClient } from '../../activities/gated-model.ts';
 import type { GateState, SlotAnswer, SlotRequest } from '../core/coordinator.ts';
 import { gateWorkflowId } from '../core/run-input.ts';
-import { closeVendorSignal, gateQuery, slotUpdate } from '../../workflows/run-gate.ts';
+import { again } from './again.ts';
+import { closeVendorSignal, gateQuery, outcomesUpdate, slotUpdate } from '../../workflows/messages.ts';
 
 /** How long a worker trusts its last look at the gate for calls that no rate limit counts. */
 const VIEW_MS = 500;
-
-async function again<T>(call: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
-      // Between two runs of a continue-as-new, or past the in-flight update limit, the call is refused: try again shortly.
-      if (attempt >= 20) throw error;
-      await sleep(Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random()));
-    }
-  }
-}
 
 /** The answer for a call no limit counts, from a recent view of the gate: stopped, paused, its vendor's window, or now. */
 function answerFromView(view: GateState, request: SlotRequest, now: number): SlotAnswer {
@@ -47,6 +35,12 @@ export function temporalGate(client: Client): GateClient {
       if (request.keys.length === 0) return answerFromView(await view(runId), request, Date.now());
       return again(() =>
         client.workflow.getHandle(gateWorkflowId(runId)).executeUpdate(slotUpdate, { args: [request] }),
+      );
+    },
+    async report(runId, outcomes) {
+      views.delete(runId);
+      return again(() =>
+        client.workflow.getHandle(gateWorkflowId(runId)).executeUpdate(outcomesUpdate, { args: [outcomes] }),
       );
     },
     async closeVendor(runId, vendor, seconds) {

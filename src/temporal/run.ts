@@ -1,10 +1,10 @@
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client, type WorkflowHandle } from '@temporalio/client';
 import type { CaseResult } from '../core/results.ts';
 import { newGate } from '../core/coordinator.ts';
-import { gateWorkflowId, runWorkflowId, sliceWorkflowId, type RunInput } from '../core/run-input.ts';
-import type { RunProgress, SliceProgress } from '../../workflows/messages.ts';
-import { runProgressQuery, sliceProgressQuery } from '../../workflows/messages.ts';
-import type { RunResult, SliceResult } from '../../workflows/index.ts';
+import type { ExperimentProgress, RunProgress } from '../core/progress.ts';
+import { experimentWorkflowId, gateWorkflowId, runWorkflowId, type RunInput } from '../core/run-input.ts';
+import { experimentProgressQuery, runProgressQuery } from '../../workflows/messages.ts';
+import { readExperimentResults } from './experiment-history.ts';
 import type { RunHeader } from './run-data.ts';
 
 /** The timestamp used in run ids and in log and snapshot file names. */
@@ -43,51 +43,45 @@ export async function startRun(
   });
 }
 
-/** The run's progress, with each running slice's own count added in. */
+/** The run's progress, with each running experiment's own count (asked of it) in place of its zeros. */
 export async function queryProgress(client: Client, runId: string): Promise<RunProgress> {
   const progress = await client.workflow.getHandle(runWorkflowId(runId)).query(runProgressQuery);
   await Promise.all(
     progress.experiments.map(async (e) => {
-      if (!e.runningSlice) return;
+      if (e.state !== 'running') return;
       try {
-        const slice: SliceProgress = await client.workflow
-          .getHandle(e.runningSlice)
-          .query(sliceProgressQuery);
-        e.done += slice.done;
-        e.errors += slice.errors;
+        const own: ExperimentProgress = await client.workflow
+          .getHandle(experimentWorkflowId(runId, e.id))
+          .query(experimentProgressQuery);
+        e.done = own.done;
+        e.errors = own.errors;
       } catch {
-        // The slice may have just closed; the next poll counts it through the run.
+        // The experiment may have just closed; the next poll counts it through the run.
       }
     }),
   );
   return progress;
 }
 
-/** Every case result of a finished run, read from its slices' results (no worker needed). */
-export async function fetchResults(client: Client, result: RunResult): Promise<CaseResult[]> {
-  const ids = result.experiments.flatMap((e) =>
-    Array.from({ length: e.slices }, (_, i) => sliceWorkflowId(result.runId, e.id, i)),
-  );
-  return fetchSlices(client, ids);
-}
-
-/** The case results of a run still going: those of the slices that have closed (found through visibility). */
-export async function fetchClosedSliceResults(client: Client, runId: string): Promise<CaseResult[]> {
-  const ids: string[] = [];
-  const query = `LlmEvalsRunId = '${runId}' AND WorkflowType = 'experimentSlice' AND ExecutionStatus = 'Completed'`;
-  for await (const execution of client.workflow.list({ query })) ids.push(execution.workflowId);
-  return fetchSlices(client, ids.sort());
-}
-
-async function fetchSlices(client: Client, ids: readonly string[]): Promise<CaseResult[]> {
-  const slices: SliceResult[] = [];
-  const batch = 16;
-  for (let i = 0; i < ids.length; i += batch) {
-    slices.push(
-      ...(await Promise.all(
-        ids.slice(i, i + batch).map((id) => client.workflow.getHandle(id).result() as Promise<SliceResult>),
-      )),
+/** Every case result a run's experiments hold so far, read from their histories (no worker needed). */
+export async function fetchResults(
+  client: Client,
+  runId: string,
+  experimentIds: readonly string[],
+): Promise<CaseResult[]> {
+  const all: CaseResult[] = [];
+  const batch = 8;
+  for (let i = 0; i < experimentIds.length; i += batch) {
+    const parts = await Promise.all(
+      experimentIds.slice(i, i + batch).map((id) =>
+        readExperimentResults(client, experimentWorkflowId(runId, id)).catch((error: unknown) => {
+          // An experiment never started (an aborted run) has no workflow and no results.
+          if (error instanceof WorkflowNotFoundError) return [];
+          throw error;
+        }),
+      ),
     );
+    all.push(...parts.flat());
   }
-  return slices.flatMap((s) => s.results);
+  return all;
 }

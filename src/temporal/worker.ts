@@ -1,29 +1,64 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { createActivities, type ActivityDeps } from '../../activities/index.ts';
+import { createActivities, type CaseDeps } from '../../activities/index.ts';
+import { PoolRegistry } from '../../activities/pool-registry.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import { workflowBundle } from './bundle.ts';
 import type { TemporalLink } from './connect.ts';
 import { temporalGate } from './gate-client.ts';
+import { temporalExperiments } from './experiment-client.ts';
 
 /** The workflows' entry file, bundled by the worker for Temporal's sandbox. */
-export const WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/index.ts', import.meta.url));
+export const WORKFLOWS_PATH = join(PACKAGE_ROOT, 'workflows', 'index.ts');
 
 /** The task queue a suite's runs and workers meet on; `LLM_EVALS_TASK_QUEUE` overrides it. */
 export function taskQueueFor(suite: string, env: NodeJS.ProcessEnv): string {
   return env.LLM_EVALS_TASK_QUEUE ?? `llm-evals:${suite}`;
 }
 
+/** A worker serving a suite's runs, and the way to stop it without losing the calls it has in flight. */
+export interface SuiteWorker {
+  worker: Worker;
+  /** Runs the worker until `until` settles; the pools first report the calls they have running, then it stops. */
+  runUntil<T>(until: () => Promise<T>): Promise<T>;
+}
+
+/** Options of a suite worker: `maxActivities` caps the pools (and retries) it runs at once, to share work out. */
+export interface SuiteWorkerOptions {
+  maxActivities?: number;
+}
+
 /** Creates a worker serving the suite's runs with its adapter, scorer, providers and cases. */
 export async function createSuiteWorker(
   link: TemporalLink,
   taskQueue: string,
-  deps: Omit<ActivityDeps, 'gate'>,
-): Promise<Worker> {
-  return Worker.create({
+  deps: Omit<CaseDeps, 'gate'>,
+  options: SuiteWorkerOptions = {},
+): Promise<SuiteWorker> {
+  const pools = new PoolRegistry();
+  const worker = await Worker.create({
     connection: await link.nativeConnection(),
     namespace: link.namespace,
     taskQueue,
     workflowBundle: await workflowBundle(WORKFLOWS_PATH),
-    activities: createActivities({ ...deps, gate: temporalGate(link.client) }),
+    ...(options.maxActivities ? { maxConcurrentActivityTaskExecutions: options.maxActivities } : {}),
+    activities: createActivities({
+      ...deps,
+      gate: temporalGate(link.client),
+      experiments: temporalExperiments(link.client),
+      pools,
+    }),
   });
+  return {
+    worker,
+    runUntil: (until) =>
+      worker.runUntil(async () => {
+        try {
+          return await until();
+        } finally {
+          // Workflow tasks are still served here, so the pools' last exchanges reach their experiments.
+          await pools.drain();
+        }
+      }),
+  };
 }

@@ -219,7 +219,7 @@ describe.concurrent('the CLI', () => {
 describe.concurrent('verify on a copy of the toy suite', () => {
   it('resolves `llm-evals` from the copy by the package’s self-reference, and passes', async () => {
     const copy = dirs.toySuite();
-    expect(createRequire(join(copy, 'package.json')).resolve('llm-evals')).toBe(join(REPO, 'src/index.ts'));
+    expect(createRequire(join(copy, 'package.json')).resolve('llm-evals')).toBe(join(REPO, 'dist/index.js'));
     const result = await runCli(['verify'], { cwd: copy });
     expect(result.code).toBe(0);
   });

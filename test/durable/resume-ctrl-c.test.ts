@@ -20,6 +20,8 @@ const CASES = 20;
 const PARALLELISM = 2;
 const CONCURRENCY = 2;
 /** Calls that can be in flight at once, and so at most repeated after an interruption. */
+/** How long each fake call takes. */
+const CALL_MS = 250;
 const IN_FLIGHT = PARALLELISM * CONCURRENCY;
 const RUN_FLAGS = ['-p', String(PARALLELISM), '-j', String(CONCURRENCY), '--no-open'];
 
@@ -40,7 +42,7 @@ function scenario(name: string) {
     LLM_EVALS_TASK_QUEUE: `durable-ctrl-c-${randomUUID()}`,
     RECORD_FILE: record,
     RECORDING_API_KEY: 'test-key',
-    CALL_DELAY_MS: '250',
+    CALL_DELAY_MS: String(CALL_MS),
   };
   return { dir, suite, record, env };
 }
@@ -84,6 +86,7 @@ describe('Ctrl-C of compare, then resume (D3)', () => {
       const audit = expectResumedCleanly(expect, suite, record, {
         interruptedAt,
         inFlight: IN_FLIGHT,
+        callMs: CALL_MS,
         report,
         baseline: await expected,
       });

@@ -23,6 +23,8 @@ const CASES = 20;
 const PARALLELISM = 2;
 const CONCURRENCY = 2;
 /** Calls that can be in flight at once, and so at most repeated after an interruption. */
+/** How long each fake call takes. */
+const CALL_MS = 250;
 const IN_FLIGHT = PARALLELISM * CONCURRENCY;
 const RUN_FLAGS = ['-p', String(PARALLELISM), '-j', String(CONCURRENCY), '--no-open'];
 
@@ -47,7 +49,7 @@ async function project(name: string) {
     LLM_EVALS_TASK_QUEUE: `durable-server-${randomUUID()}`,
     RECORD_FILE: record,
     RECORDING_API_KEY: 'test-key',
-    CALL_DELAY_MS: '250',
+    CALL_DELAY_MS: String(CALL_MS),
   };
   projects.push({ dir, env });
   return { dir, suite, record, env };
@@ -113,6 +115,7 @@ describe('the Temporal server SIGKILLed mid-run, then `server start` (D3)', () =
       const audit = expectResumedCleanly(expect, suite, record, {
         interruptedAt,
         inFlight: IN_FLIGHT,
+        callMs: CALL_MS,
         report,
         baseline: await expected,
       });

@@ -25,6 +25,8 @@ const CASES = 20;
 const PARALLELISM = 2;
 const CONCURRENCY = 2;
 /** Calls that can be in flight at once, and so at most repeated after an interruption. */
+/** How long each fake call takes. */
+const CALL_MS = 250;
 const IN_FLIGHT = PARALLELISM * CONCURRENCY;
 const RUN_FLAGS = ['-p', String(PARALLELISM), '-j', String(CONCURRENCY), '--no-open'];
 
@@ -42,7 +44,7 @@ function scenarioEnv(name: string) {
     LLM_EVALS_TASK_QUEUE: `durable-worker-${randomUUID()}`,
     RECORD_FILE: record,
     RECORDING_API_KEY: 'test-key',
-    CALL_DELAY_MS: '250',
+    CALL_DELAY_MS: String(CALL_MS),
   };
   return { record, env };
 }
@@ -111,6 +113,7 @@ describe.concurrent('a worker SIGKILLed mid-run, then a fresh worker (D3)', () =
       const audit = expectResumedCleanly(expect, suite, record, {
         interruptedAt,
         inFlight: IN_FLIGHT,
+        callMs: CALL_MS,
         report,
         baseline: await expected,
       });

@@ -3,7 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { GateState } from '../../src/core/coordinator.ts';
 import { gateWorkflowId } from '../../src/core/run-input.ts';
-import { gateQuery } from '../../workflows/run-gate.ts';
+import { gateQuery } from '../../workflows/messages.ts';
 import { always, FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
 import { reportOf, statusOf } from '../helpers/recording-suite.ts';

@@ -28,14 +28,15 @@ describe('a global rate limit served by two worker processes (S7, D2)', () => {
     const lineup =
       `limited:\n  base_url: ${url}\n  api_key_env: FAULT_KEY\n` +
       `  rate_limit: { burst: 5, per_minute: 120 }\n  models: [m]\n`;
-    // Two datasets of 45 cases: two experiments of one slice each, so no slice boundary idles the limit.
+    // Two datasets of 45 cases: two experiments, one for each worker.
     const project = providerSuite(dirs, lineup, numberedCases(90, ['north', 'south']));
     const env = cliEnv(await warmCache(), { FAULT_KEY: 'starter' });
     const start = await runCli(['start', '--no-worker', '-j', '0', '-p', '4'], { cwd: project, env });
     expect(start.code, start.stderr).toBe(0);
     const runId = start.stdout.trim();
     for (const key of ['worker-a', 'worker-b']) {
-      const worker = startCli(['worker', '--until', runId], {
+      // One pool each: a worker runs an experiment's calls in one activity, so the two experiments go one to each.
+      const worker = startCli(['worker', '--until', runId, '--max-activities', '1'], {
         cwd: project,
         env: { ...env, FAULT_KEY: key },
         timeoutMs: 150_000,

@@ -107,9 +107,7 @@ describe('retries and back-off (S8), measured at the server', () => {
     expect(results.get('down-503')!.error).toContain('HTTP 503: down for good');
   });
 
-  // Known bug: a case whose retries were spent is recorded with `attempts: 0` (src/core/outcomes.ts), though the
-  // server saw five. Drop `.fails` once the slice records the attempts made.
-  it.fails('records the five attempts of a case whose retries were spent', () => {
+  it('records the five attempts of a case whose retries were spent', () => {
     expect(results.get('down-503')?.attempts).toBe(5);
   });
 

@@ -3,6 +3,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActivities } from '../../activities/index.ts';
+import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { EchoAdapter, FakeProvider } from '../../src/api/testing.ts';
 import { Scorer } from '../../src/api/scorer.ts';
 import type { Case, Json, Metric, Reply, Score } from '../../src/api/types.ts';
@@ -10,6 +11,7 @@ import { expandContenders } from '../../src/core/matrix.ts';
 import type { RunInput } from '../../src/core/run-input.ts';
 import { ProviderRegistry } from '../../src/providers/registry.ts';
 import { fetchResults, startRun } from '../../src/temporal/run.ts';
+import { temporalExperiments } from '../../src/temporal/experiment-client.ts';
 import { temporalGate } from '../../src/temporal/gate-client.ts';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
 import type { RunResult } from '../../workflows/index.ts';
@@ -83,13 +85,16 @@ async function runWith(
       registry: new ProviderRegistry([provider]),
       cases: new Map(cases.map((c) => [c.key, c])),
       gate: temporalGate(client),
+      experiments: temporalExperiments(client),
+      pools: new PoolRegistry(),
     }),
   });
   const runId = `t-${randomUUID().slice(0, 8)}`;
   return worker.runUntil(async () => {
     const handle = await startRun(client, taskQueue, { runId, suite: 'test', ...input }, HEADER);
     const result = (await handle.result()) as RunResult;
-    return { result, results: await fetchResults(client, result), handle, runId };
+    const ids = result.experiments.map((e) => e.id);
+    return { result, results: await fetchResults(client, runId, ids), handle, runId };
   });
 }
 
@@ -151,16 +156,15 @@ describe('compareRun on a real Temporal dev server', () => {
         },
         parallelism: 1,
         concurrency: 1,
-        sliceSize: 2,
         limits: {},
       },
       cases,
     );
-    expect(result.experiments.map((e) => [e.id, e.slices, e.cases])).toEqual([
-      ['001-a', 2, 3],
-      ['002-a', 2, 3],
-      ['003-b', 1, 2],
-      ['004-b', 1, 2],
+    expect(result.experiments.map((e) => [e.id, e.cases, e.errors])).toEqual([
+      ['001-a', 3, 0],
+      ['002-a', 3, 0],
+      ['003-b', 2, 0],
+      ['004-b', 2, 2],
     ]);
     expect(results).toHaveLength(10);
     const liarA = results.filter((r) => r.experimentId === '002-a').map((r) => [r.status, r.score]);
@@ -173,31 +177,54 @@ describe('compareRun on a real Temporal dev server', () => {
     expect(liarB[0]).toMatchObject({ status: 'reply_error', score: 0, metrics: { exact: 0 } });
     expect(liarB[1]).toMatchObject({ status: 'error', score: null });
     expect(liarB[1]!.error).toContain('boom');
+    expect(liarB[1]!.attempts).toBe(5);
     expect(results.filter((r) => r.experimentId === '001-a').every((r) => r.score === 1)).toBe(true);
   }, 120_000);
 
-  it('continues the run and its gate as new when their histories grow, and loses no case', async () => {
-    // The test server suggests continue-as-new at 200 events: 60 one-case slices take the run past it.
-    const cases = makeCases('big', 60);
-    const provider = new FakeProvider({ models: { echo: 'echo' } });
+  it('continues the run, an experiment and the gate as new when their histories grow, and loses no case', async () => {
+    // The test server suggests continue-as-new at 200 events: 40 small experiments take the run past it, and an
+    // experiment of 600 cases, exchanged a few dozen at a time, takes its own history past it.
+    const small = Array.from({ length: 40 }, (_, i) => makeCases(`s${i}`, 1)).flat();
+    const big = makeCases('big', 600);
+    const cases = [...small, ...big];
+    // 10 ms a call keeps the pool's pace, and so its leases, small: the big experiment exchanges dozens of times.
+    const provider = new (class extends FakeProvider {
+      override async complete(...args: Parameters<FakeProvider['complete']>) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        return super.complete(...args);
+      }
+    })({ models: { echo: 'echo' } });
+    const datasets = Object.fromEntries(
+      [...new Set(cases.map((c) => c.dataset))].map((d) => [
+        d,
+        cases.filter((c) => c.dataset === d).map((c) => [c.key, c.hash] as [string, string]),
+      ]),
+    );
+    const experiments = Object.keys(datasets).map((d, i) => ({
+      id: `${String(i + 1).padStart(3, '0')}-${d}`,
+      contender: 0,
+      dataset: d,
+    }));
     const { result, results, runId } = await runWith(
       provider,
       {
-        contenders: expandContenders([entry('fake/echo')]),
-        experiments: [{ id: '001-big', contender: 0, dataset: 'big' }],
-        datasets: { big: cases.map((c) => [c.key, c.hash]) },
-        parallelism: 4,
-        concurrency: 1,
-        sliceSize: 1,
-        limits: {},
+        // A limit no call waits on still makes every call ask the gate for a slot: 640 updates take it past 200 events.
+        contenders: expandContenders([{ ...entry('fake/echo'), limits: ['fake'] }]),
+        experiments,
+        datasets,
+        parallelism: 1,
+        concurrency: 2,
+        limits: { fake: { burst: 100_000, perMinute: 100_000 } },
       },
       cases,
     );
-    expect(result.experiments).toEqual([{ id: '001-big', slices: 60, cases: 60, errors: 0 }]);
+    expect(result.state).toBe('completed');
+    expect(result.experiments.reduce((n, e) => n + e.cases, 0)).toBe(cases.length);
     expect(results.map((r) => r.caseKey).sort()).toEqual(cases.map((c) => c.key).sort());
     expect(results.every((r) => r.score === 1)).toBe(true);
-    expect(provider.calls).toHaveLength(60);
+    expect(provider.calls).toHaveLength(cases.length);
     expect(await continuedAsNew(`llm-evals/${runId}`)).toBeGreaterThan(0);
+    expect(await continuedAsNew(`llm-evals/${runId}/041-big`)).toBeGreaterThan(0);
     expect(await continuedAsNew(`llm-evals/${runId}/gate`)).toBeGreaterThan(0);
   }, 240_000);
 });

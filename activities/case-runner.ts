@@ -1,0 +1,112 @@
+import type { Adapter } from '../src/api/adapter.ts';
+import type { Scorer } from '../src/api/scorer.ts';
+import type { Case, Reply } from '../src/api/types.ts';
+import type { Contender } from '../src/core/matrix.ts';
+import { capReply, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
+import type { ProviderRegistry } from '../src/providers/registry.ts';
+import { gatedModel, TransportError, type CallLog, type GateClient } from './gated-model.ts';
+
+/** What a worker brings to its activities: the suite's code and cases, loaded in its own process, and the run's gate. */
+export interface CaseDeps {
+  adapter: Adapter;
+  scorer: Scorer;
+  registry: ProviderRegistry;
+  cases: ReadonlyMap<string, Case & { hash: string }>;
+  gate: GateClient;
+}
+
+/** One case to run: which experiment, which case (by key and the hash the plan saw), which contender. */
+export interface CaseTask {
+  runId: string;
+  experimentId: string;
+  caseKey: string;
+  caseHash: string;
+  contender: Contender;
+}
+
+/** How one try of a case ended: a result, not run because the gate said so, or a call failure worth retrying. */
+export type CaseOutcome =
+  { result: CaseResult } | { deferred: 'paused' | 'stopped' } | { retry: { delay?: number; error: string } };
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Builds the function that runs one case: load it, call the adapter with the gated model, score the reply. */
+export function createCaseRunner(deps: CaseDeps) {
+  const prepared = new Map<string, Promise<void>>();
+
+  return async function runOne(task: CaseTask, attempts: number): Promise<CaseOutcome> {
+    const startedAt = new Date();
+    const log: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };
+    const finish = (fields: Partial<CaseResult> & Pick<CaseResult, 'status'>): CaseOutcome => {
+      const finishedAt = new Date();
+      return {
+        result: {
+          experimentId: task.experimentId,
+          caseKey: task.caseKey,
+          attempts,
+          score: null,
+          metrics: {},
+          outcomes: {},
+          diagnostics: {},
+          usage: log.usage,
+          latency: log.latency,
+          duration: (finishedAt.getTime() - startedAt.getTime()) / 1000 - log.waited,
+          waited: log.waited,
+          startedAt: startedAt.toISOString(),
+          finishedAt: finishedAt.toISOString(),
+          ...fields,
+        },
+      };
+    };
+    const kase = deps.cases.get(task.caseKey);
+    if (!kase) return finish({ status: 'error', error: `this worker has no case ${task.caseKey}` });
+    if (kase.hash !== task.caseHash) {
+      return finish({
+        status: 'error',
+        error: `case ${task.caseKey} changed on disk since the run was planned`,
+      });
+    }
+    const provider = deps.registry.get(task.contender.provider);
+    if (!provider)
+      return finish({ status: 'error', error: `this worker has no provider ${task.contender.provider}` });
+    let reply: Reply | undefined;
+    let failure: unknown;
+    try {
+      if (!prepared.has(kase.dataset))
+        prepared.set(kase.dataset, Promise.resolve(deps.adapter.prepare(kase.dataset)));
+      await prepared.get(kase.dataset);
+      reply = await deps.adapter.call(
+        kase,
+        gatedModel(task.contender, provider, deps.gate, task.runId, log, attempts),
+      );
+    } catch (error) {
+      failure = error;
+    }
+    // The gate's word wins over whatever the adapter made of the call it stopped.
+    if (log.control) return { deferred: log.control };
+    if (failure instanceof TransportError) {
+      if (!failure.verdict.retry)
+        return finish({ status: 'error', error: `${failure.message} (${failure.verdict.reason})` });
+      return {
+        retry: {
+          ...(failure.verdict.delay !== undefined ? { delay: failure.verdict.delay } : {}),
+          error: failure.message,
+        },
+      };
+    }
+    if (!reply) return finish({ status: 'error', error: `the adapter failed: ${message(failure)}` });
+    const usage = reply.usage ?? log.usage;
+    const text = { ...capReply(reply.raw), ...(reply.output !== undefined ? { output: reply.output } : {}) };
+    if (reply.error !== undefined) {
+      const zeros = Object.fromEntries(deps.scorer.metrics().map((m) => [m.name, 0]));
+      return finish({ status: 'reply_error', score: 0, metrics: zeros, error: reply.error, usage, ...text });
+    }
+    try {
+      const score = deps.scorer.call(kase, reply, deps.adapter.context(kase));
+      const { value, metrics, outcomes = {}, diagnostics = {} } = score;
+      return finish({ status: 'scored', score: value, metrics, outcomes, diagnostics, usage, ...text });
+    } catch (error) {
+      return finish({ status: 'error', error: `the scorer failed: ${message(error)}`, usage, ...text });
+    }
+  };
+}

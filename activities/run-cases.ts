@@ -1,0 +1,211 @@
+import { CancelledFailure, Context } from '@temporalio/activity';
+import type { ExchangeAnswer, ExchangeRequest, PoolEnd, Settled } from '../src/core/experiment-state.ts';
+import { holderOf } from '../src/core/experiment-state.ts';
+import type { Contender } from '../src/core/matrix.ts';
+import type { Failure } from '../src/core/coordinator.ts';
+import { outcomeOf } from '../src/core/outcomes.ts';
+import { gateReportDue, nextMove } from '../src/core/pool-pacing.ts';
+import { createCaseRunner, type CaseDeps } from './case-runner.ts';
+import type { PoolRegistry } from './pool-registry.ts';
+import { HEARTBEAT_SECONDS } from './run-case.ts';
+
+/** How a pool reaches its experiment's workflow: one exchange of finished cases for new ones. */
+export interface ExperimentClient {
+  exchange(workflowId: string, request: ExchangeRequest): Promise<ExchangeAnswer>;
+}
+
+/** A pool of calls for one experiment: its workflow, contender and how many calls it keeps in flight. */
+export interface PoolInput {
+  runId: string;
+  experimentId: string;
+  workflowId: string;
+  dataset: string;
+  contender: Contender;
+  parallelism: number;
+}
+
+/** Why a pool ended: nothing left to hand out, the gate paused the run, or the experiment told it to end. */
+export interface PoolResult {
+  ended: 'drained' | 'paused' | PoolEnd;
+}
+
+/** The activities' dependencies: the suite's code and cases, the gate, the experiments, and this process's pools. */
+export interface PoolDeps extends CaseDeps {
+  experiments: ExperimentClient;
+  pools: PoolRegistry;
+}
+
+const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
+
+/**
+ * Builds the runCases activity: keeps `parallelism` of an experiment's cases in flight, leasing them from its
+ * workflow and reporting each finished case within FLUSH_MS (a failure at once), so the lanes never drain between
+ * batches and a crash repeats only the calls in flight and those finished in the last quarter second.
+ */
+export function createRunCases(deps: PoolDeps) {
+  const runOne = createCaseRunner(deps);
+  return async function runCases(input: PoolInput): Promise<PoolResult> {
+    const context = Context.current();
+    const { cancellationSignal: cancelled } = context;
+    const { draining } = deps.pools;
+    const holder = holderOf(context.info.activityId, context.info.attempt);
+    const buffer: ExchangeAnswer['cases'] = [];
+    const outbox: Settled[] = [];
+    const finished: number[] = [];
+    let running = 0;
+    let oldest: number | null = null;
+    let bytes = 0;
+    let urgent = false;
+    let exhausted = false;
+    let exchanging = false;
+    let ended: PoolResult['ended'] = 'drained';
+    let failure: Error | undefined;
+    let wake = () => {};
+    const kick = () => wake();
+    let quieted = () => {};
+    deps.pools.track(new Promise<void>((resolve) => (quieted = resolve)));
+    // Outcomes for the run's gate (abort_after, the pause): a failure holds new calls until the gate has answered.
+    const toGate = { outcomes: [] as (Failure | null)[], failures: 0, since: null as number | null };
+    let reporting = false;
+    let holding = false;
+
+    const report = (item: Settled) => {
+      outbox.push(item);
+      oldest ??= Date.now();
+      if ('result' in item) {
+        bytes += (item.result.reply?.length ?? 0) + 512;
+        const outcome = outcomeOf(item.result, input.contender.key, input.dataset);
+        toGate.outcomes.push(outcome);
+        toGate.since ??= Date.now();
+        if (outcome) toGate.failures++;
+        if (outcome) urgent = true;
+      } else urgent = true;
+      finished.push(Date.now());
+    };
+    const handBack = (reason: 'paused' | 'stopped') => {
+      for (const [index] of buffer.splice(0)) report({ index, deferred: reason });
+      exhausted = true;
+    };
+    const settle = (index: number, outcome: Awaited<ReturnType<typeof runOne>>) => {
+      if ('result' in outcome) return report({ index, result: outcome.result });
+      if ('retry' in outcome)
+        return report({ index, retry: { delay: outcome.retry.delay ?? 1, error: outcome.retry.error } });
+      report({ index, deferred: outcome.deferred });
+      if (ended === 'drained') ended = outcome.deferred;
+      handBack(outcome.deferred);
+    };
+    const tellGate = () => {
+      reporting = true;
+      holding = toGate.failures > 0;
+      const outcomes = toGate.outcomes.splice(0);
+      [toGate.failures, toGate.since] = [0, null];
+      deps.gate
+        .report(input.runId, outcomes)
+        .then((state) => {
+          if (state === 'running') return;
+          const reason = state === 'paused' ? 'paused' : 'stopped';
+          if (ended === 'drained') ended = reason;
+          handBack(reason);
+        })
+        .catch((error: unknown) => (failure ??= asError(error)))
+        .finally(() => {
+          reporting = holding = false;
+          kick();
+        });
+    };
+    const startLanes = () => {
+      const held = () => holding || toGate.failures > 0;
+      while (
+        running < input.parallelism &&
+        buffer.length > 0 &&
+        !cancelled.aborted &&
+        !draining.aborted &&
+        !held()
+      ) {
+        const [index, caseKey, caseHash] = buffer.shift()!;
+        running++;
+        const { runId, experimentId, contender } = input;
+        void runOne({ runId, experimentId, caseKey, caseHash, contender }, 1)
+          .then((outcome) => settle(index, outcome))
+          .catch((error: unknown) => (failure ??= asError(error)))
+          .finally(() => {
+            running--;
+            kick();
+          });
+      }
+    };
+    const exchange = (want: number) => {
+      exchanging = true;
+      const settled = outbox.splice(0);
+      [oldest, bytes, urgent] = [null, 0, false];
+      deps.experiments
+        .exchange(input.workflowId, { holder, settled, want })
+        .then((answer) => {
+          buffer.push(...answer.cases);
+          if (answer.end) {
+            ended = answer.end;
+            handBack('stopped');
+          } else if (answer.cases.length < want) exhausted = true;
+        })
+        .catch((error: unknown) => {
+          // Keep what was not delivered: it goes with the next exchange.
+          outbox.unshift(...settled);
+          failure ??= asError(error);
+        })
+        .finally(() => {
+          exchanging = false;
+          kick();
+        });
+    };
+
+    const beat = setInterval(() => context.heartbeat(), HEARTBEAT_SECONDS * 500);
+    cancelled.addEventListener('abort', kick);
+    draining.addEventListener('abort', kick);
+    try {
+      for (;;) {
+        if (failure) throw failure;
+        // A worker shut down without draining first cannot deliver results: no worker would process the exchange.
+        const shutDown =
+          cancelled.aborted && (cancelled.reason as Error | undefined)?.message === 'WORKER_SHUTDOWN';
+        const quiet = running === 0 && (shutDown || (outbox.length === 0 && !exchanging));
+        // Stopping its worker: the calls in flight are reported, then the pool waits to be cancelled, to run again
+        // elsewhere — it must not end, or the experiment would start another pool on this very worker.
+        if ((draining.aborted || cancelled.aborted) && quiet) {
+          quieted();
+          if (!cancelled.aborted)
+            await new Promise((resolve) => cancelled.addEventListener('abort', resolve));
+          throw new CancelledFailure('the worker is stopping');
+        }
+        const now = Date.now();
+        if (gateReportDue({ ...toGate, count: toGate.outcomes.length }, reporting, now)) tellGate();
+        startLanes();
+        while (finished.length > 0 && finished[0]! < now - 1000) finished.shift();
+        const move = nextMove({
+          parallelism: input.parallelism,
+          running,
+          buffered: buffer.length,
+          unsent: outbox.length,
+          oldestUnsentAt: oldest,
+          unsentBytes: bytes,
+          urgent,
+          exhausted: exhausted || cancelled.aborted || draining.aborted,
+          exchanging,
+          rate: finished.length,
+          now,
+        });
+        if ('end' in move && toGate.outcomes.length === 0 && !reporting) return { ended };
+        if ('end' in move && !reporting) tellGate();
+        if ('exchange' in move) exchange(move.want);
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          if ('at' in move) setTimeout(resolve, Math.max(0, move.at - Date.now()));
+          // Successes wait for the gate at most a second.
+          if (toGate.since !== null) setTimeout(resolve, Math.max(0, toGate.since + 1000 - Date.now()));
+        });
+      }
+    } finally {
+      clearInterval(beat);
+      quieted();
+    }
+  };
+}

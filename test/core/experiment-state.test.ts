@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { lease } from '../../src/core/case-queue.ts';
+import {
+  handleExchange,
+  newExperiment,
+  nextStep,
+  pauseDelay,
+  type Settled,
+} from '../../src/core/experiment-state.ts';
+import { UNKNOWN_USAGE, type CaseResult } from '../../src/core/results.ts';
+
+const cases: [string, string][] = Array.from({ length: 6 }, (_, i) => [`d/v/${i}`, `h${i}`]);
+
+const result = (index: number, status: CaseResult['status'] = 'scored'): Settled => ({
+  index,
+  result: {
+    experimentId: 'e',
+    caseKey: cases[index]![0],
+    status,
+    score: status === 'error' ? null : 1,
+    metrics: {},
+    outcomes: {},
+    diagnostics: {},
+    usage: UNKNOWN_USAGE,
+    latency: 0,
+    duration: 0,
+    startedAt: '',
+    finishedAt: '',
+    attempts: 1,
+  },
+});
+
+describe('an exchange between a pool and its experiment', () => {
+  it('hands out cases with their keys and hashes, and takes results for the next ones', () => {
+    const state = newExperiment(6);
+    const first = handleExchange(state, { holder: 'a:1', settled: [], want: 2 }, cases);
+    expect(first.answer).toEqual({
+      cases: [
+        [0, 'd/v/0', 'h0'],
+        [1, 'd/v/1', 'h1'],
+      ],
+    });
+    const second = handleExchange(
+      state,
+      { holder: 'a:1', settled: [result(0), result(1, 'error')], want: 1 },
+      cases,
+    );
+    expect(second.accepted.map((r) => r.caseKey)).toEqual(['d/v/0', 'd/v/1']);
+    expect(second.answer.cases).toEqual([[2, 'd/v/2', 'h2']]);
+    expect(state.queue).toMatchObject({ done: 2, errors: 1 });
+  });
+
+  it('lets a newer attempt of the pool take over, and tells the older one it was superseded', () => {
+    const state = newExperiment(6);
+    handleExchange(state, { holder: 'a:1', settled: [], want: 3 }, cases);
+    const newer = handleExchange(state, { holder: 'a:2', settled: [], want: 2 }, cases);
+    // The older pool's leases come back and are served first.
+    expect(newer.answer.cases.map(([i]) => i)).toEqual([0, 1]);
+    const older = handleExchange(state, { holder: 'a:1', settled: [result(2)], want: 4 }, cases);
+    expect(older.answer).toEqual({ cases: [], end: 'superseded' });
+    // Its late result still counts: the case was paid for.
+    expect(older.accepted).toHaveLength(1);
+  });
+
+  it('gives deferred cases back and starts retries for retryable failures', () => {
+    const state = newExperiment(6);
+    handleExchange(state, { holder: 'a:1', settled: [], want: 3 }, cases);
+    const { retries, answer } = handleExchange(
+      state,
+      {
+        holder: 'a:1',
+        settled: [
+          { index: 0, deferred: 'paused' },
+          { index: 1, retry: { delay: 3, error: 'HTTP 429' } },
+        ],
+        want: 0,
+      },
+      cases,
+    );
+    expect(retries).toEqual([{ index: 1, delay: 3 }]);
+    expect(answer.cases).toEqual([]);
+    expect(state.queue).toMatchObject({ returned: [0], retrying: [1] });
+  });
+
+  it('hands out nothing once the experiment is ending, and says why', () => {
+    const state = newExperiment(6);
+    state.ending = 'handover';
+    const { answer } = handleExchange(state, { holder: 'a:1', settled: [], want: 3 }, cases);
+    expect(answer).toEqual({ cases: [], end: 'handover' });
+  });
+});
+
+describe('the next step after a pool ends', () => {
+  const at = (fill: (s: ReturnType<typeof newExperiment>) => void, suggested = false) => {
+    const state = newExperiment(4);
+    fill(state);
+    return nextStep(state, suggested);
+  };
+  it.each<[string, ReturnType<typeof at>, ReturnType<typeof nextStep>]>([
+    ['cases wait: another pool', at(() => undefined), 'pool'],
+    ['all done', at((s) => Object.assign(s.queue, { cursor: 4, done: 4 })), 'done'],
+    [
+      'only retries left: wait for them',
+      at((s) => Object.assign(s.queue, { cursor: 4, done: 3, retrying: [3] })),
+      'wait',
+    ],
+    ['stopped by the gate', at((s) => (s.ending = 'stopped')), 'stop'],
+    ['history grew: continue as new', at(() => undefined, true), 'continue-as-new'],
+    [
+      'history grew with a retry running: wait for it first',
+      at((s) => Object.assign(s.queue, { cursor: 1, retrying: [0] }), true),
+      'wait',
+    ],
+  ])('%s', (_, step, expected) => {
+    expect(step).toBe(expected);
+  });
+
+  it.each([
+    [1, 2],
+    [2, 4],
+    [4, 16],
+    [5, 30],
+    [9, 30],
+  ])('waits %i pauses in a row → %i s before the next pool', (pauses, seconds) => {
+    expect(pauseDelay(pauses)).toBe(seconds);
+  });
+
+  it('leases nothing twice', () => {
+    const state = newExperiment(3);
+    expect(lease(state.queue, 'a:1', 2)).toEqual([0, 1]);
+    expect(lease(state.queue, 'a:1', 2)).toEqual([2]);
+  });
+});

@@ -1,0 +1,157 @@
+import {
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  sleep,
+  workflowInfo,
+} from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import { releaseOthers, retryReturned, settle, waiting } from '../src/core/case-queue.ts';
+import {
+  handleExchange,
+  isFailure,
+  newExperiment,
+  nextStep,
+  pauseDelay,
+  type ExperimentState,
+  type RetryJob,
+} from '../src/core/experiment-state.ts';
+import type { Contender } from '../src/core/matrix.ts';
+import { MAX_ATTEMPTS } from '../src/core/retry.ts';
+import { exchangeUpdate, experimentProgressQuery } from './messages.ts';
+
+/** One experiment: a contender over one dataset's cases, `[key, hash]` each, `parallelism` calls in flight. */
+export interface ExperimentInput {
+  runId: string;
+  experimentId: string;
+  dataset: string;
+  contender: Contender;
+  cases: [key: string, hash: string][];
+  parallelism: number;
+}
+
+/** How the experiment ended: its counts, and `stopped` when the gate stopped the run before every case was done. */
+export interface ExperimentSummary {
+  experimentId: string;
+  total: number;
+  done: number;
+  errors: number;
+  stopped?: boolean;
+}
+
+/** What an experiment carries across continue-as-new: its queue, and the pauses it has met in a row. */
+export interface ExperimentCarry {
+  state: ExperimentState;
+  pauses: number;
+}
+
+/** Exchanges one run of the workflow takes before it hands over to the next, below the 2,000 updates a run may take. */
+const UPDATES_PER_RUN = 1000;
+
+const { runCases } = proxyActivities<Activities>({
+  // A pool runs as long as its experiment; heartbeats, not this, tell Temporal that its worker died.
+  startToCloseTimeout: '30 days',
+  heartbeatTimeout: '10 seconds',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+});
+
+const { runCase } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 hour',
+  heartbeatTimeout: '10 seconds',
+  // Retry-After and the 1-2-4-8 s back-off arrive as each failure's nextRetryDelay (S8); the pool's try was the first.
+  retry: {
+    maximumAttempts: MAX_ATTEMPTS - 1,
+    initialInterval: '2 seconds',
+    backoffCoefficient: 2,
+    maximumInterval: '8 seconds',
+  },
+});
+
+/**
+ * An experiment: a pool activity keeps `parallelism` of its cases in flight, leasing them through exchanges that also
+ * make each finished case durable; a case that fails in a way worth retrying runs again as an activity of its own.
+ */
+export async function experiment(
+  input: ExperimentInput,
+  carry?: ExperimentCarry,
+): Promise<ExperimentSummary> {
+  const state = carry?.state ?? newExperiment(input.cases.length);
+  let pauses = carry?.pauses ?? 0;
+  let updates = 0;
+  const task = (index: number) => ({
+    runId: input.runId,
+    experimentId: input.experimentId,
+    caseKey: input.cases[index]![0],
+    caseHash: input.cases[index]![1],
+    dataset: input.dataset,
+    contender: input.contender,
+  });
+  const retry = async ({ index, delay }: RetryJob) => {
+    await sleep(delay * 1000);
+    try {
+      const outcome = await runCase(task(index));
+      if ('result' in outcome) settle(state.queue, index, isFailure(outcome.result));
+      else retryReturned(state.queue, index);
+    } catch (error) {
+      if (isCancellation(error)) return;
+      // Its worker died on the last try: the case goes back to the pool rather than become an error it never was.
+      retryReturned(state.queue, index);
+    }
+  };
+
+  setHandler(experimentProgressQuery, () => ({
+    done: state.queue.done,
+    errors: state.queue.errors,
+    total: state.queue.total,
+  }));
+  setHandler(exchangeUpdate, (request) => {
+    updates++;
+    if (!state.ending && (updates >= UPDATES_PER_RUN || workflowInfo().continueAsNewSuggested)) {
+      state.ending = 'handover';
+    }
+    const { answer, retries } = handleExchange(state, request, input.cases);
+    for (const job of retries) void retry(job);
+    return answer;
+  });
+
+  for (;;) {
+    const step = nextStep(state, updates >= UPDATES_PER_RUN || workflowInfo().continueAsNewSuggested);
+    if (step === 'done' || step === 'stop') break;
+    if (step === 'wait') {
+      const retrying = state.queue.retrying.length;
+      await condition(() => waiting(state.queue) > 0 || state.queue.retrying.length < retrying);
+      continue;
+    }
+    if (step === 'continue-as-new') {
+      await condition(allHandlersFinished);
+      const { holder: _holder, ending: _ending, ...kept } = state;
+      return continueAsNew<typeof experiment>(input, { state: kept, pauses });
+    }
+    const { ended } = await runCases({
+      runId: input.runId,
+      experimentId: input.experimentId,
+      workflowId: workflowInfo().workflowId,
+      dataset: input.dataset,
+      contender: input.contender,
+      parallelism: input.parallelism,
+    });
+    // Whatever the pool held and did not report goes back to wait for the next one.
+    releaseOthers(state.queue);
+    state.holder = undefined;
+    if (ended === 'stopped') state.ending = 'stopped';
+    pauses = ended === 'paused' ? pauses + 1 : 0;
+    if (ended === 'paused') await sleep(pauseDelay(pauses) * 1000);
+  }
+  await condition(allHandlersFinished);
+  const { done, errors, total } = state.queue;
+  return {
+    experimentId: input.experimentId,
+    total,
+    done,
+    errors,
+    ...(state.ending === 'stopped' && done < total ? { stopped: true } : {}),
+  };
+}
