@@ -36,6 +36,8 @@ const commands: Commands = {
     (await import('./src/commands/runs.ts')).cancelCommand(runId, flags, io),
   answer: async (runId, goOn, flags, io) =>
     (await import('./src/commands/runs.ts')).answerCommand(runId, goOn, flags, io),
+  upgradeConfig: async (flags, io) =>
+    (await import('./src/commands/upgrade-config.ts')).upgradeConfigCommand(flags, io),
 };
 
 function failureType(error: unknown): string | undefined {

@@ -1,6 +1,7 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Io } from './io.ts';
 import type { RenderFlags } from './render.ts';
+import type { UpgradeFlags } from './upgrade-config.ts';
 import type { RunFlags, StartFlags, StatusFlags, SuiteFlags, WorkerFlags } from './options.ts';
 
 /** The command handlers the program dispatches to; each returns the exit code. */
@@ -20,6 +21,7 @@ export interface Commands {
   runs(flags: StatusFlags & { limit?: number }, io: Io): Promise<number>;
   cancel(runId: string, flags: StatusFlags, io: Io): Promise<number>;
   answer(runId: string, goOn: boolean, flags: StatusFlags, io: Io): Promise<number>;
+  upgradeConfig(flags: UpgradeFlags, io: Io): Promise<number>;
 }
 
 /** What `--help` says about providers: each request type and who serves it. */
@@ -190,6 +192,15 @@ export function createProgram(
       .argument('<run>', 'the run id')
       .action((runId: string, flags: StatusFlags) => run(() => commands.answer(runId, goOn, flags, io))());
   }
+  suiteOptions(
+    program
+      .command('upgrade-config')
+      .description(
+        'rewrite an old lineup (top-level vendors:/direct:) in place, keeping comments and <file>.bak',
+      ),
+  )
+    .option('-n, --dry-run', 'print the upgraded lineup; write nothing')
+    .action((flags: UpgradeFlags) => run(() => commands.upgradeConfig(flags, io))());
   program
     .command('version')
     .description('print the version')

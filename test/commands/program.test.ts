@@ -48,6 +48,7 @@ function recording(code = 0) {
     runs: handler('runs'),
     cancel: (runId, flags, given) => handler('cancel')({ ...flags, runId } as SuiteFlags, given),
     answer: (runId, goOn, flags, given) => handler('answer')({ ...flags, runId, goOn } as SuiteFlags, given),
+    upgradeConfig: handler('upgradeConfig'),
   };
   const { program, exitCode } = createProgram(commands, io, HELP);
   const parse = async (args: string[]) => {
@@ -149,7 +150,7 @@ describe('createProgram: flags', () => {
   });
 });
 
-describe('createProgram: weights, render and --scores', () => {
+describe('createProgram: weights, render, --scores, and upgrade-config', () => {
   it.each<[string, string[], keyof Commands, Record<string, unknown>]>([
     ['--scores on compare', ['compare', '--scores'], 'compare', { scores: true }],
     ['--scores on run', ['run', '-m', 'a/b', '--scores'], 'run', { scores: true, models: ['a/b'] }],
@@ -162,6 +163,13 @@ describe('createProgram: weights, render and --scores', () => {
       ['render', 'r.json', '--format', 'tui', '--totals', 'both', '--scores'],
       'render',
       { format: 'tui', totals: 'both', scores: true },
+    ],
+    ['upgrade-config', ['upgrade-config'], 'upgradeConfig', { search: true }],
+    [
+      'upgrade-config -n -C',
+      ['upgrade-config', '-n', '-C', 'x.yml'],
+      'upgradeConfig',
+      { dryRun: true, config: 'x.yml' },
     ],
   ])('%s', async (_, args, command, want) => {
     const calls = await recording().parse(args);
