@@ -32,6 +32,12 @@ const commands: Commands = {
     (await import('./src/commands/runs.ts')).cancelCommand(runId, flags, io),
   answer: async (runId, goOn, flags, io) =>
     (await import('./src/commands/runs.ts')).answerCommand(runId, goOn, flags, io),
+  upgradeConfig: async (flags, io) =>
+    (await import('./src/commands/upgrade-config.ts')).upgradeConfigCommand(flags, io),
+  completion: async (shell, program, io) =>
+    (await import('./src/commands/completion.ts')).completionCommand(shell, program, io),
+  complete: async (what, flags, io) =>
+    (await import('./src/commands/complete.ts')).completeCommand(what, flags, io),
 };
 
 function failureType(error: unknown): string | undefined {

@@ -1,14 +1,14 @@
 import pc from 'picocolors';
 import { ConfigError } from '../errors.ts';
 import { renderBox } from '../report/table.ts';
-import { discover } from '../suite/discover.ts';
+import { discover, type Discovery } from '../suite/discover.ts';
 import { loadSuite, type LoadedSuite } from '../suite/load.ts';
 import { shortPath } from '../suite/cases.ts';
 import type { Io } from './io.ts';
 import type { SuiteFlags } from './options.ts';
 
-/** Finds and loads the suite, printing the info box (or the warning box) first, as every suite command does. */
-export async function openSuite(flags: SuiteFlags, io: Io): Promise<LoadedSuite> {
+/** Finds the suite without loading it and prints the info box; with none found, the warning box and a ConfigError. */
+export function findSuite(flags: SuiteFlags, io: Io): Discovery {
   const found = discover({
     cwd: io.cwd,
     config: flags.config,
@@ -33,6 +33,12 @@ export async function openSuite(flags: SuiteFlags, io: Io): Promise<LoadedSuite>
     `File: ${shortPath(io.cwd, found.file)}`,
   ]);
   io.stderr.write(pc.green(box) + '\n');
+  return found;
+}
+
+/** Finds and loads the suite, printing the info box (or the warning box) first, as every suite command does. */
+export async function openSuite(flags: SuiteFlags, io: Io): Promise<LoadedSuite> {
+  const found = findSuite(flags, io);
   const suite = await loadSuite(found);
   if (flags.verbose) io.stderr.write(`suite ${suite.name} found ${found.how}: ${found.file}\n`);
   return suite;

@@ -1,6 +1,7 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Io } from './io.ts';
 import type { RenderFlags } from './render.ts';
+import type { UpgradeFlags } from './upgrade-config.ts';
 import type { RunFlags, StartFlags, StatusFlags, SuiteFlags, WorkerFlags } from './options.ts';
 
 /** The command handlers the program dispatches to; each returns the exit code. */
@@ -20,7 +21,21 @@ export interface Commands {
   runs(flags: StatusFlags & { limit?: number }, io: Io): Promise<number>;
   cancel(runId: string, flags: StatusFlags, io: Io): Promise<number>;
   answer(runId: string, goOn: boolean, flags: StatusFlags, io: Io): Promise<number>;
+  upgradeConfig(flags: UpgradeFlags, io: Io): Promise<number>;
+  /** Gets the program itself, so the script it prints completes exactly the commands and flags parsed here. */
+  completion(shell: string, program: Command, io: Io): Promise<number>;
+  /** The hidden `__complete`: the values a completion script asks for, one a line. */
+  complete(what: string, flags: SuiteFlags, io: Io): Promise<number>;
 }
+
+/** The shells `completion` writes a script for. */
+export const COMPLETION_SHELLS = ['bash', 'zsh'];
+
+/** The hidden command a completion script calls back for the suite's values. */
+export const COMPLETE_COMMAND = '__complete';
+
+/** What `__complete` lists: the suite's datasets, variants and cases, lineup model ids, runs. */
+export const COMPLETION_VALUES = ['datasets', 'cases', 'models', 'runs'];
 
 /** What `--help` says about providers: each request type and who serves it. */
 export interface HelpInfo {
@@ -195,6 +210,23 @@ export function createProgram(
       .argument('<run>', 'the run id')
       .action((runId: string, flags: StatusFlags) => run(() => commands.answer(runId, goOn, flags, io))());
   }
+  suiteOptions(
+    program
+      .command('upgrade-config')
+      .description(
+        'rewrite an old lineup (top-level vendors:/direct:) in place, keeping comments and <file>.bak',
+      ),
+  )
+    .option('-n, --dry-run', 'print the upgraded lineup; write nothing')
+    .action((flags: UpgradeFlags) => run(() => commands.upgradeConfig(flags, io))());
+  program
+    .command('completion')
+    .description('print a shell completion script: source <(llm-evals completion bash)')
+    .addArgument(new Argument('<shell>', 'the shell').choices(COMPLETION_SHELLS))
+    .action((shell: string) => run(() => commands.completion(shell, program, io))());
+  suiteOptions(program.command(COMPLETE_COMMAND, { hidden: true }))
+    .addArgument(new Argument('<what>', 'what to list').choices(COMPLETION_VALUES))
+    .action((what: string, flags: SuiteFlags) => run(() => commands.complete(what, flags, io))());
   program
     .command('version')
     .description('print the version')

@@ -32,6 +32,19 @@ pre { background: var(--band); padding: .5rem; overflow: auto; max-height: 22rem
 .result { border-top: 1px dashed var(--line); padding: .4rem 0; } .result h4 { margin: .3rem 0 0; font-size: .85rem; }
 .status-reply_error, .status-error { color: #cf222e; }
 dl.glossary dt { font-weight: 700; margin-top: .4rem; } dl.glossary dd { margin-left: 1.2rem; }
+.charts { display: flex; flex-wrap: wrap; gap: 1rem; }
+svg.chart { border: 1px solid var(--line); border-radius: 6px; background: #fff; font-size: 11px; max-width: 100%;
+  height: auto; }
+svg.chart text { fill: var(--muted); } svg.chart .label { fill: var(--ink); font-weight: 600; }
+svg.chart .grid { stroke: #eaeef2; } svg.chart .axis { stroke: var(--muted); }
+svg.chart .front { fill: none; stroke: var(--muted); stroke-width: 1.5; stroke-dasharray: 5 4; }
+svg.chart .dot { fill: currentColor; stroke: #fff; stroke-width: 1.5; }
+svg.chart .err .dot { fill: #fff; stroke: currentColor; stroke-width: 2; }
+svg.chart .pt text { fill: currentColor; font-weight: 700; }
+svg.chart .ring-best { fill: none; stroke: #1a7f37; stroke-width: 2.5; }
+svg.chart .ring-value { fill: none; stroke: #bf8700; stroke-width: 2.5; stroke-dasharray: 4 3; }
+.chart-key { list-style: none; padding: 0; margin: .4rem 0; font-size: .85rem; columns: 2; }
+.chart-key .n { display: inline-block; min-width: 1.4rem; font-weight: 700; }
 `;
 
 /** Makes every `table.sortable` sort by a clicked header (again: the other way), by each cell's `data-v`. */

@@ -6,6 +6,7 @@ import { esc, escJson } from './html-escape.ts';
 import { bestHtml, bestSummaryHtml, glossaryHtml, standingsHtml, weightsHtml } from './html-standings.ts';
 import type { Snapshot } from './snapshot.ts';
 import { standings } from './standings.ts';
+import { valueChartsHtml } from './value-chart.ts';
 
 function header(snapshot: Snapshot, ranking: string): string {
   const datasets = new Set(snapshot.experiments.map((e) => e.dataset)).size;
@@ -27,7 +28,7 @@ function header(snapshot: Snapshot, ranking: string): string {
     snapshot.suite.description ? `<p>${esc(snapshot.suite.description)}</p>` : '',
     `<p class="meta">${facts.join(' · ')}</p>`,
     banner,
-    '<nav><a href="#best">Best value</a><a href="#overall">Global standings</a><a href="#datasets">By dataset</a>' +
+    '<nav><a href="#best">Best value</a><a href="#value">Value picture</a><a href="#overall">Global standings</a><a href="#datasets">By dataset</a>' +
       '<a href="#variants">By variant</a><a href="#cases">Cases</a><a href="#glossary">Glossary</a>' +
       '<a href="#run">Run</a></nav>',
   ]
@@ -69,6 +70,15 @@ export function renderHtml(snapshot: Snapshot): string {
       'best',
       'Best value',
       `<p class="note">The best, and the cheapest contender within 2 points of it; a contender with errors is never named.</p>\n${bestSummaryHtml(s)}`,
+    ),
+    section(
+      'value',
+      'Value picture',
+      `<p class="note">Each dataset's contenders: ${esc(s.ranking)} against cost and against p95 latency, on log scales. ` +
+        'The dashed line is the Pareto front: no contender is both cheaper (or faster) and better than one on it. ' +
+        'Numbers are the ranks in the standings; the best is ringed in green, the best value in amber, a contender ' +
+        'with errors is hollow.</p>\n' +
+        valueChartsHtml(snapshot, s),
     ),
     section(
       'overall',

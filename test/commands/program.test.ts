@@ -48,6 +48,9 @@ function recording(code = 0) {
     runs: handler('runs'),
     cancel: (runId, flags, given) => handler('cancel')({ ...flags, runId } as SuiteFlags, given),
     answer: (runId, goOn, flags, given) => handler('answer')({ ...flags, runId, goOn } as SuiteFlags, given),
+    upgradeConfig: handler('upgradeConfig'),
+    completion: (shell, program, given) => handler('completion')({ shell, program } as SuiteFlags, given),
+    complete: (what, flags, given) => handler('complete')({ ...flags, what } as SuiteFlags, given),
   };
   const { program, exitCode } = createProgram(commands, io, HELP);
   const parse = async (args: string[]) => {
@@ -149,7 +152,7 @@ describe('createProgram: flags', () => {
   });
 });
 
-describe('createProgram: weights, render and --scores', () => {
+describe('createProgram: weights, render, --scores, upgrade-config and completion', () => {
   it.each<[string, string[], keyof Commands, Record<string, unknown>]>([
     ['--scores on compare', ['compare', '--scores'], 'compare', { scores: true }],
     ['--scores on run', ['run', '-m', 'a/b', '--scores'], 'run', { scores: true, models: ['a/b'] }],
@@ -163,6 +166,21 @@ describe('createProgram: weights, render and --scores', () => {
       'render',
       { format: 'tui', totals: 'both', scores: true },
     ],
+    ['upgrade-config', ['upgrade-config'], 'upgradeConfig', { search: true }],
+    [
+      'upgrade-config -n -C',
+      ['upgrade-config', '-n', '-C', 'x.yml'],
+      'upgradeConfig',
+      { dryRun: true, config: 'x.yml' },
+    ],
+    ['completion bash', ['completion', 'bash'], 'completion', { shell: 'bash' }],
+    ['completion zsh', ['completion', 'zsh'], 'completion', { shell: 'zsh' }],
+    [
+      '__complete with the suite flags',
+      ['__complete', 'datasets', '-C', 'x.yml'],
+      'complete',
+      { what: 'datasets', config: 'x.yml' },
+    ],
   ])('%s', async (_, args, command, want) => {
     const calls = await recording().parse(args);
     expect(calls.map((c) => c.command)).toEqual([command]);
@@ -171,6 +189,8 @@ describe('createProgram: weights, render and --scores', () => {
 
   it.each([
     ['render without a file', ['render'], 'commander.missingArgument'],
+    ['completion for an unknown shell', ['completion', 'fish'], 'commander.invalidArgument'],
+    ['__complete of an unknown kind', ['__complete', 'colours'], 'commander.invalidArgument'],
     ['render with a run flag', ['render', 'r.json', '-d', 'x'], 'commander.unknownOption'],
   ])('refuses %s', async (_, args, code) => {
     const { error } = await rejection(args);
@@ -228,6 +248,14 @@ describe('createProgram: help and version', () => {
     );
     expect(cli.stdout()).toMatch(/^ {2}cases \[options\]/m);
     expect(cli.calls).toEqual([]);
+  });
+
+  it('lists upgrade-config and completion in --help, but not the hidden __complete', async () => {
+    const cli = recording();
+    expect(await settle(cli, ['--help'])).toBe(0);
+    expect(cli.stdout()).toMatch(/^ {2}upgrade-config \[options\]/m);
+    expect(cli.stdout()).toMatch(/^ {2}completion <shell>/m);
+    expect(cli.stdout()).not.toContain('__complete');
   });
 
   it.each([[['version']], [['-V']], [['--version']]])('%j prints llm-evals <version>', async (args) => {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderHtml } from '../../src/report/html.ts';
 import { safeId } from '../../src/report/html-escape.ts';
@@ -87,6 +87,45 @@ describe.skipIf(!present)(title, () => {
     expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined();
     expect(await page.locator('pre', { hasText: HOSTILE_REPLY }).count()).toBe(1);
     expect(await page.locator('img').count()).toBe(0);
+  });
+
+  /** Each located element's `data-<name>` attributes, read one by one (no DOM types in this project). */
+  const dataOf = async (located: Locator, names: readonly string[]) => {
+    const all: Record<string, string | null>[] = [];
+    for (const element of await located.all()) {
+      const attrs = await Promise.all(names.map((n) => element.getAttribute(`data-${n}`)));
+      all.push(Object.fromEntries(names.map((n, i) => [n, attrs[i] ?? null])));
+    }
+    return all;
+  };
+
+  it('draws each dataset’s value picture with the numbers its standings table shows', async () => {
+    const datasets = await page.locator('#datasets h3').allTextContents();
+    expect(datasets).toEqual(['north', 'south']);
+    for (const [d, dataset] of datasets.entries()) {
+      const table = page.locator('#datasets table').nth(d);
+      const headers = await table.locator('thead th').allTextContents();
+      const rows: (string | null)[][] = [];
+      for (const tr of await table.locator('tbody tr').all()) {
+        rows.push((await dataOf(tr.locator('td'), ['v'])).map((cell) => cell.v ?? null));
+      }
+      const row = (n: string | null) => rows.find((r) => r[0] === n)!;
+      for (const axis of ['cost', 'p95']) {
+        const chart = page.locator(`#value .value-chart[data-dataset="${dataset}"] svg[data-axis="${axis}"]`);
+        expect((await chart.boundingBox())?.width).toBeGreaterThan(200);
+        const ranking = (await chart.getAttribute('data-ranking')) ?? '';
+        const points = await dataOf(chart.locator('g.pt'), ['n', 'id', 'effort', 'temp', 'x', 'y']);
+        expect(points).toHaveLength(rows.length);
+        for (const p of points) {
+          const cells = row(p.n ?? null);
+          expect(cells[headers.indexOf('model')]).toBe(p.id);
+          expect(cells[headers.indexOf('effort')]).toBe(p.effort);
+          expect(cells[headers.indexOf('temp')] ?? '').toBe(p.temp);
+          expect(cells[headers.indexOf(ranking)]).toBe(p.y);
+          expect(cells[headers.indexOf(axis)]).toBe(p.x);
+        }
+      }
+    }
   });
 
   it('logs no console error, and leaves a screenshot in test-artifacts/report.png', async () => {

@@ -1,0 +1,37 @@
+import { discover } from '../suite/discover.ts';
+import { loadCases } from '../suite/cases.ts';
+import { readLineup } from '../suite/lineup.ts';
+import { loadSuite, type LoadedSuite } from '../suite/load.ts';
+import type { Io } from './io.ts';
+import type { SuiteFlags } from './options.ts';
+
+const unique = (values: readonly string[]): string[] => [...new Set(values)].sort();
+
+function values(suite: LoadedSuite, what: string): string[] {
+  if (what === 'models') {
+    return unique(readLineup({ config: suite.config, registry: suite.registry }).entries.map((e) => e.id));
+  }
+  const { cases } = loadCases(suite.root, suite.casesGlob);
+  if (what === 'datasets') return unique(cases.map((c) => c.dataset));
+  // `-c` takes a variant (every case in it) or one case.
+  return unique(cases.flatMap((c) => [c.variant, c.id]));
+}
+
+/**
+ * The hidden `__complete datasets|cases|models|runs`: the values a completion script offers, one a line, from the
+ * suite found as every command finds it, but with no info box (its output lands in the user's prompt). `runs` prints
+ * nothing yet: listing them needs Temporal.
+ */
+export async function completeCommand(what: string, flags: SuiteFlags, io: Io): Promise<number> {
+  if (what === 'runs') return 0;
+  const found = discover({
+    cwd: io.cwd,
+    config: flags.config,
+    helper: flags.helper ?? io.env.LLM_EVALS_HELPER,
+    search: flags.search,
+  });
+  if (!found) return 0;
+  const list = values(await loadSuite(found), what);
+  io.stdout.write(list.map((v) => `${v}\n`).join(''));
+  return 0;
+}

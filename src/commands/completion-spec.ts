@@ -1,0 +1,88 @@
+import type { Argument, Command, Option } from 'commander';
+
+/** What a shell can offer for a value: nothing (the user's own), fixed choices, paths, or the suite's values. */
+export type Values =
+  | { kind: 'none' }
+  | { kind: 'choices'; choices: string[] }
+  | { kind: 'files' }
+  | { kind: 'dirs' }
+  /** Asked of `llm-evals __complete <what>` on each Tab; `list` values are comma-separated. */
+  | { kind: 'suite'; what: string; list: boolean };
+
+/** A flag as completion sees it: its spellings, its help line, and the value it takes, if any. */
+export interface FlagSpec {
+  names: string[];
+  description: string;
+  /** `name` is the placeholder `--help` shows, such as `file` for `<file>`. */
+  value?: { name: string; optional: boolean; variadic: boolean; values: Values };
+}
+
+/** A command's flags and positional arguments, in order. */
+export interface CommandSpec {
+  name: string;
+  description: string;
+  flags: FlagSpec[];
+  args: { name: string; optional: boolean; variadic: boolean; values: Values }[];
+}
+
+/** Everything a completion script completes, read off the commander program so the two never drift apart. */
+export interface CompletionSpec {
+  /** The program's names: `llm-evals`, and `evals`, which package.json installs too. */
+  names: string[];
+  flags: FlagSpec[];
+  commands: CommandSpec[];
+}
+
+/** The flags whose values come from the suite; their meaning is not in commander, so it is written here. */
+const SUITE_VALUES: Record<string, Values> = {
+  '--dataset': { kind: 'suite', what: 'datasets', list: true },
+  '--case': { kind: 'suite', what: 'cases', list: true },
+  '--models': { kind: 'suite', what: 'models', list: false },
+};
+
+/** Values named by their placeholder (`<file>`, `<dir>`, `<run>`), for flags and arguments alike. */
+function byPlaceholder(name: string, commands: string[]): Values {
+  if (name === 'file') return { kind: 'files' };
+  if (name === 'dir') return { kind: 'dirs' };
+  if (name === 'run') return { kind: 'suite', what: 'runs', list: false };
+  if (name === 'command') return { kind: 'choices', choices: commands };
+  return { kind: 'none' };
+}
+
+function flagSpec(option: Option, commands: string[]): FlagSpec {
+  const names = [option.short, option.long].filter((n): n is string => Boolean(n));
+  const spec: FlagSpec = { names, description: option.description };
+  if (!option.required && !option.optional) return spec;
+  const placeholder = /[<[]([^>\]]+?)(?:\.\.\.)?[>\]]/.exec(option.flags)?.[1] ?? '';
+  const values: Values = option.argChoices
+    ? { kind: 'choices', choices: option.argChoices }
+    : (SUITE_VALUES[option.long ?? ''] ?? byPlaceholder(placeholder, commands));
+  return {
+    ...spec,
+    value: { name: placeholder, optional: option.optional, variadic: option.variadic, values },
+  };
+}
+
+function argSpec(arg: Argument, commands: string[]): CommandSpec['args'][number] {
+  const values: Values = arg.argChoices
+    ? { kind: 'choices', choices: arg.argChoices }
+    : byPlaceholder(arg.name(), commands);
+  return { name: arg.name(), optional: !arg.required, variadic: arg.variadic, values };
+}
+
+/** Reads the visible commands, their flags and arguments off the program `createProgram` built. */
+export function completionSpec(program: Command, aliases: readonly string[] = []): CompletionSpec {
+  const help = program.createHelp();
+  const visible = help.visibleCommands(program);
+  const names = visible.map((c) => c.name());
+  return {
+    names: [program.name(), ...aliases],
+    flags: help.visibleOptions(program).map((o) => flagSpec(o, names)),
+    commands: visible.map((command) => ({
+      name: command.name(),
+      description: command.description(),
+      flags: help.visibleOptions(command).map((o) => flagSpec(o, names)),
+      args: command.registeredArguments.map((a) => argSpec(a, names)),
+    })),
+  };
+}

@@ -1,0 +1,206 @@
+import { paretoFront } from '../core/pareto.ts';
+import { contenderName } from './columns.ts';
+import { formatCost, formatPercent, formatSeconds } from './format.ts';
+import { esc } from './html-escape.ts';
+import type { Snapshot } from './snapshot.ts';
+import { standings, type Standing, type Standings, type StandingsTable } from './standings.ts';
+
+/** What a chart puts across: dollars spent, or the 95th percentile seconds of the calls that worked. */
+export type ValueAxis = 'cost' | 'p95';
+
+const WIDTH = 520;
+const HEIGHT = 320;
+const MARGIN = { left: 62, right: 20, top: 16, bottom: 46 };
+/** Room at the left of a log axis for values of 0 (a free local model), which a log scale cannot place. */
+const ZERO_LANE = 30;
+
+const AXES: Record<
+  ValueAxis,
+  { title: string; get: (r: Standing) => number | null; format: (v: number) => string }
+> = {
+  cost: { title: 'cost (log scale)', get: (r) => r.summary.usage.costUsd, format: formatCost },
+  p95: { title: 'p95 latency (log scale)', get: (r) => r.summary.p95, format: formatSeconds },
+};
+
+const px = (n: number) => n.toFixed(1);
+
+/** Ticks for a log axis over [low, high]: the powers of ten, with 2 and 5 between them when the span is short. */
+export function logTicks(low: number, high: number): number[] {
+  const from = Math.floor(Math.log10(low));
+  const to = Math.ceil(Math.log10(high));
+  const steps = to - from <= 3 ? [1, 2, 5] : [1];
+  const ticks: number[] = [];
+  for (let e = from; e <= to; e++) {
+    for (const s of steps) {
+      const t = Number((s * 10 ** e).toPrecision(1));
+      if (t >= low && t <= high) ticks.push(t);
+    }
+  }
+  return ticks.length >= 2 ? ticks : [low, high];
+}
+
+/** Each contender's label: its id with the effort and temperature that tell it apart, and its provider if needed. */
+export function contenderLabels(snapshot: Snapshot): Map<string, string> {
+  const names = snapshot.contenders.map((c) => contenderName(c));
+  return new Map(
+    snapshot.contenders.map((c, i) => {
+      const twin = names.some((n, j) => j !== i && n === names[i]);
+      return [c.key, twin ? `${names[i]} via ${c.provider}` : names[i]!];
+    }),
+  );
+}
+
+interface Plotted {
+  row: Standing;
+  n: number;
+  x: number;
+  y: number;
+}
+
+/** One scatter of a dataset's contenders as inline SVG: the ranking value up, `axis` across, the front dashed. */
+export function valueChartSvg(
+  table: StandingsTable,
+  axis: ValueAxis,
+  ranking: string,
+  labels: ReadonlyMap<string, string>,
+): string {
+  const { title, get, format } = AXES[axis];
+  const points: Plotted[] = table.rows.flatMap((row, i) => {
+    const x = get(row);
+    return x === null || row.rank === null ? [] : [{ row, n: i + 1, x, y: row.rank }];
+  });
+  const positive = points.map((p) => p.x).filter((x) => x > 0);
+  const zero = points.some((p) => p.x <= 0);
+  const [low, high] = positive.length
+    ? [Math.min(...positive) / 1.5, Math.max(...positive) * 1.5]
+    : [axis === 'cost' ? 0.001 : 0.1, axis === 'cost' ? 0.01 : 1];
+  const left = MARGIN.left + (zero ? ZERO_LANE : 0);
+  const right = WIDTH - MARGIN.right;
+  const bottom = HEIGHT - MARGIN.bottom;
+  const toX = (v: number) =>
+    v <= 0
+      ? MARGIN.left + ZERO_LANE / 2
+      : left + ((Math.log10(v) - Math.log10(low)) / (Math.log10(high) - Math.log10(low))) * (right - left);
+  const ys = points.map((p) => p.y);
+  const top = Math.max(1, ...ys);
+  const floor = Math.max(0, Math.floor((Math.min(top - 0.1, ...ys) - 0.02) * 10) / 10);
+  const toY = (v: number) => MARGIN.top + ((top - v) / (top - floor)) * (bottom - MARGIN.top);
+  const step = top - floor > 0.5 ? 0.2 : top - floor > 0.25 ? 0.1 : 0.05;
+  const yTicks = Array.from(
+    { length: Math.floor((top - floor) / step + 1e-9) + 1 },
+    (_, k) => floor + k * step,
+  );
+  const xTicks = logTicks(low, high);
+
+  const grid = [
+    ...yTicks.map(
+      (t) =>
+        `<line class="grid" x1="${MARGIN.left}" x2="${right}" y1="${px(toY(t))}" y2="${px(toY(t))}"/>` +
+        `<text x="${MARGIN.left - 6}" y="${px(toY(t) + 4)}" text-anchor="end">${esc(formatPercent(t))}</text>`,
+    ),
+    ...xTicks.map(
+      (t) =>
+        `<line class="grid" x1="${px(toX(t))}" x2="${px(toX(t))}" y1="${MARGIN.top}" y2="${bottom}"/>` +
+        `<text x="${px(toX(t))}" y="${bottom + 16}" text-anchor="middle">${esc(format(t))}</text>`,
+    ),
+    zero ? `<text x="${px(toX(0))}" y="${bottom + 16}" text-anchor="middle">${esc(format(0))}</text>` : '',
+  ];
+  const front = paretoFront(points).map((i) => points[i]!);
+  const path = front.length
+    ? `M${px(toX(front[0]!.x))} ${px(toY(front[0]!.y))}` +
+      front
+        .slice(1)
+        .map((p) => `H${px(toX(p.x))}V${px(toY(p.y))}`)
+        .join('') +
+      `H${right}`
+    : '';
+  const onFront = new Set(front);
+  const marks = (p: Plotted) =>
+    (p.row === table.best
+      ? `<circle class="ring-best" r="10" cx="${px(toX(p.x))}" cy="${px(toY(p.y))}"/>`
+      : '') +
+    (p.row === table.bestValue
+      ? `<circle class="ring-value" r="14" cx="${px(toX(p.x))}" cy="${px(toY(p.y))}"/>`
+      : '');
+  // A ringed point's number sits outside its rings.
+  const offset = (p: Plotted) => (p.row === table.bestValue ? 13 : p.row === table.best ? 10 : 6);
+  const dots = points.map((p) => {
+    const c = p.row.contender;
+    const label = labels.get(c.key) ?? contenderName(c);
+    const state = [
+      p.row === table.best ? 'best' : '',
+      p.row === table.bestValue ? 'best value' : '',
+      onFront.has(p) ? 'on the front' : '',
+      p.row.summary.errors ? `${p.row.summary.errors} errors` : '',
+    ].filter(Boolean);
+    const tip = `#${p.n} ${label}: ${formatPercent(p.y)} ${ranking}, ${format(p.x)}${state.length ? ` (${state.join(', ')})` : ''}`;
+    const classes = ['pt', `c${p.row.contenderIndex % 8}`, p.row.summary.errors ? 'err' : ''].filter(Boolean);
+    const data = [
+      `data-n="${p.n}"`,
+      `data-key="${esc(c.key)}"`,
+      `data-id="${esc(c.id)}"`,
+      `data-effort="${esc(c.effort)}"`,
+      `data-temp="${esc(c.temperature)}"`,
+      `data-x="${esc(p.x)}"`,
+      `data-y="${esc(p.y)}"`,
+    ].join(' ');
+    return (
+      `<g class="${classes.join(' ')}" ${data}><title>${esc(tip)}</title>${marks(p)}` +
+      `<circle class="dot" r="5" cx="${px(toX(p.x))}" cy="${px(toY(p.y))}"/>` +
+      `<text x="${px(toX(p.x) + offset(p))}" y="${px(toY(p.y) - offset(p))}">${p.n}</text></g>`
+    );
+  });
+  const name = `${table.group}: ${ranking} against ${title}`;
+  return [
+    `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${esc(name)}" data-axis="${axis}" data-ranking="${esc(ranking)}">`,
+    `<title>${esc(name)}</title>`,
+    ...grid,
+    `<line class="axis" x1="${MARGIN.left}" x2="${right}" y1="${bottom}" y2="${bottom}"/>`,
+    `<line class="axis" x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${bottom}"/>`,
+    `<text class="label" x="${px((left + right) / 2)}" y="${HEIGHT - 8}" text-anchor="middle">${esc(title)}</text>`,
+    `<text class="label" transform="rotate(-90)" x="${px(-(MARGIN.top + bottom) / 2)}" y="14" text-anchor="middle">${esc(ranking)}</text>`,
+    path ? `<path class="front" d="${path}"/>` : '',
+    ...dots,
+    '</svg>',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+function keyHtml(table: StandingsTable, labels: ReadonlyMap<string, string>): string {
+  const items = table.rows.map((row, i) => {
+    const marks = [row === table.best ? 'best' : '', row === table.bestValue ? 'best value' : ''].filter(
+      Boolean,
+    );
+    const missing = [
+      row.rank === null ? 'no score' : '',
+      row.summary.usage.costUsd === null ? 'no cost' : '',
+      row.summary.p95 === null ? 'no p95' : '',
+    ].filter(Boolean);
+    const note = missing.length
+      ? ` <span class="note">(not plotted where it has ${missing.join(', ')})</span>`
+      : '';
+    return (
+      `<li><span class="n c${row.contenderIndex % 8}">${i + 1}</span> ${esc(labels.get(row.contender.key))}` +
+      `${marks.length ? ` <em>${marks.join(', ')}</em>` : ''}${note}</li>`
+    );
+  });
+  return `<ul class="chart-key">${items.join('')}</ul>`;
+}
+
+/**
+ * The value picture (R4): per dataset, the ranking value (the primary metric, or wscore with weights) against cost
+ * and against p95 latency, both on log scales, the Pareto front dashed, the best ringed in green and the best value
+ * in amber. Inline SVG with no script; every label escaped.
+ */
+export function valueChartsHtml(snapshot: Snapshot, s: Standings = standings(snapshot)): string {
+  const labels = contenderLabels(snapshot);
+  return s.datasets
+    .map(
+      (t) =>
+        `<div class="value-chart" data-dataset="${esc(t.group)}">\n<h3>${esc(t.group)}</h3>\n<div class="charts">\n` +
+        `${valueChartSvg(t, 'cost', s.ranking, labels)}\n${valueChartSvg(t, 'p95', s.ranking, labels)}\n</div>\n` +
+        `${keyHtml(t, labels)}\n</div>`,
+    )
+    .join('\n');
+}
