@@ -22,11 +22,15 @@ export interface PoolInput {
   dataset: string;
   contender: Contender;
   parallelism: number;
+  /** The cases leased to its first attempt when it was scheduled, and whether more remain to ask for. */
+  first: ExchangeAnswer['cases'];
+  more: boolean;
 }
 
-/** Why a pool ended: nothing left to hand out, the gate paused the run, or the experiment told it to end. */
+/** Why a pool ended (nothing left to hand out, the gate paused the run, or the experiment told it to end), and what it finished since its last exchange. */
 export interface PoolResult {
   ended: 'drained' | 'paused' | PoolEnd;
+  settled: Settled[];
 }
 
 /** The activities' dependencies: the suite's code and cases, the gate, the experiments, and this process's pools. */
@@ -49,16 +53,18 @@ export function createRunCases(deps: PoolDeps) {
     const { cancellationSignal: cancelled } = context;
     const { draining } = deps.pools;
     const holder = holderOf(context.info.activityId, context.info.attempt);
-    const buffer: ExchangeAnswer['cases'] = [];
+    // A retried pool does not trust the first lease: its experiment may have settled those cases since.
+    const retried = context.info.attempt > 1;
+    const buffer: ExchangeAnswer['cases'] = retried ? [] : [...input.first];
     const outbox: Settled[] = [];
     const finished: number[] = [];
     let running = 0;
     let oldest: number | null = null;
     let bytes = 0;
     let urgent = false;
-    let exhausted = false;
+    let exhausted = !retried && !input.more;
     let exchanging = false;
-    let ended: PoolResult['ended'] = 'drained';
+    let ended = 'drained' as PoolResult['ended'];
     let failure: Error | undefined;
     let wake = () => {};
     const kick = () => wake();
@@ -193,8 +199,11 @@ export function createRunCases(deps: PoolDeps) {
           rate: finished.length,
           now,
         });
-        if ('end' in move && toGate.outcomes.length === 0 && !reporting) return { ended };
-        if ('end' in move && !reporting) tellGate();
+        // A superseded attempt's result would be refused: it reports by exchange before it ends.
+        const ending = 'end' in move && (ended !== 'superseded' || outbox.length === 0);
+        if (ending && toGate.outcomes.length === 0 && !reporting) return { ended, settled: outbox.splice(0) };
+        if (ending && !reporting) tellGate();
+        if ('end' in move && !ending && !exchanging) exchange(0);
         if ('exchange' in move) exchange(move.want);
         await new Promise<void>((resolve) => {
           wake = resolve;

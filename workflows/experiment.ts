@@ -9,9 +9,11 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { releaseOthers, retryReturned, settle, waiting } from '../src/core/case-queue.ts';
+import { lease, releaseOthers, retryReturned, settle, waiting } from '../src/core/case-queue.ts';
+import { firstLease } from '../src/core/pool-pacing.ts';
 import {
   handleExchange,
+  holderOf,
   isFailure,
   newExperiment,
   nextStep,
@@ -51,12 +53,15 @@ export interface ExperimentCarry {
 /** Exchanges one run of the workflow takes before it hands over to the next, below the 2,000 updates a run may take. */
 const UPDATES_PER_RUN = 1000;
 
-const { runCases } = proxyActivities<Activities>({
-  // A pool runs as long as its experiment; heartbeats, not this, tell Temporal that its worker died.
-  startToCloseTimeout: '30 days',
-  heartbeatTimeout: '10 seconds',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
-});
+/** A pool of calls, its activity id set so its holder id is known when its first cases are leased to it. */
+const pool = (activityId: string) =>
+  proxyActivities<Activities>({
+    activityId,
+    // A pool runs as long as its experiment; heartbeats, not this, tell Temporal that its worker died.
+    startToCloseTimeout: '30 days',
+    heartbeatTimeout: '10 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+  }).runCases;
 
 const { runCase } = proxyActivities<Activities>({
   startToCloseTimeout: '1 hour',
@@ -81,6 +86,7 @@ export async function experiment(
   const state = carry?.state ?? newExperiment(input.cases.length);
   let pauses = carry?.pauses ?? 0;
   let updates = 0;
+  let pools = 0;
   const task = (index: number) => ({
     runId: input.runId,
     experimentId: input.experimentId,
@@ -130,14 +136,22 @@ export async function experiment(
       const { holder: _holder, ending: _ending, ...kept } = state;
       return continueAsNew<typeof experiment>(input, { state: kept, pauses });
     }
-    const { ended } = await runCases({
+    const activityId = `pool-${++pools}`;
+    state.holder = holderOf(activityId, 1);
+    const want = firstLease(input.parallelism);
+    const first = lease(state.queue, state.holder, want);
+    const { ended, settled } = await pool(activityId)({
       runId: input.runId,
       experimentId: input.experimentId,
       workflowId: workflowInfo().workflowId,
       dataset: input.dataset,
       contender: input.contender,
       parallelism: input.parallelism,
+      first: first.map((i) => [i, input.cases[i]![0], input.cases[i]![1]]),
+      more: first.length === want && waiting(state.queue) > 0,
     });
+    const last = handleExchange(state, { holder: state.holder, settled, want: 0 }, input.cases);
+    for (const job of last.retries) void retry(job);
     // Whatever the pool held and did not report goes back to wait for the next one.
     releaseOthers(state.queue);
     state.holder = undefined;

@@ -12,6 +12,8 @@ export const exchangeUpdate = defineUpdate<ExchangeAnswer, [ExchangeRequest]>('e
 
 /** Asks the gate when a call may start (S7, S8), or whether the run is paused or stopped (S10, S11). */
 export const slotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('slot');
+/** Tells the gate of successes it need not answer: they only reset the failure streak and count towards percents. */
+export const successesSignal = defineSignal<[count: number]>('successes');
 /** Tells the gate how cases ended, in finishing order (`null` for a success); answers the run's state after them. */
 export const outcomesUpdate = defineUpdate<GateState['state'], [(Failure | null)[]]>('outcomes');
 /** Closes a vendor for every call of the run for some seconds, after a retryable failure (S8). */

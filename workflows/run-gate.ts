@@ -19,6 +19,7 @@ import {
   gateQuery,
   outcomesUpdate,
   slotUpdate,
+  successesSignal,
 } from './messages.ts';
 
 /** Messages one gate run handles before it continues as new, far below the 2,000 updates a workflow run may take. */
@@ -31,6 +32,10 @@ export async function runGate(gate: GateState): Promise<GateState> {
   setHandler(slotUpdate, (request) => {
     messages++;
     return grantSlot(gate, request, Date.now());
+  });
+  setHandler(successesSignal, (count) => {
+    messages++;
+    for (let i = 0; i < count; i++) recordOutcome(gate, undefined);
   });
   setHandler(outcomesUpdate, (outcomes) => {
     messages++;

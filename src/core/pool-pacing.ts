@@ -30,7 +30,7 @@ export function prefetch(parallelism: number, rate: number): number {
   return Math.min(500, Math.max(parallelism, 16, Math.ceil(rate / 4)));
 }
 
-/** The pool's next move: exchange now (asking for `want` cases), look again at a time, wait for an event, or end. */
+/** The pool's next move: exchange now (asking for `want` cases), look again at a time, wait for an event, or end (returning what is unsent). */
 export type PoolMove = { exchange: true; want: number } | { at: number } | { idle: true } | { end: true };
 
 /**
@@ -41,7 +41,8 @@ export function nextMove(view: PoolView): PoolMove {
   const { parallelism, running, buffered, unsent } = view;
   const idle = running === 0 && buffered === 0;
   if (view.exchanging) return { idle: true };
-  if (view.exhausted && idle && unsent === 0) return { end: true };
+  // What is still unsent goes back with the pool's result: one exchange fewer.
+  if (view.exhausted && idle) return { end: true };
   const spare = prefetch(parallelism, view.rate);
   const want = view.exhausted ? 0 : Math.max(0, parallelism + spare - running - buffered);
   const hungry = !view.exhausted && buffered <= spare / 2 && want > 0;
@@ -66,4 +67,9 @@ export function gateReportDue(
 ): boolean {
   if (reporting || pending.count === 0) return false;
   return pending.failures > 0 || now - (pending.since ?? now) >= REPORT_EVERY_MS;
+}
+
+/** How many cases a pool is given when it is scheduled: its lanes and its spare ones, so it starts without asking. */
+export function firstLease(parallelism: number): number {
+  return parallelism + prefetch(parallelism, 0);
 }

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type { APIError, OpenAI } from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
@@ -14,6 +14,12 @@ import type {
 } from '../api/types.ts';
 import { ProviderError } from './errors.ts';
 import { errorInBody, toProviderError, type FailedCall } from './provider-failure.ts';
+
+/** The two parts of the `openai` package a provider uses. */
+type OpenAISdk = { OpenAI: typeof OpenAI; APIError: typeof APIError };
+let sdk: Promise<OpenAISdk> | undefined;
+/** The `openai` client, loaded on the first call: a compare of fake or local models never pays its start-up. */
+const openai = () => (sdk ??= import('openai'));
 
 /** A model as a provider is asked to call it: the contender's id, the provider's own name for it, its settings. */
 export type CalledModel = ModelSettings & { name: string; id: string };
@@ -119,11 +125,14 @@ export class ChatCompletionsProvider implements Provider {
       // Status 401: a worker without the key fails each case once instead of retrying five times.
       throw new ProviderError(`${keyName} is not set in this worker's environment`, this.name, model.id, 401);
     }
+    const sdk = await openai();
     let completion: ChatCompletion;
     try {
-      completion = await this.client(call).chat.completions.create(chatBody(model, request, this.config));
+      completion = await this.client(sdk, call).chat.completions.create(
+        chatBody(model, request, this.config),
+      );
     } catch (error) {
-      throw toProviderError(error, call);
+      throw toProviderError(error, call, sdk.APIError);
     }
     const failed = errorInBody(completion, call);
     if (failed) throw failed;
@@ -136,8 +145,8 @@ export class ChatCompletionsProvider implements Provider {
     return { text: choice.message?.content ?? '', usage, raw: completion };
   }
 
-  private client({ baseUrl, key }: FailedCall): OpenAI {
-    return new OpenAI({
+  private client(sdk: OpenAISdk, { baseUrl, key }: FailedCall): OpenAI {
+    return new sdk.OpenAI({
       baseURL: baseUrl,
       // The client insists on a key; a keyless endpoint gets a placeholder and no Authorization header.
       apiKey: key ?? 'none',

@@ -1,4 +1,4 @@
-import { APIError } from 'openai';
+import type { APIError } from 'openai';
 import { parseRetryAfter } from '../core/retry.ts';
 import { ProviderError } from './errors.ts';
 
@@ -42,11 +42,14 @@ export function retryAfterOf(headers: Headers | undefined, now = Date.now()): nu
  * Turns whatever a chat-completions call threw into a ProviderError: the HTTP status and Retry-After when the
  * server answered, no status when none came back (so the activity retries it as a dropped connection).
  */
-export function toProviderError(error: unknown, call: FailedCall): ProviderError {
+export function toProviderError(
+  error: unknown,
+  call: FailedCall,
+  apiError: abstract new (...args: never[]) => APIError,
+): ProviderError {
   if (error instanceof ProviderError) return error;
   const { provider, model, baseUrl } = call;
-  const { status, headers } =
-    error instanceof APIError ? (error as APIError<number | undefined, Headers | undefined>) : {};
+  const { status, headers } = error instanceof apiError ? error : {};
   if (status !== undefined) {
     // The client's message starts with the status already ("401 No auth credentials found").
     const detail = redact((error as Error).message.replace(new RegExp(`^${status}\\s*`), ''), call.key);

@@ -4,6 +4,7 @@ import type { temporal } from '@temporalio/proto';
 import type { ExchangeRequest } from '../core/experiment-state.ts';
 import type { CaseResult } from '../core/results.ts';
 import type { RetryOutcome } from '../../activities/run-case.ts';
+import type { PoolResult } from '../../activities/run-cases.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -24,13 +25,14 @@ export function resultsInEvents(events: readonly HistoryEvent[]): CaseResult[] {
     const schedule = event.activityTaskScheduledEventAttributes;
     if (schedule) scheduled.set(String(event.eventId), schedule.activityType?.name ?? '');
     const completed = event.activityTaskCompletedEventAttributes;
-    if (completed && scheduled.get(String(completed.scheduledEventId)) === 'runCase') {
-      const outcome = fromPayloadsAtIndex<RetryOutcome>(
-        defaultPayloadConverter,
-        0,
-        completed.result?.payloads,
-      );
+    const type = completed ? scheduled.get(String(completed.scheduledEventId)) : undefined;
+    const payloads = completed?.result?.payloads;
+    if (type === 'runCase') {
+      const outcome = fromPayloadsAtIndex<RetryOutcome>(defaultPayloadConverter, 0, payloads);
       if (outcome && 'result' in outcome) found.push(outcome.result);
+    } else if (type === 'runCases') {
+      const pool = fromPayloadsAtIndex<PoolResult>(defaultPayloadConverter, 0, payloads);
+      for (const item of pool?.settled ?? []) if ('result' in item) found.push(item.result);
     }
   }
   return found;

@@ -3,7 +3,13 @@ import type { GateClient } from '../../activities/gated-model.ts';
 import type { GateState, SlotAnswer, SlotRequest } from '../core/coordinator.ts';
 import { gateWorkflowId } from '../core/run-input.ts';
 import { again } from './again.ts';
-import { closeVendorSignal, gateQuery, outcomesUpdate, slotUpdate } from '../../workflows/messages.ts';
+import {
+  closeVendorSignal,
+  gateQuery,
+  outcomesUpdate,
+  slotUpdate,
+  successesSignal,
+} from '../../workflows/messages.ts';
 
 /** How long a worker trusts its last look at the gate for calls that no rate limit counts. */
 const VIEW_MS = 500;
@@ -39,6 +45,13 @@ export function temporalGate(client: Client): GateClient {
     },
     async report(runId, outcomes) {
       views.delete(runId);
+      const handle = client.workflow.getHandle(gateWorkflowId(runId));
+      // Successes alone change nothing the pools act on (each call reads the gate's state before it starts): a
+      // signal, which needs no workflow task to answer it.
+      if (outcomes.every((o) => o === null)) {
+        await again(() => handle.signal(successesSignal, outcomes.length));
+        return 'running';
+      }
       return again(() =>
         client.workflow.getHandle(gateWorkflowId(runId)).executeUpdate(outcomesUpdate, { args: [outcomes] }),
       );

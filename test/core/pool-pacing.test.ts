@@ -51,9 +51,9 @@ describe("a pool's next move", () => {
       { exchange: true, want: 0 },
     ],
     [
-      'nothing running: flush at once',
+      'nothing running, nothing more to come: end, taking the unsent along',
       { exhausted: true, unsent: 1, oldestUnsentAt: 9_999 },
-      { exchange: true, want: 0 },
+      { end: true },
     ],
     ['exhausted and all reported: end', { exhausted: true }, { end: true }],
     ['exhausted with calls running: wait for them', { exhausted: true, running: 3 }, { idle: true }],
