@@ -1,10 +1,9 @@
 import { CommanderError } from 'commander';
 import pc from 'picocolors';
-import { processIo, type Io } from './src/commands/io.ts';
+import { processIo, type Io } from './src/cli/io.ts';
 import { VERSION } from './src/package-root.ts';
-import { createProgram, type Commands } from './src/commands/program.ts';
+import { createProgram, type Commands } from './src/cli/program.ts';
 import { builtinProviders } from './src/providers/builtin.ts';
-import { TemporalSetupError } from './temporal/errors.ts';
 import { ProviderRegistry } from './src/providers/registry.ts';
 
 // Commands load on use, so `--help` and `version` start without Temporal's modules.
@@ -20,7 +19,7 @@ const commands: Commands = {
   render: async (file, flags, io) =>
     (await import('./src/commands/render.ts')).renderCommand(file, flags, io),
   start: async (flags, io) => (await import('./src/commands/start.ts')).startCommand(flags, io),
-  worker: async (flags, io) => (await import('./src/commands/worker.ts')).workerCommand(flags, io),
+  worker: async (flags, io) => (await import('./worker.ts')).workerMain(flags, io),
   resume: async (runId, flags, io) =>
     (await import('./src/commands/resume.ts')).resumeCommand(runId, flags, io),
   status: async (runId, flags, io) =>
@@ -29,9 +28,9 @@ const commands: Commands = {
     (await import('./src/commands/report.ts')).reportCommand(runId, flags, io),
   runs: async (flags, io) => (await import('./src/commands/runs.ts')).runsCommand(flags, io),
   cancel: async (runId, flags, io) =>
-    (await import('./src/commands/runs.ts')).cancelCommand(runId, flags, io),
+    (await import('./src/commands/cancel.ts')).cancelCommand(runId, flags, io),
   answer: async (runId, goOn, flags, io) =>
-    (await import('./src/commands/runs.ts')).answerCommand(runId, goOn, flags, io),
+    (await import('./src/commands/answer.ts')).answerCommand(runId, goOn, flags, io),
   upgradeConfig: async (flags, io) =>
     (await import('./src/commands/upgrade-config.ts')).upgradeConfigCommand(flags, io),
   completion: async (shell, program, io) =>
@@ -40,8 +39,10 @@ const commands: Commands = {
     (await import('./src/commands/complete.ts')).completeCommand(what, flags, io),
 };
 
-function failureType(error: unknown): string | undefined {
-  return error instanceof Error && 'type' in error && typeof error.type === 'string' ? error.type : undefined;
+/** The exit code an error asks for (its class decides: 2 bad input, 130 interrupted), else 1 for a failure of ours. */
+function exitCodeOf(error: unknown): number | undefined {
+  const code = (error as { exitCode?: unknown } | null)?.exitCode;
+  return typeof code === 'number' ? code : undefined;
 }
 
 /** Runs the CLI and returns its exit code: the one place errors become messages (0 ok, 1 failed run, 2 bad input). */
@@ -57,14 +58,11 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     return exitCode();
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    const type = failureType(error);
     const text = error instanceof Error ? error.message : String(error);
     io.stderr.write(pc.red(`llm-evals: ${text}`) + '\n');
     if (verbose && error instanceof Error) io.stderr.write(`${error.stack}\n`);
-    if (type === 'ConfigError' || error instanceof TemporalSetupError) return 2;
-    if (type === 'RunFailed') return 1;
-    if (type === 'Interrupted') return 130;
-    if (!verbose) io.stderr.write('(run again with -v for the stack trace)\n');
-    return 1;
+    const code = exitCodeOf(error);
+    if (code === undefined && !verbose) io.stderr.write('(run again with -v for the stack trace)\n');
+    return code ?? 1;
   }
 }

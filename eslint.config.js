@@ -48,6 +48,48 @@ const sandboxSafe = {
   ],
 };
 
+/** Temporal's SDK packages: only the Temporal room (src/temporal, temporal/, workflows/, activities/) imports them. */
+const temporalSdk = ['@temporalio/client', '@temporalio/worker', '@temporalio/common'];
+/** The engine's own folders, reached only through src/temporal. */
+const engine = ['workflows', 'activities'];
+/** Built-ins that do I/O. */
+const io = [
+  'node:fs',
+  'node:fs/promises',
+  'node:child_process',
+  'node:net',
+  'node:http',
+  'node:https',
+  'node:os',
+  'node:readline',
+];
+
+/** One no-restricted-imports block per room: packages and sibling rooms it must not import (`types` may be type-imported). */
+function rooms(spec) {
+  return Object.entries(spec).map(([files, { not, types = [], why }]) => {
+    const folder = (name) => [`**/${name}/*`, `**/${name}/**`, `../${name}/*`, `../../${name}/*`];
+    const packages = not.filter((n) => n.includes(':') || n.startsWith('@'));
+    const folders = not.filter((n) => !packages.includes(n));
+    return {
+      files: [files],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            paths: packages.map((name) => ({ name, message: why })),
+            patterns: [
+              ...(folders.length ? [{ group: folders.flatMap(folder), message: why }] : []),
+              ...(types.length
+                ? [{ group: types.flatMap(folder), allowTypeImports: true, message: why }]
+                : []),
+            ],
+          },
+        ],
+      },
+    };
+  });
+}
+
 export default tseslint.config(
   {
     ignores: [
@@ -76,23 +118,38 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  {
-    files: ['src/**/*.ts'],
-    ignores: ['src/commands/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/commands/*', '**/cli'],
-              message: 'Library code never imports commands or the CLI.',
-            },
-          ],
-        },
-      ],
+  // The rooms and who may import whom (ARCHITECTURE.md draws it). Each block lists what a room must not import.
+  ...rooms({
+    'src/commands/**/*.ts': {
+      not: [...temporalSdk, ...engine],
+      why: 'Commands reach Temporal only through src/temporal.',
     },
-  },
+    'src/cli/**/*.ts': {
+      not: [...temporalSdk, ...engine, 'session', 'output'],
+      why: 'The CLI parses; it runs nothing.',
+    },
+    'src/session/**/*.ts': {
+      not: [...temporalSdk, ...engine, 'commands'],
+      why: 'The session runs through src/temporal.',
+    },
+    'src/output/**/*.ts': {
+      not: [...temporalSdk, ...engine, 'commands', 'session', 'temporal'],
+      types: ['cli', 'suite'],
+      why: 'Output writes reports; it does not run anything.',
+    },
+    'src/report/**/*.ts': {
+      not: [...temporalSdk, ...engine, ...io, 'commands', 'cli', 'session', 'output', 'temporal', 'suite'],
+      why: 'Reports are pure renderers: data in, text out.',
+    },
+    'src/temporal/**/*.ts': {
+      not: ['commands', 'cli', 'session', 'output', 'report'],
+      why: 'The Temporal room serves the session; it never calls up.',
+    },
+    'src/{api,suite,providers,scorers,trackers}/**/*.ts': {
+      not: [...temporalSdk, ...engine, 'commands', 'cli', 'session', 'output', 'temporal'],
+      why: 'The library knows nothing of how a run is driven.',
+    },
+  }),
   {
     files: ['workflows/**/*.ts', 'src/core/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', sandboxSafe] },

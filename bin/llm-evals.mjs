@@ -8,5 +8,8 @@ const checkout = new URL('../dev/build.mjs', import.meta.url);
 if (existsSync(checkout)) await (await import(checkout.href)).ensureBuilt();
 const { main } = await import('../dist/cli.js');
 const code = await main(process.argv.slice(2));
-// Exit now: a native Temporal runtime or an idle connection must not keep a finished command alive.
+// Exit now — a native Temporal runtime or an idle connection must not keep a finished command alive — but only once
+// what was written has left: a pipe takes a large report in 64 KB pieces.
+const flushed = (stream) => new Promise((resolve) => stream.write('', resolve));
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 process.exit(code);

@@ -13,12 +13,6 @@ export class ConfigError extends Error {
   }
 }
 
-/** Thrown when a run finished but failed: aborted, stopped at a pause, or problems found by `verify` (exit 1). */
-export class RunFailed extends Error {
-  readonly type = 'RunFailed';
-  readonly exitCode = 1;
-}
-
 /** Quotes a user's value for an error message. */
 export function quote(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);

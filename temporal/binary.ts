@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { defaultCacheRoot } from './dirs.ts';
+import { defaultCacheRoot } from '../src/dirs.ts';
 import { TemporalBinaryInvalid, TemporalBinaryNotFound } from './errors.ts';
 import type { TemporalLookupStep } from './errors.ts';
 import { EXE, findOnPath, isExecutable, runCommand } from './exec.ts';

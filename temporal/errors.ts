@@ -4,6 +4,8 @@ import { MIN_TEMPORAL_VERSION, TEMPORAL_CLI_VERSION, TEMPORAL_GO_VERSION } from 
 export abstract class TemporalSetupError extends Error {
   /** Stable identifier of the condition; match on this, not on the message. */
   abstract readonly code: string;
+  /** A setup the user can fix: the CLI exits with 2. */
+  readonly exitCode = 2;
 
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -108,12 +110,12 @@ export class TemporalServerExited extends TemporalSetupError {
   readonly code = 'TemporalServerExited';
 
   constructor(
-    readonly exitCode: number | null,
+    readonly serverExitCode: number | null,
     readonly logFile: string,
     readonly logTail: string,
   ) {
     super(
-      `The Temporal dev server exited (code ${String(exitCode)}) before it was ready. End of ${logFile}:\n${logTail}`,
+      `The Temporal dev server exited (code ${String(serverExitCode)}) before it was ready. End of ${logFile}:\n${logTail}`,
     );
   }
 }

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Connection } from '@temporalio/client';
 import type { TLSConfig } from '@temporalio/client';
 import { findTemporalBinary } from './binary.ts';
-import { userStateDir } from './dirs.ts';
+import { userStateDir } from '../src/dirs.ts';
 import { TemporalServerExited, TemporalServerNotReady, TemporalUnreachable } from './errors.ts';
 import { HOST, choosePorts, parsePort } from './ports.ts';
 import type { Ports } from './ports.ts';

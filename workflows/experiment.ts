@@ -53,19 +53,24 @@ export interface ExperimentCarry {
 /** Exchanges one run of the workflow takes before it hands over to the next, below the 2,000 updates a run may take. */
 const UPDATES_PER_RUN = 1000;
 
+/** How long Temporal waits for an activity's heartbeat before it runs the activity again on another worker. */
+const HEARTBEAT_TIMEOUT = '5 seconds';
+
 /** A pool of calls, its activity id set so its holder id is known when its first cases are leased to it. */
 const pool = (activityId: string) =>
   proxyActivities<Activities>({
     activityId,
-    // A pool runs as long as its experiment; heartbeats, not this, tell Temporal that its worker died.
+    // A pool runs as long as its experiment; heartbeats, not this, tell Temporal that its worker died. The SDK sends
+    // them at most every 0.8 × the timeout, so a dead worker is noticed within 4–9 s.
     startToCloseTimeout: '30 days',
-    heartbeatTimeout: '10 seconds',
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+    heartbeatTimeout: HEARTBEAT_TIMEOUT,
+    // A pool fails when its worker dies, not because of the cases: the next worker takes over at once.
+    retry: { initialInterval: '1 second', backoffCoefficient: 1, maximumInterval: '1 second' },
   }).runCases;
 
 const { runCase } = proxyActivities<Activities>({
   startToCloseTimeout: '1 hour',
-  heartbeatTimeout: '10 seconds',
+  heartbeatTimeout: HEARTBEAT_TIMEOUT,
   // Retry-After and the 1-2-4-8 s back-off arrive as each failure's nextRetryDelay (S8); the pool's try was the first.
   retry: {
     maximumAttempts: MAX_ATTEMPTS - 1,

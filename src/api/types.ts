@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** Any value that survives JSON: what expected answers, outputs and metadata are made of. */
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
@@ -17,11 +19,13 @@ export interface Case {
 }
 
 /** Tokens and dollars of one or more calls; `null` means the provider did not say. */
-export interface Usage {
-  inputTokens: number | null;
-  outputTokens: number | null;
-  costUsd: number | null;
-}
+export const UsageSchema = z.object({
+  inputTokens: z.number().nullable(),
+  outputTokens: z.number().nullable(),
+  costUsd: z.number().nullable(),
+});
+/** Tokens and dollars of one or more calls; `null` means the provider did not say. */
+export type Usage = z.infer<typeof UsageSchema>;
 
 /** What a provider returns for one completion. */
 export interface ProviderResponse {
@@ -40,12 +44,14 @@ export interface Reply {
 }
 
 /** A column the scorer fills: `primary` ranks the leaderboard when no weights are set. */
-export interface Metric {
-  name: string;
-  description: string;
-  aggregate?: 'mean';
-  primary?: boolean;
-}
+export const MetricSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  aggregate: z.literal('mean').optional(),
+  primary: z.boolean().optional(),
+});
+/** A column the scorer fills: `primary` ranks the leaderboard when no weights are set. */
+export type Metric = z.infer<typeof MetricSchema>;
 
 /** A scorer's verdict on one reply: `value` in 0..1, metrics by name (`null` = does not apply, skipped in means). */
 export interface Score {

@@ -2,8 +2,8 @@ import { discover } from '../suite/discover.ts';
 import { loadCases } from '../suite/cases.ts';
 import { readLineup } from '../suite/lineup.ts';
 import { loadSuite, type LoadedSuite } from '../suite/load.ts';
-import type { Io } from './io.ts';
-import type { SuiteFlags } from './options.ts';
+import type { Io } from '../cli/io.ts';
+import type { SuiteFlags } from '../cli/options.ts';
 
 const unique = (values: readonly string[]): string[] => [...new Set(values)].sort();
 

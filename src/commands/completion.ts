@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../errors.ts';
-import { bashScript } from './completion-bash.ts';
-import { completionSpec } from './completion-spec.ts';
-import { zshScript } from './completion-zsh.ts';
-import type { Io } from './io.ts';
-import { COMPLETE_COMMAND } from './program.ts';
+import { bashScript } from '../cli/completion-bash.ts';
+import { completionSpec } from '../cli/completion-spec.ts';
+import { zshScript } from '../cli/completion-zsh.ts';
+import type { Io } from '../cli/io.ts';
+import { COMPLETE_COMMAND } from '../cli/program.ts';
 
 /** package.json installs the command under this second name too; both complete alike. */
 const ALIASES = ['evals'];

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
-import { deliverReports } from '../report/deliver.ts';
+import { deliverReports } from '../output/deliver.ts';
 import type { ReportFormat } from '../report/formats.ts';
-import { readSnapshot } from '../report/save.ts';
-import type { Io } from './io.ts';
+import { readSnapshot } from '../output/save.ts';
+import type { Io } from '../cli/io.ts';
 
 /** The flags of `render`. */
 export interface RenderFlags {

@@ -1,11 +1,12 @@
 import pc from 'picocolors';
+import type { Io } from '../cli/io.ts';
+import { openSuite } from '../session/open-suite.ts';
+import type { RunFlags } from '../cli/options.ts';
+import { saveRunSnapshot } from '../output/save.ts';
+import { collectSnapshot } from '../session/collect.ts';
+import { linkForCommand } from '../session/link.ts';
+import { presentRun } from '../session/present.ts';
 import { loadCases } from '../suite/cases.ts';
-import { presentRun } from './compare.ts';
-import { linkForCommand, saveRunSnapshot } from './execute-run.ts';
-import type { Io } from './io.ts';
-import { openSuite } from './open-suite.ts';
-import type { RunFlags } from './options.ts';
-import { collectSnapshot } from './run-session.ts';
 
 /**
  * `report RUN` (D4): the run's reports from Temporal's data, also for a run still going (then it says partial). The
@@ -15,7 +16,6 @@ export async function reportCommand(runId: string, flags: RunFlags, io: Io): Pro
   const suite = await openSuite(flags, io);
   const { cases } = loadCases(suite.root, suite.casesGlob);
   const link = await linkForCommand(suite.projectDir, io, 'report');
-  let file: string;
   try {
     const snapshot = await collectSnapshot(link, cases, runId);
     if (snapshot.status !== 'completed') {
@@ -23,11 +23,11 @@ export async function reportCommand(runId: string, flags: RunFlags, io: Io): Pro
       const note = `partial report: run ${runId} is ${snapshot.status}; ${snapshot.results.length} of ${total} case results so far`;
       io.stderr.write(pc.yellow(note) + '\n');
     }
-    file = saveRunSnapshot(snapshot, suite, { ...flags, autosave: false });
+    const file = saveRunSnapshot(snapshot, suite, { ...flags, autosave: false });
+    // A report of a run still going is still a report: it succeeds.
+    await presentRun(snapshot, file, suite, flags, io, { display: 'tui' });
+    return 0;
   } finally {
     await link.close();
   }
-  // A report of a run still going is still a report: it succeeds.
-  await presentRun(file, suite, flags, io, { display: 'tui' });
-  return 0;
 }

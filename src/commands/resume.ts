@@ -1,13 +1,16 @@
 import pc from 'picocolors';
+import type { Io } from '../cli/io.ts';
+import { openSuite } from '../session/open-suite.ts';
+import type { RunFlags } from '../cli/options.ts';
 import { Interrupted } from '../errors.ts';
+import { saveRunSnapshot } from '../output/save.ts';
+import { collectSnapshot } from '../session/collect.ts';
+import { linkForCommand } from '../session/link.ts';
+import { pausePolicy } from '../session/pause.ts';
+import { prepareSuite } from '../session/prepare.ts';
+import { presentRun } from '../session/present.ts';
+import { resumeHint, serveRun, suiteWorker } from '../session/serve.ts';
 import { loadCases, shortPath } from '../suite/cases.ts';
-import { presentRun } from './compare.ts';
-import { linkForCommand, prepareSuite, saveRunSnapshot } from './execute-run.ts';
-import type { Io } from './io.ts';
-import { openSuite } from './open-suite.ts';
-import type { RunFlags } from './options.ts';
-import { pausePolicy } from './pause.ts';
-import { collectSnapshot, resumeHint, serveRun } from './run-session.ts';
 
 /** `resume RUN` (D3, D4): a worker plus the live view; the run continues where it stopped, finished cases are not called again. */
 export async function resumeCommand(runId: string, flags: RunFlags, io: Io): Promise<number> {
@@ -15,18 +18,20 @@ export async function resumeCommand(runId: string, flags: RunFlags, io: Io): Pro
   const { cases } = loadCases(suite.root, suite.casesGlob);
   await prepareSuite(suite, io);
   const link = await linkForCommand(suite.projectDir, io, 'resume');
-  let file: string;
   try {
+    const record = await link.runs.read(runId);
     io.stderr.write(`resuming run ${pc.bold(runId)}\n`);
-    const served = await serveRun(link, { suite, cases }, runId, io, pausePolicy(flags.yes, io));
+    const worker = await suiteWorker(link, record.taskQueue, { suite, cases });
+    const served = await serveRun(link, worker, runId, record.input, io, pausePolicy(flags.yes, io));
     if (served === 'interrupted') {
       io.stderr.write(resumeHint(runId) + '\n');
       throw new Interrupted(`run ${runId} interrupted`);
     }
-    file = saveRunSnapshot(await collectSnapshot(link, cases, runId), suite, flags);
+    const snapshot = await collectSnapshot(link, cases, runId);
+    const file = saveRunSnapshot(snapshot, suite, flags);
+    io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
+    return await presentRun(snapshot, file, suite, flags, io);
   } finally {
     await link.close();
   }
-  io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
-  return presentRun(file, suite, flags, io);
 }

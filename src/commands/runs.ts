@@ -1,79 +1,46 @@
-import pc from 'picocolors';
-import { gateWorkflowId, runWorkflowId } from '../core/run-input.ts';
+import type { Io } from '../cli/io.ts';
+import { projectOf } from '../session/open-suite.ts';
+import type { StatusFlags } from '../cli/options.ts';
 import { renderTable } from '../report/table.ts';
-import { answerPauseSignal } from '../../workflows/messages.ts';
-import { linkForCommand } from './execute-run.ts';
-import type { Io } from './io.ts';
-import type { StatusFlags } from './options.ts';
-import { projectOf } from './open-suite.ts';
+import { linkForCommand } from '../session/link.ts';
 
-const first = (value: unknown): string =>
-  Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '';
+const when = (date: Date | undefined) => (date ? date.toISOString().replace('T', ' ').slice(0, 19) : '');
 
-/** `runs` (D4): recent runs, found through Temporal's visibility and search attributes; no worker needed. */
-export async function runsCommand(flags: StatusFlags & { limit?: number }, io: Io): Promise<number> {
-  const link = await linkForCommand(projectOf(flags, io), io, 'runs');
+/** `runs` (D4): recent runs of this project (`--all`: of every project), found through Temporal's visibility; no worker needed. */
+export async function runsCommand(
+  flags: StatusFlags & { limit?: number; all?: boolean },
+  io: Io,
+): Promise<number> {
+  const project = projectOf(flags, io);
+  const link = await linkForCommand(project, io, 'runs');
   try {
     const rows: string[][] = [];
-    const query = `WorkflowType = 'compareRun' AND ExecutionStatus != 'ContinuedAsNew'`;
-    for await (const run of link.client.workflow.list({ query })) {
-      rows.push([
-        first(run.searchAttributes?.LlmEvalsRunId),
-        first(run.searchAttributes?.LlmEvalsSuite),
-        run.status.name.toLowerCase(),
-        run.startTime.toISOString().replace('T', ' ').slice(0, 19),
-        run.closeTime ? run.closeTime.toISOString().replace('T', ' ').slice(0, 19) : '',
-      ]);
-      if (rows.length >= (flags.limit ?? 20)) break;
+    const options = { limit: flags.limit ?? 20, ...(flags.all ? {} : { project }) };
+    for await (const run of link.runs.list(options)) {
+      rows.push([run.runId, run.suite, run.status.toLowerCase(), when(run.startedAt), when(run.closedAt)]);
     }
     if (flags.json) {
-      io.stdout.write(
-        JSON.stringify(
-          rows.map(([runId, suite, state, started, closed]) => ({ runId, suite, state, started, closed })),
-          null,
-          2,
-        ) + '\n',
-      );
+      const list = rows.map(([runId, suite, state, started, closed]) => ({
+        runId,
+        suite,
+        state,
+        started,
+        closed,
+      }));
+      io.stdout.write(JSON.stringify(list, null, 2) + '\n');
     } else if (rows.length === 0) {
-      io.stdout.write('no runs yet\n');
+      io.stdout.write(
+        flags.all ? 'no runs yet\n' : 'no runs of this project yet (--all lists every project)\n',
+      );
     } else {
+      const headers = ['run', 'suite', 'state', 'started (UTC)', 'closed (UTC)'];
       io.stdout.write(
         renderTable(
-          ['run', 'suite', 'state', 'started (UTC)', 'closed (UTC)'].map((header) => ({ header })),
+          headers.map((header) => ({ header })),
           rows,
         ) + '\n',
       );
     }
-    return 0;
-  } finally {
-    await link.close();
-  }
-}
-
-/** `cancel RUN` (D4): cancels the run's workflow and with it every slice still running. */
-export async function cancelCommand(runId: string, flags: StatusFlags, io: Io): Promise<number> {
-  const link = await linkForCommand(projectOf(flags, io), io, 'cancel');
-  try {
-    await link.client.workflow.getHandle(runWorkflowId(runId)).cancel();
-    await link.client.workflow.getHandle(gateWorkflowId(runId)).cancel();
-    io.stdout.write(`${pc.yellow('cancelled')} run ${runId}\n`);
-    return 0;
-  } finally {
-    await link.close();
-  }
-}
-
-/** `continue RUN` / `stop RUN`: answers a paused run from any shell (S11); stopping reports what finished. */
-export async function answerCommand(
-  runId: string,
-  goOn: boolean,
-  flags: StatusFlags,
-  io: Io,
-): Promise<number> {
-  const link = await linkForCommand(projectOf(flags, io), io, goOn ? 'continue' : 'stop');
-  try {
-    await link.client.workflow.getHandle(gateWorkflowId(runId)).signal(answerPauseSignal, goOn);
-    io.stdout.write(`${goOn ? 'going on with' : 'stopping'} run ${runId}\n`);
     return 0;
   } finally {
     await link.close();

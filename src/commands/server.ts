@@ -1,9 +1,9 @@
 import pc from 'picocolors';
 import { findTemporalBinary, temporalVersionOf } from '../../temporal/binary.ts';
-import { userStateDir } from '../../temporal/dirs.ts';
+import { userStateDir } from '../dirs.ts';
 import { ensureServer, serverStatus, stopServer } from '../../temporal/server.ts';
-import type { Io } from './io.ts';
-import type { SuiteFlags } from './options.ts';
+import type { Io } from '../cli/io.ts';
+import type { SuiteFlags } from '../cli/options.ts';
 
 /** `server install|start|stop|status` (D4): the user's embedded Temporal dev server, shared by every project. */
 export async function serverCommand(action: string, _flags: SuiteFlags, io: Io): Promise<number> {

@@ -2,13 +2,14 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import pc from 'picocolors';
+import type { Io } from '../cli/io.ts';
+import type { StartFlags } from '../cli/options.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
+import { linkForCommand } from '../session/link.ts';
+import { planRun } from '../session/plan-run.ts';
+import { checkKeys, prepareSuite } from '../session/prepare.ts';
+import { prepareStart, startPrepared } from '../session/run.ts';
 import { taskQueueFor } from '../temporal/worker.ts';
-import { checkKeys, linkForCommand, prepareSuite } from './execute-run.ts';
-import type { Io } from './io.ts';
-import type { StartFlags } from './options.ts';
-import { planRun } from './plan-run.ts';
-import { startPlannedRun } from './run-session.ts';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'llm-evals.mjs');
 
@@ -37,7 +38,9 @@ export async function startCommand(flags: StartFlags, io: Io): Promise<number> {
   checkKeys(planned, io.env);
   const link = await linkForCommand(planned.suite.projectDir, io, 'start');
   try {
-    const runId = await startPlannedRun(planned, link, () => taskQueueFor(planned.suite.name, io.env));
+    const start = prepareStart(planned);
+    const { runId } = start;
+    await startPrepared(link, start, taskQueueFor(planned.suite.name, io.env), planned.suite.projectDir);
     if (flags.worker !== false) {
       const log = spawnWorker(runId, planned.suite.projectDir, flags, io);
       io.stderr.write(`a worker serves it in the background (log: ${log})\n`);

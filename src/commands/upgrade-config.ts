@@ -5,9 +5,9 @@ import { ConfigError } from '../errors.ts';
 import { shortPath } from '../suite/cases.ts';
 import { CONFIG_NAME } from '../suite/discover.ts';
 import { upgradeConfig } from '../suite/upgrade-config.ts';
-import type { Io } from './io.ts';
-import { findSuite } from './open-suite.ts';
-import type { SuiteFlags } from './options.ts';
+import type { Io } from '../cli/io.ts';
+import { findSuite } from '../session/open-suite.ts';
+import type { SuiteFlags } from '../cli/options.ts';
 
 /** The flags of `upgrade-config`: `-n` prints the upgraded lineup instead of writing it. */
 export interface UpgradeFlags extends SuiteFlags {

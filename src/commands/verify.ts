@@ -3,9 +3,9 @@ import { readCatalogs, unknownIds } from '../providers/catalog-check.ts';
 import { loadCases, shortPath } from '../suite/cases.ts';
 import { readLineup } from '../suite/lineup.ts';
 import type { LoadedSuite } from '../suite/load.ts';
-import type { Io } from './io.ts';
-import { openSuite } from './open-suite.ts';
-import type { SuiteFlags } from './options.ts';
+import type { Io } from '../cli/io.ts';
+import { openSuite } from '../session/open-suite.ts';
+import type { SuiteFlags } from '../cli/options.ts';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

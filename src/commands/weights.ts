@@ -1,9 +1,9 @@
 import { renderWeights } from '../report/weights-table.ts';
 import { shortPath } from '../suite/cases.ts';
 import { checkWeights } from '../suite/plan.ts';
-import type { Io } from './io.ts';
-import { openSuite } from './open-suite.ts';
-import type { SuiteFlags } from './options.ts';
+import type { Io } from '../cli/io.ts';
+import { openSuite } from '../session/open-suite.ts';
+import type { SuiteFlags } from '../cli/options.ts';
 
 /** `weights` (C7): each weighted column's direction and real share; refuses the weights `compare` would refuse. */
 export async function weightsCommand(flags: SuiteFlags, io: Io): Promise<number> {

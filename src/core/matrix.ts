@@ -1,8 +1,9 @@
+import { z } from 'zod';
+
 /** A rate limit in a plan: `burst` calls at once, then `perMinute`, evenly spaced. */
-export interface RateLimit {
-  burst: number;
-  perMinute: number;
-}
+export const RateLimitSchema = z.object({ burst: z.number(), perMinute: z.number() });
+/** A rate limit in a plan: `burst` calls at once, then `perMinute`, evenly spaced. */
+export type RateLimit = z.infer<typeof RateLimitSchema>;
 
 /** One lineup entry after defaults and flags, before its lists multiply. */
 export interface LineupEntry {
@@ -19,27 +20,32 @@ export interface LineupEntry {
 }
 
 /** One model at one effort, temperature and token budget, through one provider: a column of the leaderboard. */
-export interface Contender {
+export const ContenderSchema = z.object({
   /** Unique within a run, such as `fake:fake/echo effort=low t=0.1`: the provider keeps a direct id and a routed one apart. */
-  key: string;
-  id: string;
-  provider: string;
-  model: string;
+  key: z.string(),
+  id: z.string(),
+  provider: z.string(),
+  model: z.string(),
   /** `default` sends none. */
-  effort: string;
-  temperature: number | null;
-  maxTokens: number | null;
-  limits: string[];
-}
+  effort: z.string(),
+  temperature: z.number().nullable(),
+  maxTokens: z.number().nullable(),
+  /** Keys of the rate limits its calls wait on. */
+  limits: z.array(z.string()),
+});
+/** One model at one effort, temperature and token budget, through one provider: a column of the leaderboard. */
+export type Contender = z.infer<typeof ContenderSchema>;
 
 /** One contender over one dataset's selected cases. */
-export interface Experiment {
+export const ExperimentSchema = z.object({
   /** Unique within a run and safe in a workflow id. */
-  id: string;
-  contender: string;
-  dataset: string;
-  caseKeys: string[];
-}
+  id: z.string(),
+  contender: z.string(),
+  dataset: z.string(),
+  caseKeys: z.array(z.string()),
+});
+/** One contender over one dataset's selected cases. */
+export type Experiment = z.infer<typeof ExperimentSchema>;
 
 /** Names a contender by its provider, id and the settings that tell it apart. */
 export function contenderKey(

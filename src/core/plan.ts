@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { Json } from '../api/types.ts';
 import type { Contender, Experiment, RateLimit } from './matrix.ts';
 
@@ -10,13 +11,20 @@ export interface PlanCase {
   hash: string;
 }
 
-/** An entry refused because its provider's request type is not the suite's. */
-export interface PlanRefusal {
-  id: string;
-  provider: string;
-  needs: string;
-  message: string;
-}
+/** A lineup entry refused because its provider serves a request type the suite does not produce, with the warning shown. */
+export const RefusalSchema = z.object({
+  id: z.string(),
+  provider: z.string(),
+  needs: z.string(),
+  message: z.string(),
+});
+/** A lineup entry refused because its provider serves a request type the suite does not produce. */
+export type Refusal = z.infer<typeof RefusalSchema>;
+
+/** How a run runs: `parallelism` cases in flight per experiment, `concurrency` experiments at once (0 = all). */
+export const RunSettingsSchema = z.object({ parallelism: z.number(), concurrency: z.number() });
+/** How a run runs: `parallelism` cases in flight per experiment, `concurrency` experiments at once (0 = all). */
+export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
 /** Everything a run needs, as plain JSON: what workflows receive; no functions, classes or secrets. */
 export interface Plan {
@@ -24,12 +32,11 @@ export interface Plan {
   suite: { name: string; root: string; projectDir: string; configFile: string; helperFile?: string };
   requestTypes: string[];
   contenders: Contender[];
-  refused: PlanRefusal[];
+  refused: Refusal[];
   cases: PlanCase[];
   experiments: Experiment[];
   limits: Record<string, RateLimit>;
-  /** `parallelism`: cases in flight per experiment; `concurrency`: experiments at once (0 = all). */
-  settings: { parallelism: number; concurrency: number };
+  settings: RunSettings;
   weights?: Record<string, number>;
   abortAfter?: { total: number; percent?: number };
   /** The parsed CLI options, recorded in the snapshot. */

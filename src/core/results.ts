@@ -1,37 +1,40 @@
-import type { Json, Usage } from '../api/types.ts';
+import { z } from 'zod';
+import { UsageSchema, type Usage } from '../api/types.ts';
 
 /** How a case ended: scored by the scorer, failed by the model's own reply (scored 0), or a transport error (no score). */
-export type CaseStatus = 'scored' | 'reply_error' | 'error';
-
-/** What the activity says of a case it did not finish: the run is paused (try again later) or stopped (leave it). */
-export type CaseDeferral = { deferred: 'paused' | 'stopped'; caseKey: string };
+export const CaseStatusSchema = z.enum(['scored', 'reply_error', 'error']);
+/** How a case ended: scored by the scorer, failed by the model's own reply (scored 0), or a transport error (no score). */
+export type CaseStatus = z.infer<typeof CaseStatusSchema>;
 
 /** One case's result as the workflow records it: plain JSON, the reply text capped. */
-export interface CaseResult {
-  experimentId: string;
-  caseKey: string;
-  status: CaseStatus;
+export const CaseResultSchema = z.object({
+  experimentId: z.string(),
+  caseKey: z.string(),
+  status: CaseStatusSchema,
   /** 0..1; `null` for a transport error. */
-  score: number | null;
-  metrics: Record<string, number | null>;
-  outcomes: Record<string, number>;
-  diagnostics: Record<string, Json>;
-  output?: Json;
+  score: z.number().nullable(),
+  metrics: z.record(z.string(), z.number().nullable()),
+  outcomes: z.record(z.string(), z.number()),
+  diagnostics: z.record(z.string(), z.json()),
+  output: z.json().optional(),
   /** The model's reply text, capped at REPLY_CAP characters. */
-  reply?: string;
-  replyTruncated?: boolean;
-  error?: string;
-  usage: Usage;
+  reply: z.string().optional(),
+  replyTruncated: z.boolean().optional(),
+  error: z.string().optional(),
+  usage: UsageSchema,
   /** Seconds spent in provider calls that worked. */
-  latency: number | null;
+  latency: z.number().nullable(),
   /** Seconds the case took, waits on limits excluded. */
-  duration: number;
+  duration: z.number(),
   /** Seconds spent waiting on rate limits and vendor back-off before its calls. */
-  waited?: number;
-  startedAt: string;
-  finishedAt: string;
-  attempts: number;
-}
+  waited: z.number().optional(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  /** Calls made for it: 1, or more when retried (S8). */
+  attempts: z.number(),
+});
+/** One case's result as the workflow records it: plain JSON, the reply text capped. */
+export type CaseResult = z.infer<typeof CaseResultSchema>;
 
 /** How much of a reply's text a result keeps, so results stay well under Temporal's payload limit. */
 export const REPLY_CAP = 16_384;

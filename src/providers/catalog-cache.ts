@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { CatalogEntry, Provider } from '../api/types.ts';
-import { defaultCacheRoot } from '../../temporal/dirs.ts';
+import { defaultCacheRoot } from '../dirs.ts';
 
 /** How long a cached catalog is used before a command that may go online fetches it again. */
 export const CATALOG_MAX_AGE_MS = 24 * 60 * 60 * 1000;

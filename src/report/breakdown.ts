@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import { formatCost, formatPercent, formatSeconds } from './format.ts';
 import { contenderLabel } from './palette.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { Snapshot } from '../core/snapshot.ts';
 import { renderTable } from './table.ts';
 
 /** `run`'s per-case breakdown: each case's score, metrics, latency, cost and error, contender by contender. */

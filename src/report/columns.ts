@@ -1,5 +1,5 @@
 import { formatCost, formatCount, formatPercent, formatSeconds, formatTemperature } from './format.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { Snapshot } from '../core/snapshot.ts';
 import type { Standing } from './standings.ts';
 
 /** A column of a standings table, shared by the TUI and the HTML report so both say the same. */

@@ -1,7 +1,7 @@
 import { renderBreakdown } from './breakdown.ts';
 import { renderHtml } from './html.ts';
 import { renderLeaderboard, type LeaderboardOptions } from './leaderboard.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { Snapshot } from '../core/snapshot.ts';
 
 /** The formats a report is written in (C5 `--format`). */
 export type ReportFormat = 'tui' | 'html' | 'json';

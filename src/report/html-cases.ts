@@ -1,7 +1,7 @@
 import { formatCost, formatPercent, formatSeconds } from './format.ts';
 import { esc, escJson, safeId } from './html-escape.ts';
 import { contenderHtml } from './html-standings.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { Snapshot } from '../core/snapshot.ts';
 
 type Result = Snapshot['results'][number];
 type Contender = { contender: Snapshot['contenders'][number]; contenderIndex: number };

@@ -4,7 +4,7 @@ import { CSP, SCRIPT, STYLE } from './html-assets.ts';
 import { casesHtml } from './html-cases.ts';
 import { esc, escJson } from './html-escape.ts';
 import { bestHtml, bestSummaryHtml, glossaryHtml, standingsHtml, weightsHtml } from './html-standings.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { Snapshot } from '../core/snapshot.ts';
 import { standings } from './standings.ts';
 import { valueChartsHtml } from './value-chart.ts';
 

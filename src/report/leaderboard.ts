@@ -3,7 +3,7 @@ import { contenderName, reportColumns, type ReportColumn } from './columns.ts';
 import { formatCost, formatPercent } from './format.ts';
 import { contenderLabel } from './palette.ts';
 import { renderScores, type ScoreLinks } from './scores.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { Snapshot } from '../core/snapshot.ts';
 import { standings, type Standing, type StandingsTable } from './standings.ts';
 import { renderTable } from './table.ts';
 

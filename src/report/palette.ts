@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import type { Snapshot } from './snapshot.ts';
+import type { Snapshot } from '../core/snapshot.ts';
 
 /** Blue is the provider's alone, so a model id never wears the provider's colour. */
 const PROVIDER = pc.blue;

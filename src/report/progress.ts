@@ -2,7 +2,6 @@ import pc from 'picocolors';
 import type { Contender } from '../core/matrix.ts';
 import type { RunProgress } from '../core/progress.ts';
 import { contenderColour, contenderLabel } from './palette.ts';
-import { stripAnsi } from './table.ts';
 
 const WIDTH = 24;
 
@@ -25,28 +24,4 @@ export function renderProgress(
     const errors = p?.errors ? pc.red(` ${p.errors} errors`) : '';
     return `${bar} ${String(done).padStart(String(total).length)}/${total} ${contenderLabel(c, i)} ${c.effort} ${pc.dim(e.dataset)}${errors}`;
   });
-}
-
-/** Redraws lines in place on a terminal; elsewhere prints only lines that changed. */
-export class LiveLines {
-  private drawn = 0;
-  private last: string[] = [];
-
-  constructor(
-    private readonly out: { write(text: string): unknown },
-    private readonly tty: boolean,
-  ) {}
-
-  draw(lines: readonly string[]): void {
-    if (this.tty) {
-      const up = this.drawn ? `\u001b[${this.drawn}A` : '';
-      this.out.write(up + lines.map((l) => `\u001b[2K${l}`).join('\n') + '\n');
-      this.drawn = lines.length;
-    } else {
-      lines.forEach((line, i) => {
-        if (line !== this.last[i] && /(\d+)\/\1\b/.test(stripAnsi(line))) this.out.write(line + '\n');
-      });
-    }
-    this.last = [...lines];
-  }
 }

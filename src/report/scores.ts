@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import { formatPercent, formatTemperature } from './format.ts';
 import { safeId } from './html-escape.ts';
 import { contenderLabel } from './palette.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { Snapshot } from '../core/snapshot.ts';
 import type { Standings } from './standings.ts';
 import { renderTable } from './table.ts';
 

@@ -1,7 +1,7 @@
 import { meanSkippingNull, summarize, type Summary } from '../core/aggregate.ts';
 import { groupBy } from '../core/group.ts';
 import { bestIndex, bestValueIndex, weightedScores } from '../core/weights.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { Snapshot } from '../core/snapshot.ts';
 
 type Contender = Snapshot['contenders'][number];
 type Result = Snapshot['results'][number];

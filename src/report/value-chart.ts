@@ -2,7 +2,7 @@ import { paretoFront } from '../core/pareto.ts';
 import { contenderName } from './columns.ts';
 import { formatCost, formatPercent, formatSeconds } from './format.ts';
 import { esc } from './html-escape.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { Snapshot } from '../core/snapshot.ts';
 import { standings, type Standing, type Standings, type StandingsTable } from './standings.ts';
 
 /** What a chart puts across: dollars spent, or the 95th percentile seconds of the calls that worked. */

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSyn
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Message } from 'esbuild';
-import { defaultCacheRoot } from '../../temporal/dirs.ts';
+import { defaultCacheRoot } from '../dirs.ts';
 
 const TYPESCRIPT = /\.[cm]?tsx?$/;
 

@@ -1,5 +1,6 @@
 import { ConfigError } from '../errors.ts';
 import type { LineupEntry, RateLimit } from '../core/matrix.ts';
+import type { Refusal } from '../core/plan.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ModelEntry, RateLimitEntry } from './config-schema.ts';
 import type { SuiteConfig } from './config.ts';
@@ -9,14 +10,6 @@ export interface SettingOverrides {
   effort?: string[];
   temperature?: number[];
   maxTokens?: number;
-}
-
-/** An entry left out because its provider serves a request type the suite does not produce. */
-export interface Refusal {
-  id: string;
-  provider: string;
-  needs: string;
-  message: string;
 }
 
 /** The lineup as entries ready to multiply, with the rate limits they name and the entries refused. */

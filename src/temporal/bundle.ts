@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bundleWorkflowCode, Runtime } from '@temporalio/worker';
-import { defaultCacheRoot } from '../../temporal/dirs.ts';
+import { defaultCacheRoot } from '../dirs.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 
 /** The workflow bundle an installed package ships, built at pack time: an installed CLI never runs webpack. */

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { findTemporalBinary } from '../../temporal/binary.ts';
-import { userStateDir } from '../../temporal/dirs.ts';
+import { userStateDir } from '../dirs.ts';
 import { checkReachable, ensureServer } from '../../temporal/server.ts';
+import { Runs } from './runs.ts';
 
 /** A live link to Temporal: a client for starting and watching runs, and a native connection for workers. */
 export interface TemporalLink {
@@ -13,6 +14,8 @@ export interface TemporalLink {
   uiUrl?: string;
   embedded: boolean;
   client: Client;
+  /** Every operation on runs: what commands use instead of the client. */
+  runs: Runs;
   nativeConnection(): Promise<NativeConnection>;
   close(): Promise<void>;
 }
@@ -67,12 +70,14 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
   });
   let native: Promise<NativeConnection> | undefined;
   const target = address;
+  const client = new Client({ connection, namespace });
   return {
     address,
     namespace,
     ...(uiUrl ? { uiUrl } : {}),
     embedded: !env.TEMPORAL_ADDRESS,
-    client: new Client({ connection, namespace }),
+    client,
+    runs: new Runs(client),
     nativeConnection: () =>
       (native ??= NativeConnection.connect({
         address: target,

@@ -1,5 +1,5 @@
 import { summarize } from '../core/aggregate.ts';
-import type { Snapshot } from '../report/snapshot.ts';
+import type { Snapshot } from '../core/snapshot.ts';
 import type { CaseRecord, TrackedExperiment } from './types.ts';
 
 /** The id a case's record carries to every tracker: the same for the same run, experiment and case, however often sent. */

@@ -1,8 +1,8 @@
 import { CommanderError } from 'commander';
 import { describe, expect, it } from 'vitest';
-import type { Io } from '../../src/commands/io.ts';
-import type { RunFlags, SuiteFlags } from '../../src/commands/options.ts';
-import { createProgram, type Commands, type HelpInfo } from '../../src/commands/program.ts';
+import type { Io } from '../../src/cli/io.ts';
+import type { RunFlags, SuiteFlags } from '../../src/cli/options.ts';
+import { createProgram, type Commands, type HelpInfo } from '../../src/cli/program.ts';
 
 type Call = { command: keyof Commands; flags: RunFlags | SuiteFlags; io: Io };
 
@@ -57,7 +57,7 @@ function recording(code = 0) {
     await program.parseAsync(args, { from: 'user' });
     return calls;
   };
-  return { parse, calls, io, stdout: () => out.join(''), stderr: () => err.join(''), exitCode };
+  return { parse, calls, io, program, stdout: () => out.join(''), stderr: () => err.join(''), exitCode };
 }
 
 /** The flags one command line hands its handler. */
@@ -277,8 +277,8 @@ describe('createProgram: start, worker, resume, status, report, runs and cancel 
   }
 
   it.each<[string, string[], keyof Commands, Record<string, unknown>]>([
-    ['start: a worker by default', ['start'], 'start', { search: true, open: true, worker: true }],
-    ['start --no-worker', ['start', '--no-worker'], 'start', { search: true, open: true, worker: false }],
+    ['start: a worker by default', ['start'], 'start', { search: true, worker: true }],
+    ['start --no-worker', ['start', '--no-worker'], 'start', { search: true, worker: false }],
     ['worker', ['worker'], 'worker', { search: true }],
     ['worker --until RUN', ['worker', '--until', 'r-1'], 'worker', { search: true, until: 'r-1' }],
     ['resume RUN', ['resume', 'r-1'], 'resume', { search: true, open: true, runId: 'r-1' }],
@@ -379,4 +379,27 @@ describe('createProgram: start, worker, resume, status, report, runs and cancel 
       expect(cli.stdout()).toMatch(new RegExp(`^ {2}${command}\\b`, 'm'));
     },
   );
+});
+
+describe('createProgram: each command takes only the flags that mean something to it (C5)', () => {
+  const help = (command: string) => {
+    const { program, stdout } = recording();
+    program.commands.find((c) => c.name() === command)!.outputHelp();
+    return stdout();
+  };
+  it.each([
+    ['cases', ['--dataset', '--case'], ['--effort', '--format', '--autosave', '--yes', '--dry-run']],
+    [
+      'report',
+      ['--format', '--totals', '--no-open'],
+      ['--effort', '--temperature', '--dry-run', '--autosave', '--yes'],
+    ],
+    ['start', ['--effort', '--dry-run', '--tracker'], ['--format', '--no-open', '--yes', '--autosave']],
+    ['resume', ['--format', '--yes', '--autosave'], ['--effort', '--dry-run', '--dataset']],
+    ['compare', ['--effort', '--format', '--autosave', '--yes', '--tracker', '--dataset'], []],
+  ])('%s takes %j and not %j', (command, takes, refuses) => {
+    const text = help(command);
+    for (const flag of takes) expect(text).toContain(flag);
+    for (const flag of refuses) expect(text).not.toContain(flag);
+  });
 });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, describe, it } from 'vitest';
 import { runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
 import {
@@ -10,20 +9,12 @@ import {
   writeRecordingSuite,
   type RunReport,
 } from '../helpers/recording-suite.ts';
+import { CALL_MS, CASES, IN_FLIGHT, recordingEnv, RUN_FLAGS } from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
 // D3, Ctrl-C: `compare` stops its worker and says how to resume; `resume` finishes the run without paying twice.
 // Each scenario has its own suite folder and task queue on the shared test server, so they run at once.
-
-const CASES = 20;
-const PARALLELISM = 2;
-const CONCURRENCY = 2;
-/** Calls that can be in flight at once, and so at most repeated after an interruption. */
-/** How long each fake call takes. */
-const CALL_MS = 250;
-const IN_FLIGHT = PARALLELISM * CONCURRENCY;
-const RUN_FLAGS = ['-p', String(PARALLELISM), '-j', String(CONCURRENCY), '--no-open'];
 
 const dirs = new TempDirs();
 const started: CliProcess[] = [];
@@ -39,10 +30,7 @@ function scenario(name: string) {
   const record = recordFileIn(dir);
   const env = {
     TEMPORAL_ADDRESS: temporalAddress(),
-    LLM_EVALS_TASK_QUEUE: `durable-ctrl-c-${randomUUID()}`,
-    RECORD_FILE: record,
-    RECORDING_API_KEY: 'test-key',
-    CALL_DELAY_MS: String(CALL_MS),
+    ...recordingEnv(record, 'ctrl-c'),
   };
   return { dir, suite, record, env };
 }
@@ -50,7 +38,7 @@ function scenario(name: string) {
 /** An uninterrupted compare of the same suite: what every resumed run must end with. */
 const baseline = once(async (): Promise<RunReport> => {
   const { dir, env } = scenario('baseline');
-  const { code, stderr } = await runCliLong(['compare', ...RUN_FLAGS], { cwd: dir, env });
+  const { code, stderr } = await runCliLong(['compare', ...RUN_FLAGS, '--no-open'], { cwd: dir, env });
   if (code !== 0) throw new Error(`the uninterrupted compare exited ${code}:\n${stderr}`);
   const runId = /run (\S+) started/.exec(stderr)?.[1];
   if (!runId) throw new Error(`no run id in:\n${stderr}`);
@@ -64,7 +52,7 @@ describe('Ctrl-C of compare, then resume (D3)', () => {
     async (fraction, { expect, annotate }) => {
       const { dir, suite, record, env } = scenario(String(fraction));
       const expected = baseline();
-      const compare = startCli(['compare', ...RUN_FLAGS], { cwd: dir, env });
+      const compare = startCli(['compare', ...RUN_FLAGS, '--no-open'], { cwd: dir, env });
       started.push(compare);
       const runId = (await compare.waitFor(/run (\S+) started/))[1]!;
       const interruptedAfter = await waitForCalls(

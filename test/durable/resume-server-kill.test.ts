@@ -12,21 +12,13 @@ import {
   writeRecordingSuite,
   type RunReport,
 } from '../helpers/recording-suite.ts';
+import { CALL_MS, CASES, IN_FLIGHT, recordingEnv, RUN_FLAGS } from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { freeServerPort, temporalAddress } from '../helpers/temporal.ts';
 
 // D3, a restarted Temporal server: the project's embedded dev server is SIGKILLed while a worker serves the run, then
 // `server start` brings it back on the same SQLite file and the run finishes. Each scenario has its own project and
 // server, so they run at once.
-
-const CASES = 20;
-const PARALLELISM = 2;
-const CONCURRENCY = 2;
-/** Calls that can be in flight at once, and so at most repeated after an interruption. */
-/** How long each fake call takes. */
-const CALL_MS = 250;
-const IN_FLIGHT = PARALLELISM * CONCURRENCY;
-const RUN_FLAGS = ['-p', String(PARALLELISM), '-j', String(CONCURRENCY), '--no-open'];
 
 const dirs = new TempDirs();
 const started: CliProcess[] = [];
@@ -46,10 +38,7 @@ async function project(name: string) {
     TEMPORAL_ADDRESS: '',
     LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
     LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
-    LLM_EVALS_TASK_QUEUE: `durable-server-${randomUUID()}`,
-    RECORD_FILE: record,
-    RECORDING_API_KEY: 'test-key',
-    CALL_DELAY_MS: String(CALL_MS),
+    ...recordingEnv(record, 'server'),
   };
   projects.push({ dir, env });
   return { dir, suite, record, env };
@@ -72,7 +61,7 @@ const baseline = once(async (): Promise<RunReport> => {
     RECORDING_API_KEY: 'test-key',
     CALL_DELAY_MS: '20',
   };
-  const { code, stderr } = await runCliLong(['compare', ...RUN_FLAGS], { cwd: dir, env });
+  const { code, stderr } = await runCliLong(['compare', ...RUN_FLAGS, '--no-open'], { cwd: dir, env });
   if (code !== 0) throw new Error(`the uninterrupted compare exited ${code}:\n${stderr}`);
   const runId = /run (\S+) started/.exec(stderr)?.[1];
   if (!runId) throw new Error(`no run id in:\n${stderr}`);

@@ -14,21 +14,13 @@ import {
   type RecordingSuite,
   type RunReport,
 } from '../helpers/recording-suite.ts';
+import { CALL_MS, CASES, IN_FLIGHT, recordingEnv, RUN_FLAGS } from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { freeServerPort } from '../helpers/temporal.ts';
 
 // D3, a killed worker: `start --no-worker`, a `worker` SIGKILLed mid-run, a fresh `worker` finishes the run; D6, two
 // workers share one run. Every scenario runs in one suite on its project's embedded server, each on a task queue of
-// its own, so they run at once. Temporal retries a dead worker's cases after the heartbeat timeout (10 s).
-
-const CASES = 20;
-const PARALLELISM = 2;
-const CONCURRENCY = 2;
-/** Calls that can be in flight at once, and so at most repeated after an interruption. */
-/** How long each fake call takes. */
-const CALL_MS = 250;
-const IN_FLIGHT = PARALLELISM * CONCURRENCY;
-const RUN_FLAGS = ['-p', String(PARALLELISM), '-j', String(CONCURRENCY), '--no-open'];
+// its own, so they run at once. Temporal retries a dead worker's cases after the heartbeat timeout (5 s).
 
 const dirs = new TempDirs();
 const started: CliProcess[] = [];
@@ -41,10 +33,7 @@ function scenarioEnv(name: string) {
   const record = recordFileIn(dir, `${name}-${randomUUID().slice(0, 8)}`);
   const env = {
     ...serverEnv,
-    LLM_EVALS_TASK_QUEUE: `durable-worker-${randomUUID()}`,
-    RECORD_FILE: record,
-    RECORDING_API_KEY: 'test-key',
-    CALL_DELAY_MS: String(CALL_MS),
+    ...recordingEnv(record, 'worker'),
   };
   return { record, env };
 }

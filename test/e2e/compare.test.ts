@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Snapshot } from '../../src/report/snapshot.ts';
+import type { Snapshot } from '../../src/core/snapshot.ts';
 import { runCli } from '../helpers/cli.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { freeServerPort, temporalAddress } from '../helpers/temporal.ts';

@@ -21,33 +21,12 @@ export function stripAnsi(text: string): string {
 }
 
 /** Runs `node bin/llm-evals.mjs ...args` in `cwd` with colours off; kills it after 60 s. */
-export function runCli(
+export async function runCli(
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv },
 ): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
-  delete env.FORCE_COLOR;
-  if (!options.env?.LLM_EVALS_HELPER) delete env.LLM_EVALS_HELPER;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout: stripAnsi(stdout), stderr: stripAnsi(stderr) });
-    });
-  });
+  const { code, stdout, stderr } = await startCli(args, { ...options, timeoutMs: 60_000 }).done;
+  return { code, stdout, stderr };
 }
 
 /** A CLI process still running: the child to signal, what it printed so far, and how it ended. */

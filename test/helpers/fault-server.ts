@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { CaseResult } from '../../src/core/results.ts';
-import type { Snapshot } from '../../src/report/snapshot.ts';
+import type { Snapshot } from '../../src/core/snapshot.ts';
 import { workflowBundle } from '../../src/temporal/bundle.ts';
 import { completion, userText, type Answer, type Received } from '../providers/chat-server.ts';
+import { JsonServer } from './json-server.ts';
 import { REPO } from './suite-dir.ts';
 
 /** One chat completion as the fault server saw it: when its body arrived, for which model and case, and what it got. */
@@ -42,56 +41,28 @@ export function always(fault: Answer): Rule {
 export class FaultServer {
   readonly hits: Hit[] = [];
   private readonly seen = new Map<string, number>();
-  private server?: Server;
+  private server?: JsonServer;
 
   constructor(private readonly rules: Record<string, Rule> = {}) {}
 
   /** Starts listening on a free port and returns the base URL (`http://127.0.0.1:PORT/v1`). */
   async start(): Promise<string> {
-    const server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      req.on('end', () => {
-        const t = Date.now();
-        const request: Received = {
-          method: req.method ?? '',
-          path: (req.url ?? '').replace(/^\/v1/, ''),
-          headers: req.headers,
-          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-        };
-        if (request.path !== '/chat/completions') {
-          res.writeHead(404, { 'content-type': 'application/json' }).end('{}');
-          return;
-        }
-        const model = String(request.body.model);
-        const n = this.seen.get(model) ?? 0;
-        this.seen.set(model, n + 1);
-        const fault = this.rules[model]?.(n, request);
-        const answer = fault ?? completion(userText(request));
-        const auth = req.headers.authorization;
-        this.hits.push({
-          t,
-          model,
-          user: userText(request),
-          ...(auth ? { auth } : {}),
-          status: answer.drop ? 'drop' : (answer.status ?? 200),
-        });
-        if (answer.drop) return void req.socket.destroy();
-        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
-        res.end(JSON.stringify(answer.body ?? {}));
-      });
+    this.server = new JsonServer((request, t) => {
+      if (request.path !== '/chat/completions') return { status: 404, body: {} };
+      const model = String(request.body.model);
+      const n = this.seen.get(model) ?? 0;
+      this.seen.set(model, n + 1);
+      const answer = this.rules[model]?.(n, request) ?? completion(userText(request));
+      const auth = request.headers.authorization;
+      const status = answer.drop ? 'drop' : (answer.status ?? 200);
+      this.hits.push({ t, model, user: userText(request), ...(auth ? { auth } : {}), status });
+      return answer;
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.server = server;
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    return `${await this.server.listen()}/v1`;
   }
 
   async stop(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = undefined;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await this.server?.close();
   }
 
   /** The completions for `model`, in the order they arrived. */

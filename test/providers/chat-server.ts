@@ -1,21 +1,6 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { JsonServer, type Answer, type Received } from '../helpers/json-server.ts';
 
-/** A request the server received, body parsed. */
-export interface Received {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Record<string, unknown>;
-}
-
-/** One scripted answer: a status, headers and a JSON body; or `drop` to close the socket without answering. */
-export interface Answer {
-  status?: number;
-  headers?: Record<string, string>;
-  body?: unknown;
-  drop?: boolean;
-}
+export type { Answer, Received } from '../helpers/json-server.ts';
 
 /** How the server answers a chat completion: in order from a list, or from a function of the request. */
 export type Script = Answer[] | ((request: Received) => Answer);
@@ -51,7 +36,7 @@ export function userText(request: Received): string {
  */
 export class ChatServer {
   readonly received: Received[] = [];
-  private server?: Server;
+  private server?: JsonServer;
 
   constructor(
     private readonly script: Script,
@@ -60,36 +45,17 @@ export class ChatServer {
 
   /** Starts listening on a free port and returns the base URL (`http://127.0.0.1:PORT/v1`). */
   async start(): Promise<string> {
-    const server = createServer((req, res) => {
-      let text = '';
-      req.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      req.on('end', () => {
-        const path = (req.url ?? '').replace(/^\/v1/, '');
-        const request: Received = {
-          method: req.method ?? '',
-          path,
-          headers: req.headers,
-          body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-        };
-        this.received.push(request);
-        const answer: Answer =
-          req.method === 'GET' && path === '/models' ? { body: this.models } : this.next(request);
-        if (answer.drop) return void req.socket.destroy();
-        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
-        res.end(JSON.stringify(answer.body ?? {}));
-      });
+    this.server = new JsonServer((request) => {
+      this.received.push(request);
+      return request.method === 'GET' && request.path === '/models'
+        ? { body: this.models }
+        : this.next(request);
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.server = server;
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    return `${await this.server.listen()}/v1`;
   }
 
   async stop(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = undefined;
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await this.server?.close();
   }
 
   /** The chat completions received, in order. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Snapshot } from '../../src/report/snapshot.ts';
+import type { Snapshot } from '../../src/core/snapshot.ts';
 import { caseFiles, TOY_SUITE, writeTree, type TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 

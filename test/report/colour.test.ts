@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { saveSnapshot } from '../../src/report/save.ts';
+import { saveSnapshot } from '../../src/output/save.ts';
 import { BIN } from '../helpers/cli.ts';
 import { REPO } from '../helpers/suite-dir.ts';
 import { snapshotFixture } from './fixture.ts';

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { deliverReports, planDelivery, type Delivery, type DeliveryPlan } from '../../src/report/deliver.ts';
+import { deliverReports, planDelivery, type Delivery, type DeliveryPlan } from '../../src/output/deliver.ts';
 import { renderHtml } from '../../src/report/html.ts';
-import { browserCommand, openInBrowser } from '../../src/report/open-browser.ts';
+import { browserCommand, openInBrowser } from '../../src/output/open-browser.ts';
 import { snapshotFixture } from './fixture.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'llm-evals-deliver-'));

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SCRIPT, STYLE } from '../../src/report/html-assets.ts';
 import { esc, safeId } from '../../src/report/html-escape.ts';
 import { renderHtml } from '../../src/report/html.ts';
-import { SnapshotSchema } from '../../src/report/snapshot.ts';
+import { SnapshotSchema } from '../../src/core/snapshot.ts';
 import { HOSTILE_REPLY, snapshotFixture } from './fixture.ts';
 
 const html = renderHtml(snapshotFixture({ score: 5, errors: -3, cost: -2 }));

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSnapshot, saveSnapshot } from '../../src/report/save.ts';
+import { readSnapshot, saveSnapshot } from '../../src/output/save.ts';
 import { snapshotFixture } from './fixture.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'llm-evals-save-'));

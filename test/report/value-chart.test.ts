@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contenderKey } from '../../src/core/matrix.ts';
 import { esc } from '../../src/report/html-escape.ts';
-import type { Snapshot } from '../../src/report/snapshot.ts';
+import type { Snapshot } from '../../src/core/snapshot.ts';
 import { standings } from '../../src/report/standings.ts';
 import { contenderLabels, logTicks, valueChartsHtml, valueChartSvg } from '../../src/report/value-chart.ts';
 import { snapshotFixture } from './fixture.ts';

@@ -134,7 +134,7 @@ describe('ensureServer', () => {
     });
     await expect(started).rejects.toBeInstanceOf(TemporalServerExited);
     await expect(started).rejects.toMatchObject({
-      exitCode: 3,
+      serverExitCode: 3,
       logTail: 'first line\nunknown flag: --bogus',
     });
     expect(await readdir(join(dir, 'state'))).toEqual(['server.log']);

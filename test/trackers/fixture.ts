@@ -1,5 +1,5 @@
 import { contenderKey } from '../../src/core/matrix.ts';
-import type { Snapshot } from '../../src/report/snapshot.ts';
+import type { Snapshot } from '../../src/core/snapshot.ts';
 import type { TrackerContext, TrackerLog } from '../../src/trackers/types.ts';
 
 type Result = Snapshot['results'][number];

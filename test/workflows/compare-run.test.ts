@@ -10,7 +10,7 @@ import type { Case, Json, Metric, Reply, Score } from '../../src/api/types.ts';
 import { expandContenders } from '../../src/core/matrix.ts';
 import type { RunInput } from '../../src/core/run-input.ts';
 import { ProviderRegistry } from '../../src/providers/registry.ts';
-import { fetchResults, startRun } from '../../src/temporal/run.ts';
+import { Runs } from '../../src/temporal/runs.ts';
 import { temporalExperiments } from '../../src/temporal/experiment-client.ts';
 import { temporalGate } from '../../src/temporal/gate-client.ts';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
@@ -91,10 +91,11 @@ async function runWith(
   });
   const runId = `t-${randomUUID().slice(0, 8)}`;
   return worker.runUntil(async () => {
-    const handle = await startRun(client, taskQueue, { runId, suite: 'test', ...input }, HEADER);
-    const result = (await handle.result()) as RunResult;
+    const runs = new Runs(client);
+    await runs.start(taskQueue, { runId, suite: 'test', ...input }, HEADER);
+    const result: RunResult = await runs.outcome(runId);
     const ids = result.experiments.map((e) => e.id);
-    return { result, results: await fetchResults(client, runId, ids), handle, runId };
+    return { result, results: await runs.results(runId, ids), runId };
   });
 }
 

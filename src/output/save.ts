@@ -1,7 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { RunFlags } from '../cli/options.ts';
 import { ConfigError } from '../errors.ts';
-import { SNAPSHOT_VERSION, SnapshotSchema, type Snapshot } from './snapshot.ts';
+import type { LoadedSuite } from '../suite/load.ts';
+import { SNAPSHOT_VERSION, SnapshotSchema, type Snapshot } from '../core/snapshot.ts';
 
 /** Writes a snapshot as `<dir>/<runId>.json` and returns the path. */
 export function saveSnapshot(snapshot: Snapshot, dir: string): string {
@@ -38,4 +40,18 @@ export function readSnapshot(file: string): Snapshot {
     throw new ConfigError(file, keyPath(issue.path), `not a snapshot: ${issue.message}`);
   }
   return parsed.data;
+}
+
+/** Saves a run's snapshot where the flags and the lineup's `results:` say (R3); returns the file. */
+export function saveRunSnapshot(
+  snapshot: Snapshot,
+  suite: LoadedSuite,
+  flags: Pick<RunFlags, 'autosave' | 'destination' | 'tempDir'>,
+): string {
+  const results = suite.config.values.results;
+  const autosave = flags.autosave ?? results?.autosave ?? true;
+  const dir = autosave
+    ? resolve(suite.projectDir, flags.destination ?? results?.destination ?? join(suite.root, 'results'))
+    : resolve(suite.projectDir, flags.tempDir ?? results?.temp_dir ?? 'tmp');
+  return saveSnapshot(snapshot, dir);
 }

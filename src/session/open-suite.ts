@@ -4,8 +4,8 @@ import { renderBox } from '../report/table.ts';
 import { discover, type Discovery } from '../suite/discover.ts';
 import { loadSuite, type LoadedSuite } from '../suite/load.ts';
 import { shortPath } from '../suite/cases.ts';
-import type { Io } from './io.ts';
-import type { SuiteFlags } from './options.ts';
+import type { Io } from '../cli/io.ts';
+import type { SuiteFlags } from '../cli/options.ts';
 
 /** Finds the suite without loading it and prints the info box; with none found, the warning box and a ConfigError. */
 export function findSuite(flags: SuiteFlags, io: Io): Discovery {

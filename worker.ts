@@ -1,15 +1,16 @@
+// The worker's entry point: what `llm-evals worker` runs. It loads the suite in this process and serves its runs —
+// started by `start`, by a schedule, or a `compare` being resumed — on any machine that reaches the cluster.
 import pc from 'picocolors';
-import { runWorkflowId } from '../core/run-input.ts';
-import { loadCases } from '../suite/cases.ts';
-import { readRun } from '../temporal/run-data.ts';
-import { createSuiteWorker, taskQueueFor } from '../temporal/worker.ts';
-import { linkForCommand, prepareSuite } from './execute-run.ts';
-import type { Io } from './io.ts';
-import { openSuite } from './open-suite.ts';
-import type { WorkerFlags } from './options.ts';
+import type { Io } from './src/cli/io.ts';
+import { openSuite } from './src/session/open-suite.ts';
+import type { WorkerFlags } from './src/cli/options.ts';
+import { linkForCommand } from './src/session/link.ts';
+import { prepareSuite } from './src/session/prepare.ts';
+import { loadCases } from './src/suite/cases.ts';
+import { createSuiteWorker, taskQueueFor } from './src/temporal/worker.ts';
 
 /** `worker` (D4): serves this suite's runs with its adapter, scorer, providers and cases; any number, on any machine. */
-export async function workerCommand(flags: WorkerFlags, io: Io): Promise<number> {
+export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
   const { cases } = loadCases(suite.root, suite.casesGlob);
   await prepareSuite(suite, io);
@@ -17,32 +18,25 @@ export async function workerCommand(flags: WorkerFlags, io: Io): Promise<number>
   try {
     // With --until, the run's own queue (a compare's run has one); else the suite's, where `start` puts runs.
     const taskQueue = flags.until
-      ? (await readRun(link.client, flags.until)).taskQueue
+      ? (await link.runs.read(flags.until)).taskQueue
       : taskQueueFor(suite.name, io.env);
-    const worker = await createSuiteWorker(
-      link,
-      taskQueue,
-      {
-        adapter: suite.adapter,
-        scorer: suite.scorer,
-        registry: suite.registry,
-        cases: new Map(cases.map((c) => [c.key, c])),
-      },
-      { maxActivities: flags.maxActivities },
-    );
+    const deps = {
+      adapter: suite.adapter,
+      scorer: suite.scorer,
+      registry: suite.registry,
+      cases: new Map(cases.map((c) => [c.key, c])),
+    };
+    const worker = await createSuiteWorker(link, taskQueue, deps, { maxActivities: flags.maxActivities });
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);
     const interrupt = io.watchInterrupt?.();
     const stopped = new Promise<void>((resolve) =>
       interrupt?.addEventListener('abort', () => resolve(), { once: true }),
     );
     const closed = flags.until
-      ? link.client.workflow
-          .getHandle(runWorkflowId(flags.until))
-          .result()
-          .then(
-            () => undefined,
-            () => undefined,
-          )
+      ? link.runs.outcome(flags.until).then(
+          () => undefined,
+          () => undefined,
+        )
       : new Promise<void>(() => {});
     await worker.runUntil(async () => {
       await Promise.race([stopped, closed]);

@@ -1,7 +1,7 @@
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Io } from './io.ts';
-import type { RenderFlags } from './render.ts';
-import type { UpgradeFlags } from './upgrade-config.ts';
+import type { RenderFlags } from '../commands/render.ts';
+import type { UpgradeFlags } from '../commands/upgrade-config.ts';
 import type { RunFlags, StartFlags, StatusFlags, SuiteFlags, WorkerFlags } from './options.ts';
 
 /** The command handlers the program dispatches to; each returns the exit code. */
@@ -18,7 +18,7 @@ export interface Commands {
   resume(runId: string, flags: RunFlags, io: Io): Promise<number>;
   status(runId: string | undefined, flags: StatusFlags, io: Io): Promise<number>;
   report(runId: string, flags: RunFlags, io: Io): Promise<number>;
-  runs(flags: StatusFlags & { limit?: number }, io: Io): Promise<number>;
+  runs(flags: StatusFlags & { limit?: number; all?: boolean }, io: Io): Promise<number>;
   cancel(runId: string, flags: StatusFlags, io: Io): Promise<number>;
   answer(runId: string, goOn: boolean, flags: StatusFlags, io: Io): Promise<number>;
   upgradeConfig(flags: UpgradeFlags, io: Io): Promise<number>;
@@ -79,10 +79,16 @@ function suiteOptions(command: Command): Command {
     .option('-v, --verbose', 'say more, and show stack traces');
 }
 
-function runOptions(command: Command): Command {
-  return suiteOptions(command)
+/** `-d`/`-c`: which cases (C5). */
+function selectionOptions(command: Command): Command {
+  return command
     .option('-d, --dataset <names>', 'only these datasets (repeat or comma-separate)', list)
-    .option('-c, --case <ids>', 'only these variants or cases, such as clear or clear/003', list)
+    .option('-c, --case <ids>', 'only these variants or cases, such as clear or clear/003', list);
+}
+
+/** What a new run is planned with: the contenders' settings, concurrency, the dry run. */
+function planOptions(command: Command): Command {
+  return selectionOptions(command)
     .option('-e, --effort <efforts>', 'effort for every contender (comma-separate for several)', list)
     .option(
       '-t, --temperature <temps>',
@@ -92,21 +98,45 @@ function runOptions(command: Command): Command {
     .option('--max-tokens <n>', 'max tokens for every contender', positiveInt('--max-tokens'))
     .option('-p, --parallelism <n>', 'cases in flight per experiment', positiveInt('-p'))
     .option('-j, --concurrency <n>', 'experiments at once (default: CPU count; 0: all)', wholeNumber)
+    .option('-n, --dry-run', 'print the expanded matrix and estimate; call nothing');
+}
+
+/** Where a run's results go besides the report: the trackers (T4). */
+function trackerOptions(command: Command): Command {
+  return command
     .option('--project <name>', 'the tracker project')
     .option('--tracker <name>', 'the remote tracker (none for none)')
-    .option('--local', 'no remote tracker')
+    .option('--local', 'no remote tracker');
+}
+
+/** How a run's report is shown and where it is written (C5, R1, R4). */
+function reportOptions(command: Command): Command {
+  return command
     .option('--no-open', 'write reports without opening a browser')
-    .option('-n, --dry-run', 'print the expanded matrix and estimate; call nothing')
     .option('-o, --output [file]', 'write the report to a file')
     .addOption(new Option('--format <format>', 'report format').choices(['tui', 'html', 'json']))
     .addOption(new Option('--totals <view>', 'TUI totals').choices(['overall', 'variant', 'both']))
     .addOption(new Option('--display <display>', 'what to show').choices(['none', 'tui', 'browser']))
+    .option('--scores', 'list every experiment by score, with its tracker link');
+}
+
+/** Where a finished run's snapshot is saved (R3). */
+function saveOptions(command: Command): Command {
+  return command
     .option('--autosave', 'save the run as JSON (default)')
     .option('--no-autosave', 'save the run only to a temporary file')
     .option('--destination <dir>', 'where snapshots are saved')
-    .option('--temp-dir <dir>', 'where temporary snapshots go')
-    .option('-y, --yes', 'keep going when asked whether to')
-    .option('--scores', 'list every experiment by score, with its tracker link');
+    .option('--temp-dir <dir>', 'where temporary snapshots go');
+}
+
+/** What a command that serves a run in this process answers when the run pauses (S11). */
+function pauseOptions(command: Command): Command {
+  return command.option('-y, --yes', 'keep going when asked whether to');
+}
+
+/** Every option of a command that runs a new plan and reports it: compare and run. */
+function runOptions(command: Command): Command {
+  return pauseOptions(saveOptions(reportOptions(trackerOptions(planOptions(suiteOptions(command))))));
 }
 
 /** Builds the command-line parser around injected handlers, so parsing is tested without running anything. */
@@ -135,8 +165,10 @@ export function createProgram(
   const run = (handler: () => Promise<number>) => async () => {
     code = await handler();
   };
-  runOptions(
-    program.command('cases').description('list the cases and refused lineup entries; calls nothing'),
+  selectionOptions(
+    suiteOptions(
+      program.command('cases').description('list the cases and refused lineup entries; calls nothing'),
+    ),
   ).action((flags: RunFlags) => run(() => commands.cases(flags, io))());
   suiteOptions(
     program.command('verify').description('offline checks of inputs, expected answers, adapter and scorer'),
@@ -152,7 +184,13 @@ export function createProgram(
   )
     .addArgument(new Argument('<action>', 'what to do').choices(['install', 'start', 'stop', 'status']))
     .action((action: string, flags: SuiteFlags) => run(() => commands.server(action, flags, io))());
-  runOptions(program.command('start').description('start a run and return; a background worker serves it'))
+  trackerOptions(
+    planOptions(
+      suiteOptions(
+        program.command('start').description('start a run and return; a background worker serves it'),
+      ),
+    ),
+  )
     .option('-m, --models <ids...>', 'only these model ids')
     .option('--no-worker', 'leave serving the run to `llm-evals worker` processes')
     .action((flags: StartFlags) => run(() => commands.start(flags, io))());
@@ -164,7 +202,15 @@ export function createProgram(
       positiveInt('--max-activities'),
     )
     .action((flags: WorkerFlags) => run(() => commands.worker(flags, io))());
-  runOptions(program.command('resume').description('serve a run again with the live view, then report'))
+  pauseOptions(
+    saveOptions(
+      reportOptions(
+        suiteOptions(
+          program.command('resume').description('serve a run again with the live view, then report'),
+        ),
+      ),
+    ),
+  )
     .argument('<run>', 'the run id')
     .action((runId: string, flags: RunFlags) => run(() => commands.resume(runId, flags, io))());
   suiteOptions(
@@ -176,16 +222,21 @@ export function createProgram(
     .action((runId: string | undefined, flags: StatusFlags) =>
       run(() => commands.status(runId, flags, io))(),
     );
-  runOptions(
-    program.command('report').description("a run's report from Temporal's data, partial while it runs"),
+  reportOptions(
+    suiteOptions(
+      program.command('report').description("a run's report from Temporal's data, partial while it runs"),
+    ),
   )
     .argument('<run>', 'the run id')
     .action((runId: string, flags: RunFlags) => run(() => commands.report(runId, flags, io))());
-  suiteOptions(program.command('runs').description('recent runs'))
+  suiteOptions(program.command('runs').description('recent runs of this project (--all: of every project)'))
+    .option('--all', 'the runs of every project on this Temporal')
     .option('--json', 'print JSON')
     .option('--limit <n>', 'how many', positiveInt('--limit'))
-    .action((flags: StatusFlags & { limit?: number }) => run(() => commands.runs(flags, io))());
-  suiteOptions(program.command('cancel').description('cancel a run and its running slices'))
+    .action((flags: StatusFlags & { limit?: number; all?: boolean }) =>
+      run(() => commands.runs(flags, io))(),
+    );
+  suiteOptions(program.command('cancel').description('cancel a run and its experiments still running'))
     .argument('<run>', 'the run id')
     .action((runId: string, flags: StatusFlags) => run(() => commands.cancel(runId, flags, io))());
   suiteOptions(

@@ -4,13 +4,39 @@ import type { Json } from '../api/types.ts';
 import { estimateTokens, type Estimate } from '../core/estimate.ts';
 import type { Plan } from '../core/plan.ts';
 import { readCatalogs, unknownIds, type ReadCatalog } from '../providers/catalog-check.ts';
-import type { LoadedCase } from '../suite/cases.ts';
+import type { Io } from '../cli/io.ts';
+import { openSuite } from './open-suite.ts';
+import type { RunFlags } from '../cli/options.ts';
+import { ConfigError } from '../errors.ts';
+import { loadCases, selectCases, shortPath, type LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { buildPlan } from '../suite/plan.ts';
-import { casesForRun } from './cases.ts';
-import type { Io } from './io.ts';
-import { openSuite } from './open-suite.ts';
-import type { RunFlags } from './options.ts';
+
+/** Loads the suite's cases for a run: the first broken case is a ConfigError; `-d`/`-c` select. */
+export function casesForRun(
+  suite: LoadedSuite,
+  flags: Pick<RunFlags, 'dataset' | 'case'>,
+  io: Io,
+): LoadedCase[] {
+  const { cases, problems } = loadCases(suite.root, suite.casesGlob);
+  const first = problems[0];
+  if (first) throw new ConfigError(shortPath(io.cwd, first.file), first.key, first.problem);
+  const selected = selectCases(cases, flags.dataset ?? [], flags.case ?? []);
+  if (selected.length === 0) {
+    const what = [
+      flags.dataset?.length ? `-d ${flags.dataset.join(',')}` : '',
+      flags.case?.length ? `-c ${flags.case.join(',')}` : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    throw new ConfigError(
+      undefined,
+      what || suite.casesGlob,
+      `selects no case (the suite has ${cases.length})`,
+    );
+  }
+  return selected;
+}
 
 /** A planned run with the suite and cases it was planned from. */
 export interface PlannedRun {

@@ -2,10 +2,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pc from 'picocolors';
-import { extensionOf, formatFor, renderReport, type ReportFormat, type ReportOptions } from './formats.ts';
+import {
+  extensionOf,
+  formatFor,
+  renderReport,
+  type ReportFormat,
+  type ReportOptions,
+} from '../report/formats.ts';
 import { openInBrowser } from './open-browser.ts';
-import type { Snapshot } from './snapshot.ts';
-import { stripAnsi } from './table.ts';
+import type { Snapshot } from '../core/snapshot.ts';
+import { stripAnsi } from '../report/table.ts';
 
 /** Where reports go: a command's streams, environment and working directory. */
 export interface ReportIo {

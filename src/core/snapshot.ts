@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { MetricSchema } from '../api/types.ts';
+import { ContenderSchema, ExperimentSchema } from './matrix.ts';
+import { RefusalSchema, RunSettingsSchema } from './plan.ts';
+import { CaseResultSchema, type CaseResult } from './results.ts';
+import type { RunInput } from './run-input.ts';
+
+/** The snapshot's format version; bump it when a field changes meaning. */
+export const SNAPSHOT_VERSION = 1;
+
+/** A case as the snapshot keeps it, so reports show inputs and expected answers without the suite on disk. */
+export const SnapshotCaseSchema = z.object({
+  key: z.string(),
+  id: z.string(),
+  dataset: z.string(),
+  variant: z.string(),
+  input: z.string(),
+  expected: z.json(),
+  metadata: z.record(z.string(), z.json()),
+});
+
+/** What a run records beside its input when it starts (as memo), so any shell can rebuild its snapshot later. */
+export const RunHeaderSchema = z.object({
+  createdAt: z.string(),
+  suite: z.object({ name: z.string(), description: z.string().optional(), project: z.string() }),
+  /** The command line as commander parsed it. */
+  options: z.record(z.string(), z.json()),
+  settings: RunSettingsSchema,
+  metrics: z.array(MetricSchema),
+  refused: z.array(RefusalSchema),
+  weights: z.record(z.string(), z.number()).optional(),
+});
+/** What a run records beside its input when it starts. */
+export type RunHeader = z.infer<typeof RunHeaderSchema>;
+
+/** The saved JSON of a run (R3): its header, contenders, experiments, cases and every case result. */
+export const SnapshotSchema = RunHeaderSchema.extend({
+  version: z.literal(SNAPSHOT_VERSION),
+  runId: z.string(),
+  status: z.enum(['completed', 'aborted', 'partial']),
+  finishedAt: z.string(),
+  contenders: z.array(ContenderSchema),
+  experiments: z.array(ExperimentSchema),
+  /** A tracker's page (or log file) per experiment id, where a tracker recorded it. */
+  links: z.record(z.string(), z.string()).optional(),
+  cases: z.array(SnapshotCaseSchema),
+  results: z.array(CaseResultSchema),
+});
+
+/** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */
+export type Snapshot = z.infer<typeof SnapshotSchema>;
+/** A case as the snapshot keeps it. */
+export type SnapshotCase = z.infer<typeof SnapshotCaseSchema>;
+
+/** What a snapshot is built from: the run's header and input, what Temporal says of it, and the cases on disk. */
+export interface SnapshotParts {
+  runId: string;
+  header: RunHeader;
+  input: RunInput;
+  status: Snapshot['status'];
+  results: CaseResult[];
+  /** The suite's cases as loaded now; those the run planned are kept, in its order. */
+  cases: readonly SnapshotCase[];
+  finishedAt: string;
+}
+
+/** Assembles a run's snapshot (R3) from its parts: the one place a Snapshot is made. */
+export function buildSnapshot(parts: SnapshotParts): Snapshot {
+  const { input, header } = parts;
+  const byKey = new Map(parts.cases.map((c) => [c.key, c]));
+  const keys = Object.values(input.datasets).flatMap((list) => list.map(([key]) => key));
+  return {
+    version: SNAPSHOT_VERSION,
+    runId: parts.runId,
+    ...header,
+    status: parts.status,
+    finishedAt: parts.finishedAt,
+    contenders: input.contenders,
+    experiments: input.experiments.map((e) => ({
+      id: e.id,
+      contender: input.contenders[e.contender]!.key,
+      dataset: e.dataset,
+      caseKeys: input.datasets[e.dataset]!.map(([key]) => key),
+    })),
+    cases: keys.flatMap((key) => {
+      const c = byKey.get(key);
+      if (!c) return [];
+      const { id, dataset, variant, input: text, expected, metadata } = c;
+      return [{ key, id, dataset, variant, input: text, expected, metadata }];
+    }),
+    results: parts.results,
+  };
+}

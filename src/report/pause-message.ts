@@ -1,0 +1,17 @@
+import pc from 'picocolors';
+import { describeFailures, type GateState } from '../core/coordinator.ts';
+import type { RunInput } from '../core/run-input.ts';
+
+/** The pause message (S11): how many failed in a row, the messages, and which contenders, datasets and cases. */
+export function pauseMessage(gate: GateState, input: RunInput): string {
+  const all = { contenders: input.contenders.length, datasets: Object.keys(input.datasets).length };
+  const f = describeFailures(gate.recent, all);
+  const list = (v: string[] | string) => (typeof v === 'string' ? v : v.join(', '));
+  return [
+    pc.yellow(`paused: ${gate.streak} calls failed in a row; nothing new starts.`),
+    ...f.messages.map((m) => `  error: ${m}`),
+    `  models: ${list(f.contenders)}`,
+    `  datasets: ${list(f.datasets)}`,
+    `  cases: ${f.cases.slice(0, 10).join(', ')}${f.cases.length > 10 ? ', …' : ''}`,
+  ].join('\n');
+}

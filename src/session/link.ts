@@ -1,0 +1,23 @@
+import { join } from 'node:path';
+import pc from 'picocolors';
+import type { Io } from '../cli/io.ts';
+import { runWorkflowId } from '../core/run-input.ts';
+import { linkTemporal, type TemporalLink } from '../temporal/connect.ts';
+import { logTemporalTo } from '../temporal/runtime-log.ts';
+import { stamp } from './run-id.ts';
+
+/** Links a command to Temporal, and sends the SDK's own log lines to `log/<command>.warnings.<stamp>.log` in `projectDir`. */
+export async function linkForCommand(projectDir: string, io: Io, command: string): Promise<TemporalLink> {
+  const link = await linkTemporal({
+    env: io.env,
+    log: (line) => io.stderr.write(pc.dim(line) + '\n'),
+  });
+  logTemporalTo(join(projectDir, 'log', `${command}.warnings.${stamp()}.log`));
+  return link;
+}
+
+/** The Temporal Web UI's page of a run, when the UI's address is known. */
+export function runPage(link: TemporalLink, runId: string): string | undefined {
+  if (!link.uiUrl) return undefined;
+  return `${link.uiUrl}/namespaces/${link.namespace}/workflows/${encodeURIComponent(runWorkflowId(runId))}`;
+}

@@ -1,0 +1,36 @@
+import { createInterface } from 'node:readline/promises';
+import type { GateState } from '../core/coordinator.ts';
+import type { RunInput } from '../core/run-input.ts';
+import { pauseMessage } from '../report/pause-message.ts';
+import type { Runs } from '../temporal/runs.ts';
+import type { Io } from '../cli/io.ts';
+
+/** What to do when a run pauses after a streak of failures (S11): ask, go on (`--yes`), or stop (no one to ask). */
+export type PausePolicy = 'ask' | 'yes' | 'stop';
+
+/** The policy for this process: `--yes` goes on; a terminal asks; anything else stops. */
+export function pausePolicy(yes: boolean | undefined, io: Io): PausePolicy {
+  return yes ? 'yes' : io.interactive ? 'ask' : 'stop';
+}
+
+/** Shows the pause and answers it by the policy; returns whether the run goes on. */
+export async function answerPause(
+  runs: Runs,
+  runId: string,
+  gate: GateState,
+  input: RunInput,
+  policy: PausePolicy,
+  io: Io,
+): Promise<boolean> {
+  io.stderr.write(pauseMessage(gate, input) + '\n');
+  let goOn = policy === 'yes';
+  if (policy === 'ask') {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    goOn = /^y(es)?$/i.test((await rl.question('Keep running? [y/N] ')).trim());
+    rl.close();
+  } else {
+    io.stderr.write(policy === 'yes' ? 'going on (--yes)\n' : 'stopping: no terminal to ask and no --yes\n');
+  }
+  await runs.answerPause(runId, goOn);
+  return goOn;
+}

@@ -1,0 +1,41 @@
+import type { Io } from '../cli/io.ts';
+import type { RunFlags } from '../cli/options.ts';
+import type { Snapshot } from '../core/snapshot.ts';
+import { deliverReports } from '../output/deliver.ts';
+import type { LoadedSuite } from '../suite/load.ts';
+
+/** How `results.display` may show a run. */
+export type Display = 'none' | 'tui' | 'browser' | 'both';
+
+/**
+ * Shows a saved run as the flags and the lineup's `results.display` ask, rendered from the snapshot exactly as saved
+ * (so `render` rebuilds the same report later). Returns the exit code: an aborted or partial run is 1.
+ */
+export async function presentRun(
+  snapshot: Snapshot,
+  file: string,
+  suite: LoadedSuite,
+  flags: RunFlags,
+  io: Io,
+  defaults: { display?: Display; breakdown?: boolean } = {},
+): Promise<number> {
+  // What was written, not the object in memory: a JSON round trip is what `render` will read.
+  const saved = JSON.parse(JSON.stringify(snapshot)) as Snapshot;
+  await deliverReports(
+    saved,
+    {
+      display: flags.display ?? defaults.display ?? suite.config.values.results?.display ?? 'both',
+      format: flags.format,
+      output: flags.output,
+      open: flags.open !== false,
+      snapshotFile: file,
+      baseDir: suite.projectDir,
+      totals: flags.totals,
+      scores: flags.scores,
+      breakdown: Boolean(defaults.breakdown),
+    },
+    io,
+  );
+  // An aborted run reports what finished, then fails the command (S10, S11).
+  return snapshot.status === 'completed' ? 0 : 1;
+}

@@ -1,0 +1,90 @@
+import pc from 'picocolors';
+import type { Io } from '../cli/io.ts';
+import type { RunFlags } from '../cli/options.ts';
+import { toRunInput, type RunInput } from '../core/run-input.ts';
+import type { RunHeader, Snapshot } from '../core/snapshot.ts';
+import { Interrupted } from '../errors.ts';
+import { saveRunSnapshot } from '../output/save.ts';
+import type { TemporalLink } from '../temporal/connect.ts';
+import { taskQueueFor } from '../temporal/worker.ts';
+import { collectSnapshot } from './collect.ts';
+import { linkForCommand, runPage } from './link.ts';
+import { pausePolicy } from './pause.ts';
+import type { PlannedRun } from './plan-run.ts';
+import { checkKeys, prepareSuite } from './prepare.ts';
+import { newRunId } from './run-id.ts';
+import { resumeHint, serveRun, suiteWorker } from './serve.ts';
+
+/** A planned run made ready to start: its id, its workflow input and the header recorded beside it. */
+export interface RunStart {
+  runId: string;
+  input: RunInput;
+  header: RunHeader;
+}
+
+/** Names a planned run and derives what its workflows receive and record. */
+export function prepareStart({ suite, plan }: PlannedRun): RunStart {
+  const runId = newRunId();
+  const header: RunHeader = {
+    createdAt: new Date().toISOString(),
+    suite: {
+      name: suite.name,
+      ...(suite.description ? { description: suite.description } : {}),
+      project: suite.projectDir,
+    },
+    options: plan.options,
+    settings: plan.settings,
+    metrics: suite.scorer.metrics(),
+    refused: plan.refused,
+    ...(plan.weights ? { weights: plan.weights } : {}),
+  };
+  return { runId, input: toRunInput(runId, plan), header };
+}
+
+/** Starts a prepared run on a task queue, tagged with its project. */
+export async function startPrepared(
+  link: TemporalLink,
+  start: RunStart,
+  taskQueue: string,
+  project: string,
+): Promise<void> {
+  await link.runs.start(taskQueue, start.input, start.header, project);
+}
+
+/** Says that a run started, with its page in Temporal's UI. */
+export function announce(link: TemporalLink, runId: string, io: Io): void {
+  const page = runPage(link, runId);
+  io.stderr.write(`run ${pc.bold(runId)} started${page ? ` ${pc.dim(page)}` : ''}\n`);
+}
+
+/** Runs a plan on Temporal with a worker in this process, drawing progress, and saves the snapshot (C3, C4). */
+export async function runPlanned(
+  planned: PlannedRun,
+  flags: RunFlags,
+  io: Io,
+  command: string,
+): Promise<{ snapshot: Snapshot; file: string }> {
+  await prepareSuite(planned.suite, io);
+  checkKeys(planned, io.env);
+  const link = await linkForCommand(planned.suite.projectDir, io, command);
+  try {
+    const start = prepareStart(planned);
+    // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting. The
+    // worker is made while the run starts, so the run's first task finds it polling.
+    const taskQueue = `${taskQueueFor(planned.suite.name, io.env)}/${start.runId}`;
+    const [worker] = await Promise.all([
+      suiteWorker(link, taskQueue, planned),
+      startPrepared(link, start, taskQueue, planned.suite.projectDir),
+    ]);
+    announce(link, start.runId, io);
+    const served = await serveRun(link, worker, start.runId, start.input, io, pausePolicy(flags.yes, io));
+    if (served === 'interrupted') {
+      io.stderr.write(resumeHint(start.runId) + '\n');
+      throw new Interrupted(`run ${start.runId} interrupted`);
+    }
+    const snapshot = await collectSnapshot(link, planned.cases, start.runId);
+    return { snapshot, file: saveRunSnapshot(snapshot, planned.suite, flags) };
+  } finally {
+    await link.close();
+  }
+}

@@ -1,0 +1,204 @@
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
+import { newGate, type GateState } from '../core/coordinator.ts';
+import type { ExperimentProgress, RunProgress } from '../core/progress.ts';
+import type { CaseResult } from '../core/results.ts';
+import { experimentWorkflowId, gateWorkflowId, runWorkflowId, type RunInput } from '../core/run-input.ts';
+import { RunHeaderSchema, type RunHeader } from '../core/snapshot.ts';
+import { ConfigError } from '../errors.ts';
+import type { RunResult } from '../../workflows/compare-run.ts';
+import {
+  answerPauseSignal,
+  experimentProgressQuery,
+  gateQuery,
+  runProgressQuery,
+} from '../../workflows/messages.ts';
+import { readExperimentResults } from './experiment-history.ts';
+
+/** A run as Temporal holds it: its input, header and state. */
+export interface RunRecord {
+  input: RunInput;
+  header: RunHeader;
+  /** Temporal's status of the run workflow: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, TIMED_OUT. */
+  status: string;
+  closed: boolean;
+  /** The task queue its workers poll: the suite's, or one of its own for a `compare`'s in-process worker. */
+  taskQueue: string;
+  startedAt: Date;
+  closedAt?: Date;
+}
+
+/** A run as `runs` lists it, from visibility alone. */
+export interface RunListing {
+  runId: string;
+  suite: string;
+  status: string;
+  startedAt: Date;
+  closedAt?: Date;
+}
+
+/**
+ * Every client-side Temporal operation on runs — start, describe, query, signal, cancel, list, results — so that
+ * commands never hold a workflow handle or spell a workflow id. Workflow ids all derive from the run id.
+ */
+export class Runs {
+  constructor(readonly client: Client) {}
+
+  private handle(workflowId: string) {
+    return this.client.workflow.getHandle(workflowId);
+  }
+
+  /** Starts a run's gate and its run workflow, tagged so `runs` and `status` find it without a worker. */
+  async start(taskQueue: string, input: RunInput, header: RunHeader, project?: string): Promise<void> {
+    await this.client.workflow.start('runGate', {
+      workflowId: gateWorkflowId(input.runId),
+      taskQueue,
+      args: [newGate(input.limits, input.abortAfter)],
+      searchAttributes: { LlmEvalsRunId: [input.runId] },
+    });
+    await this.client.workflow.start('compareRun', {
+      workflowId: runWorkflowId(input.runId),
+      taskQueue,
+      args: [input],
+      memo: { header },
+      searchAttributes: {
+        LlmEvalsRunId: [input.runId],
+        LlmEvalsSuite: [input.suite],
+        LlmEvalsState: ['running'],
+        ...(project ? { LlmEvalsProject: [project] } : {}),
+      },
+    });
+  }
+
+  /** Reads a run's input (the first event of its first execution), header (memo) and state, without a worker. */
+  async read(runId: string): Promise<RunRecord> {
+    const handle = this.handle(runWorkflowId(runId));
+    const description = await handle.describe().catch((error: unknown) => {
+      if (error instanceof WorkflowNotFoundError) {
+        throw new ConfigError(
+          undefined,
+          'run',
+          `no run ${JSON.stringify(runId)} on this Temporal (see llm-evals runs)`,
+        );
+      }
+      throw error;
+    });
+    const first = await this.client.workflowService.getWorkflowExecutionHistory({
+      namespace: this.client.options.namespace,
+      execution: {
+        workflowId: handle.workflowId,
+        runId: description.raw.workflowExecutionInfo?.firstRunId ?? undefined,
+      },
+      maximumPageSize: 1,
+    });
+    const started = first.history?.events?.[0]?.workflowExecutionStartedEventAttributes;
+    const input = fromPayloadsAtIndex<RunInput>(defaultPayloadConverter, 0, started?.input?.payloads);
+    const header = RunHeaderSchema.safeParse(description.memo?.header);
+    if (!input || !header.success) throw new Error(`workflow ${handle.workflowId} is not an llm-evals run`);
+    const status = description.status.name;
+    return {
+      input,
+      header: header.data,
+      status,
+      closed: status !== 'RUNNING',
+      taskQueue: description.taskQueue,
+      startedAt: description.startTime,
+      ...(description.closeTime ? { closedAt: description.closeTime } : {}),
+    };
+  }
+
+  /** The run's progress, with each running experiment's own count (asked of it) in place of its zeros; needs a worker. */
+  async progress(runId: string, timeoutMs?: number): Promise<RunProgress> {
+    const ask = async () => {
+      const progress = await this.handle(runWorkflowId(runId)).query(runProgressQuery);
+      await Promise.all(
+        progress.experiments.map(async (e) => {
+          if (e.state !== 'running') return;
+          try {
+            const own: ExperimentProgress = await this.handle(experimentWorkflowId(runId, e.id)).query(
+              experimentProgressQuery,
+            );
+            e.done = own.done;
+            e.errors = own.errors;
+          } catch {
+            // The experiment may have just closed; the next poll counts it through the run.
+          }
+        }),
+      );
+      return progress;
+    };
+    if (timeoutMs === undefined) return ask();
+    return this.client.connection.withDeadline(Date.now() + timeoutMs, ask);
+  }
+
+  /** Every case result a run's experiments hold so far, read from their histories (no worker needed). */
+  async results(runId: string, experimentIds: readonly string[]): Promise<CaseResult[]> {
+    const all: CaseResult[] = [];
+    const batch = 8;
+    for (let i = 0; i < experimentIds.length; i += batch) {
+      const parts = await Promise.all(
+        experimentIds.slice(i, i + batch).map((id) =>
+          readExperimentResults(this.client, experimentWorkflowId(runId, id)).catch((error: unknown) => {
+            // An experiment never started (an aborted run) has no workflow and no results.
+            if (error instanceof WorkflowNotFoundError) return [];
+            throw error;
+          }),
+        ),
+      );
+      all.push(...parts.flat());
+    }
+    return all;
+  }
+
+  /** What the run workflow returned; waits for it to close, and rejects if it did not complete. */
+  outcome(runId: string): Promise<RunResult> {
+    return this.handle(runWorkflowId(runId)).result() as Promise<RunResult>;
+  }
+
+  /** The gate's state, when a worker answers the query within `timeoutMs`. */
+  async gate(runId: string, timeoutMs = 2000): Promise<GateState | undefined> {
+    try {
+      return await this.client.connection.withDeadline(Date.now() + timeoutMs, () =>
+        this.handle(gateWorkflowId(runId)).query(gateQuery),
+      );
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Answers a run paused after a streak of failures: true goes on, false stops it (S11). */
+  async answerPause(runId: string, goOn: boolean): Promise<void> {
+    await this.handle(gateWorkflowId(runId)).signal(answerPauseSignal, goOn);
+  }
+
+  /** Cancels a run's workflow (and with it every experiment still running) and its gate. */
+  async cancel(runId: string): Promise<void> {
+    await this.handle(runWorkflowId(runId)).cancel();
+    await this.handle(gateWorkflowId(runId)).cancel();
+  }
+
+  /** Runs found through visibility, newest first; `project` keeps those of one project. */
+  async *list(options: { project?: string; limit?: number } = {}): AsyncGenerator<RunListing> {
+    const where = [`WorkflowType = 'compareRun'`, `ExecutionStatus != 'ContinuedAsNew'`];
+    if (options.project) where.push(`LlmEvalsProject = '${options.project.replaceAll("'", "\\'")}'`);
+    let count = 0;
+    for await (const run of this.client.workflow.list({ query: where.join(' AND ') })) {
+      const first = (value: unknown) =>
+        Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '';
+      yield {
+        runId: first(run.searchAttributes?.LlmEvalsRunId),
+        suite: first(run.searchAttributes?.LlmEvalsSuite),
+        status: run.status.name,
+        startedAt: run.startTime,
+        ...(run.closeTime ? { closedAt: run.closeTime } : {}),
+      };
+      if (++count >= (options.limit ?? Number.POSITIVE_INFINITY)) return;
+    }
+  }
+
+  /** The newest run (of a project, when given), or undefined when there is none. */
+  async latest(project?: string): Promise<string | undefined> {
+    for await (const run of this.list({ ...(project ? { project } : {}), limit: 1 })) return run.runId;
+    return undefined;
+  }
+}
