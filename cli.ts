@@ -5,6 +5,7 @@ import { VERSION } from './src/package-root.ts';
 import { createProgram, type Commands } from './src/cli/program.ts';
 import { builtinProviders } from './src/providers/builtin.ts';
 import { ProviderRegistry } from './src/providers/registry.ts';
+import { mark } from './src/timing.ts';
 
 // Commands load on use, so `--help` and `version` start without Temporal's modules.
 const commands: Commands = {
@@ -47,6 +48,7 @@ function exitCodeOf(error: unknown): number | undefined {
 
 /** Runs the CLI and returns its exit code: the one place errors become messages (0 ok, 1 failed run, 2 bad input). */
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  mark('cli');
   const verbose = argv.includes('-v') || argv.includes('--verbose');
   const help = {
     version: VERSION,

@@ -5,9 +5,11 @@ import { estimateRun, planRun } from '../session/plan-run.ts';
 import { presentRun } from '../session/present.ts';
 import { runPlanned } from '../session/run.ts';
 import { shortPath } from '../suite/cases.ts';
+import { mark } from '../timing.ts';
 
 /** `compare` (C4) and `run -m` (C3): with `-n`, print the expanded matrix and estimate; else run, save and report. */
 export async function compareCommand(flags: RunFlags, io: Io, models?: string[]): Promise<number> {
+  mark('compare');
   const planned = await planRun(flags, io, models);
   if (flags.dryRun) {
     io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned)) + '\n');
@@ -15,5 +17,7 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   }
   const { snapshot, file } = await runPlanned(planned, flags, io, models ? 'run' : 'compare');
   io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
-  return presentRun(snapshot, file, planned.suite, flags, io, { breakdown: Boolean(models) });
+  const code = await presentRun(snapshot, file, planned.suite, flags, io, { breakdown: Boolean(models) });
+  mark('presented');
+  return code;
 }

@@ -49,7 +49,16 @@ export interface PlannedRun {
 
 /** Opens the suite and expands it into a Plan from the flags of `run`/`compare`; warns about refusals on stderr. */
 export async function planRun(flags: RunFlags, io: Io, models?: string[]): Promise<PlannedRun> {
-  const suite = await openSuite(flags, io);
+  return planSuite(await openSuite(flags, io), flags, io, models);
+}
+
+/** Expands an open suite into a Plan from the flags of `run`/`compare`/`start`; warns about refusals on stderr. */
+export async function planSuite(
+  suite: LoadedSuite,
+  flags: RunFlags,
+  io: Io,
+  models?: string[],
+): Promise<PlannedRun> {
   const cases = casesForRun(suite, flags, io);
   const plan = buildPlan(suite, cases, {
     models,

@@ -13,6 +13,7 @@ import { pausePolicy } from './pause.ts';
 import type { PlannedRun } from './plan-run.ts';
 import { checkKeys, prepareSuite } from './prepare.ts';
 import { newRunId } from './run-id.ts';
+import { mark } from '../timing.ts';
 import { resumeHint, serveRun, suiteWorker } from './serve.ts';
 
 /** A planned run made ready to start: its id, its workflow input and the header recorded beside it. */
@@ -23,8 +24,7 @@ export interface RunStart {
 }
 
 /** Names a planned run and derives what its workflows receive and record. */
-export function prepareStart({ suite, plan }: PlannedRun): RunStart {
-  const runId = newRunId();
+export function prepareStart({ suite, plan }: PlannedRun, runId: string = newRunId()): RunStart {
   const header: RunHeader = {
     createdAt: new Date().toISOString(),
     suite: {
@@ -69,20 +69,24 @@ export async function runPlanned(
   const link = await linkForCommand(planned.suite.projectDir, io, command);
   try {
     const start = prepareStart(planned);
+    const { runId } = start;
     // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting. The
-    // worker is made while the run starts, so the run's first task finds it polling.
-    const taskQueue = `${taskQueueFor(planned.suite.name, io.env)}/${start.runId}`;
+    // worker is made while the run starts, so the run's first task finds it soon.
+    const taskQueue = `${taskQueueFor(planned.suite.name, io.env)}/${runId}`;
     const [worker] = await Promise.all([
       suiteWorker(link, taskQueue, planned),
       startPrepared(link, start, taskQueue, planned.suite.projectDir),
     ]);
-    announce(link, start.runId, io);
-    const served = await serveRun(link, worker, start.runId, start.input, io, pausePolicy(flags.yes, io));
+    mark('started');
+    announce(link, runId, io);
+    const served = await serveRun(link, worker, runId, start.input, io, pausePolicy(flags.yes, io));
     if (served === 'interrupted') {
-      io.stderr.write(resumeHint(start.runId) + '\n');
-      throw new Interrupted(`run ${start.runId} interrupted`);
+      io.stderr.write(resumeHint(runId) + '\n');
+      throw new Interrupted(`run ${runId} interrupted`);
     }
-    const snapshot = await collectSnapshot(link, planned.cases, start.runId);
+    mark('run closed');
+    const snapshot = await collectSnapshot(link, planned.cases, runId);
+    mark('collected');
     return { snapshot, file: saveRunSnapshot(snapshot, planned.suite, flags) };
   } finally {
     await link.close();

@@ -28,11 +28,14 @@ export interface SuiteWorkerOptions {
   maxActivities?: number;
 }
 
+/** What a worker needs of the suite: its adapter, scorer, providers and cases. */
+export type SuiteDeps = Omit<CaseDeps, 'gate'>;
+
 /** Creates a worker serving the suite's runs with its adapter, scorer, providers and cases. */
 export async function createSuiteWorker(
   link: TemporalLink,
   taskQueue: string,
-  deps: Omit<CaseDeps, 'gate'>,
+  deps: SuiteDeps,
   options: SuiteWorkerOptions = {},
 ): Promise<SuiteWorker> {
   const pools = new PoolRegistry();
