@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   Adapter,
-  SchemaValidator,
+  readSchema,
   type Case,
   type Json,
   type Model,
@@ -49,18 +48,18 @@ export class IntakeAdapter extends Adapter {
 
   override verify(dataset: string): string[] {
     try {
-      new SchemaValidator(this.schemaOf(dataset));
+      this.schemaOf(dataset);
       return [];
     } catch (error) {
-      return [`schema.json: ${(error as Error).message}`];
+      return [(error as Error).message];
     }
   }
 
   private schemaOf(dataset: string): Schema {
     let schema = this.schemas.get(dataset);
     if (!schema) {
-      const file = join(this.root, 'datasets', dataset, 'schema.json');
-      schema = JSON.parse(readFileSync(file, 'utf8')) as Schema;
+      // readSchema checks the file, so a broken schema names its file and field before any call.
+      schema = readSchema(join(this.root, 'datasets', dataset, 'schema.json'));
       this.schemas.set(dataset, schema);
     }
     return schema;
