@@ -43,7 +43,7 @@ export async function presentRun(
 export async function compareCommand(flags: RunFlags, io: Io, models?: string[]): Promise<number> {
   const planned = await planRun(flags, io, models);
   if (flags.dryRun) {
-    io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned)) + '\n');
+    io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
     return 0;
   }
   const { file } = await executeRun(planned, flags, io, models ? 'run' : 'compare');

@@ -56,7 +56,8 @@ export async function serveRun(
     cases: new Map(served.cases.map((c) => [c.key, c])),
   });
   const experiments = input.experiments.map((e) => ({ ...e, contender: input.contenders[e.contender]!.key }));
-  const live = new LiveLines(io.stderr, Boolean((io.stderr as { isTTY?: boolean }).isTTY));
+  const stderr = io.stderr as { isTTY?: boolean; columns?: number };
+  const live = new LiveLines(io.stderr, Boolean(stderr.isTTY), stderr.isTTY ? stderr.columns : undefined);
   const handle = link.client.workflow.getHandle(`llm-evals/${runId}`);
   const interrupt = io.watchInterrupt?.();
   return worker.runUntil(async () => {

@@ -39,8 +39,12 @@ export async function runsCommand(flags: StatusFlags & { limit?: number }, io: I
     } else {
       io.stdout.write(
         renderTable(
-          ['run', 'suite', 'state', 'started (UTC)', 'closed (UTC)'].map((header) => ({ header })),
+          ['run', 'suite', 'state', 'started (UTC)', 'closed (UTC)'].map((header) => ({
+            header,
+            key: header === 'run',
+          })),
           rows,
+          { width: io.columns },
         ) + '\n',
       );
     }

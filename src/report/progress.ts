@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { Contender } from '../core/matrix.ts';
 import type { RunProgress } from '../core/progress.ts';
 import { contenderColour, contenderLabel } from './palette.ts';
-import { stripAnsi } from './table.ts';
+import { fitLine, stripAnsi } from './table.ts';
 
 const WIDTH = 24;
 
@@ -35,12 +35,14 @@ export class LiveLines {
   constructor(
     private readonly out: { write(text: string): unknown },
     private readonly tty: boolean,
+    /** The terminal's width: a line wider would wrap, and the redraw would climb too few lines. */
+    private readonly width?: number,
   ) {}
 
   draw(lines: readonly string[]): void {
     if (this.tty) {
       const up = this.drawn ? `\u001b[${this.drawn}A` : '';
-      this.out.write(up + lines.map((l) => `\u001b[2K${l}`).join('\n') + '\n');
+      this.out.write(up + lines.map((l) => `\u001b[2K${fitLine(l, this.width)}`).join('\n') + '\n');
       this.drawn = lines.length;
     } else {
       lines.forEach((line, i) => {

@@ -20,7 +20,7 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, '');
 }
 
-/** Runs `node bin/llm-evals.mjs ...args` in `cwd` with colours off; kills it after 60 s. */
+/** Runs `node bin/llm-evals.mjs ...args` in `cwd` with colours off and no width limit; kills it after 60 s. */
 export function runCli(
   args: readonly string[],
   options: { cwd: string; env?: NodeJS.ProcessEnv },
@@ -28,6 +28,8 @@ export function runCli(
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
   delete env.FORCE_COLOR;
   if (!options.env?.LLM_EVALS_HELPER) delete env.LLM_EVALS_HELPER;
+  // A shell's COLUMNS would fit tables to its width; tests that read tables row by row ask for a width themselves.
+  if (!options.env?.COLUMNS) delete env.COLUMNS;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
@@ -72,6 +74,8 @@ export function startCli(
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
   delete env.FORCE_COLOR;
   if (!options.env?.LLM_EVALS_HELPER) delete env.LLM_EVALS_HELPER;
+  // A shell's COLUMNS would fit tables to its width; tests that read tables row by row ask for a width themselves.
+  if (!options.env?.COLUMNS) delete env.COLUMNS;
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     env,
