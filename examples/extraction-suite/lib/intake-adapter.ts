@@ -1,13 +1,5 @@
 import { join } from 'node:path';
-import {
-  Adapter,
-  readSchema,
-  type Case,
-  type Json,
-  type Model,
-  type Reply,
-  type Schema,
-} from 'llm-evals';
+import { Adapter, readSchema, type Case, type Json, type Model, type Reply, type Schema } from 'llm-evals';
 
 /** The system prompt of an extraction step: the schema, and the rule that an unanswered field stays null. */
 export function systemPrompt(schema: Schema): string {
