@@ -2,6 +2,7 @@ import pc from 'picocolors';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { renderLeaderboard } from '../../src/report/leaderboard.ts';
+import { LiveLines } from '../../src/report/progress.ts';
 import { narrow, splitColumns, type ColumnNeeds } from '../../src/report/table-layout.ts';
 import { renderBox, renderTable, type Column } from '../../src/report/table.ts';
 import { longestWord, stripAnsi, truncateText, wrapText, wrapProse } from '../../src/report/text-width.ts';
@@ -258,5 +259,18 @@ describe('renderLeaderboard within a width', () => {
       }),
     );
     for (const line of text.split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(width);
+  });
+});
+
+describe('LiveLines on a terminal', () => {
+  it('cuts each redrawn line to the width, so the redraw climbs exactly the lines it drew', () => {
+    const written: string[] = [];
+    const live = new LiveLines({ write: (text: string) => written.push(text) }, true, 20);
+    live.draw([pc.green('█'.repeat(24)) + ' 3/4 openrouter/anthropic/claude', 'short']);
+    const lines = stripAnsi(written.join(''))
+      .replaceAll(`${String.fromCharCode(27)}[2K`, '')
+      .split('\n');
+    expect(lines.slice(0, 2).map((l) => stringWidth(l))).toEqual([20, 5]);
+    expect(lines[0]!.endsWith('…')).toBe(true);
   });
 });
