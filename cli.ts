@@ -32,6 +32,7 @@ const commands: Commands = {
     (await import('./src/commands/cancel.ts')).cancelCommand(runId, flags, io),
   answer: async (runId, goOn, flags, io) =>
     (await import('./src/commands/answer.ts')).answerCommand(runId, goOn, flags, io),
+  init: async (io) => (await import('./src/commands/init.ts')).initCommand(io),
   upgradeConfig: async (flags, io) =>
     (await import('./src/commands/upgrade-config.ts')).upgradeConfigCommand(flags, io),
   completion: async (shell, program, io) =>

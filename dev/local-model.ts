@@ -1,6 +1,25 @@
+import { existsSync } from 'node:fs';
 import { availableParallelism, homedir } from 'node:os';
 import { join } from 'node:path';
-import { getLlama, LlamaChat, type ChatHistoryItem, type LlamaGrammar } from 'node-llama-cpp';
+import type { ChatHistoryItem, LlamaGrammar, NodeLlamaCpp } from './real-model/llama-types.ts';
+
+/** Where dev/setup-real-model.sh installs node-llama-cpp, away from the root install. */
+export const REAL_MODEL_MODULES = join(import.meta.dirname, 'real-model', 'node_modules');
+
+/** Whether dev/setup-real-model.sh has installed node-llama-cpp. */
+export function llamaInstalled(): boolean {
+  return existsSync(join(REAL_MODEL_MODULES, 'node-llama-cpp', 'package.json'));
+}
+
+/** node-llama-cpp from dev/real-model/node_modules, or an error that says how to install it. */
+async function importLlama(): Promise<NodeLlamaCpp> {
+  if (!llamaInstalled()) {
+    throw new Error(
+      `node-llama-cpp is not in ${REAL_MODEL_MODULES}: run dev/setup-real-model.sh (about 85 MB)`,
+    );
+  }
+  return (await import(new URL('./real-model/llama.mjs', import.meta.url).href)) as NodeLlamaCpp;
+}
 
 /** The GGUF file dev/fetch-model.sh puts in the cache: SmolLM2-135M-Instruct, 4-bit. */
 export function defaultModelPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -34,6 +53,7 @@ export interface LocalModel {
 
 /** Loads a GGUF file with node-llama-cpp's prebuilt CPU binary; it never downloads or builds anything. */
 export async function loadLocalModel(modelPath: string): Promise<LocalModel> {
+  const { getLlama, LlamaChat } = await importLlama();
   // node-llama-cpp defaults to 4 threads; on a 2-core machine that oversubscription is ~50× slower.
   const threads = availableParallelism();
   const llama = await getLlama({
@@ -54,7 +74,7 @@ export async function loadLocalModel(modelPath: string): Promise<LocalModel> {
     messages: ChatMessage[],
     options: { maxTokens?: number; temperature?: number; json?: boolean },
   ): Promise<Generation> => {
-    const history: ChatHistoryItem[] = messages.map((m) =>
+    const history: ChatHistoryItem[] = messages.map((m): ChatHistoryItem =>
       m.role === 'assistant' ? { type: 'model', response: [m.content] } : { type: m.role, text: m.content },
     );
     history.push({ type: 'model', response: [] });

@@ -2,7 +2,7 @@
  * A chat-completions server around a local GGUF model, for trying llm-evals on a real model and for the
  * real-model test. Dev tooling only: the CLI never imports it.
  *
- *   dev/fetch-model.sh
+ *   dev/setup-real-model.sh    (node-llama-cpp into dev/real-model/node_modules, and the model; once)
  *   node --import tsx dev/model-server.ts [--model FILE] [--id NAME] [--port 8080]
  *
  * POST /v1/chat/completions (messages, temperature, max_tokens, response_format json_object; usage in the reply)

@@ -14,7 +14,14 @@ export type {
 } from './api/types.ts';
 export { Adapter } from './api/adapter.ts';
 export { Scorer } from './api/scorer.ts';
-export { SchemaValidator, type FieldSpec, type FieldType, type Schema } from './api/schema-validator.ts';
+export {
+  readSchema,
+  SchemaValidator,
+  type CheckedField,
+  type FieldSpec,
+  type FieldType,
+  type Schema,
+} from './api/schema-validator.ts';
 export {
   EchoAdapter,
   FakeModel,

@@ -14,8 +14,11 @@ import type {
 /** A canned reply: text, an error to throw (a transport failure), or a function of the request. */
 export type FakeReply = string | Error | ((request: CompletionRequest) => string);
 
-/** How a fake model answers: `'echo'` returns the user text; a list is used up in order. */
-export type FakeScript = 'echo' | FakeReply[];
+/**
+ * How a fake model answers: `'echo'` returns the user text; a list is used up in order; a function answers every
+ * call (for a stand-in model that never runs out, such as the one `llm-evals init` writes).
+ */
+export type FakeScript = 'echo' | FakeReply[] | ((request: CompletionRequest) => string);
 
 /** Thrown when a fake model is called more often than it has canned replies for. */
 export class FakeRepliesExhausted extends Error {
@@ -31,6 +34,7 @@ function answer(
   request: CompletionRequest,
 ): string {
   if (script === 'echo') return request.user;
+  if (typeof script === 'function') return script(request);
   const next = script?.shift();
   if (next === undefined) {
     throw new FakeRepliesExhausted(`fake model ${id} has no canned reply left for call ${call}`);
@@ -73,7 +77,7 @@ export class FakeProvider implements Provider {
     this.scripts = Object.fromEntries(
       Object.entries(options.models).map(([name, script]) => [
         name,
-        script === 'echo' ? script : [...script],
+        Array.isArray(script) ? [...script] : script,
       ]),
     );
     this.inputPrice = options.inputPrice ?? 1e-6;
@@ -121,7 +125,7 @@ export class FakeModel implements Model {
     settings: ModelSettings = {},
   ) {
     this.name = id.slice(id.indexOf('/') + 1);
-    this.script = script === 'echo' ? script : [...script];
+    this.script = Array.isArray(script) ? [...script] : script;
     Object.assign(this, settings);
   }
 

@@ -6,8 +6,20 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** Whether a person can answer a question on stdin. */
   interactive: boolean;
+  /** How wide tables and boxes may get: `COLUMNS`, else the terminal's width; none when stdout is no terminal. */
+  columns?: number;
   /** Starts listening for Ctrl-C (SIGINT) or SIGTERM; long commands stop their worker and say how to resume. */
   watchInterrupt?: () => AbortSignal;
+}
+
+/** The width output must fit: `COLUMNS` when set to a number, else the terminal's own width, else no limit. */
+export function terminalColumns(
+  env: NodeJS.ProcessEnv,
+  stdout: { isTTY?: boolean; columns?: number },
+): number | undefined {
+  const set = Number(env.COLUMNS);
+  if (env.COLUMNS && Number.isInteger(set) && set > 0) return set;
+  return stdout.isTTY && stdout.columns ? stdout.columns : undefined;
 }
 
 /** The real process's streams and environment. */
@@ -28,5 +40,6 @@ export function processIo(): Io {
     cwd: process.cwd(),
     env: process.env,
     interactive: Boolean(process.stdin.isTTY),
+    columns: terminalColumns(process.env, process.stdout),
   };
 }

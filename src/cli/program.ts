@@ -22,6 +22,7 @@ export interface Commands {
   cancel(runId: string, flags: StatusFlags, io: Io): Promise<number>;
   answer(runId: string, goOn: boolean, flags: StatusFlags, io: Io): Promise<number>;
   upgradeConfig(flags: UpgradeFlags, io: Io): Promise<number>;
+  init(io: Io): Promise<number>;
   /** Gets the program itself, so the script it prints completes exactly the commands and flags parsed here. */
   completion(shell: string, program: Command, io: Io): Promise<number>;
   /** The hidden `__complete`: the values a completion script asks for, one a line. */
@@ -261,6 +262,10 @@ export function createProgram(
       .argument('<run>', 'the run id')
       .action((runId: string, flags: StatusFlags) => run(() => commands.answer(runId, goOn, flags, io))());
   }
+  program
+    .command('init')
+    .description('write a working suite into evals/ (stand-in models, one dataset); overwrites nothing')
+    .action(() => run(() => commands.init(io))());
   suiteOptions(
     program
       .command('upgrade-config')

@@ -11,7 +11,7 @@ export async function casesCommand(flags: RunFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
   const cases = casesForRun(suite, flags, io);
   const rows = cases.map((c) => ({ ...c, summary: suite.scorer.summary(c) }));
-  io.stdout.write(renderCases(rows) + '\n');
+  io.stdout.write(renderCases(rows, { width: io.columns }) + '\n');
   const datasets = new Set(cases.map((c) => c.dataset)).size;
   io.stdout.write(`${cases.length} cases in ${datasets} datasets\n`);
   const { refused } = readLineup({ config: suite.config, registry: suite.registry });

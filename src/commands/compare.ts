@@ -12,7 +12,7 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   mark('compare');
   const planned = await planRun(flags, io, models);
   if (flags.dryRun) {
-    io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned)) + '\n');
+    io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
     return 0;
   }
   const { snapshot, file } = await runPlanned(planned, flags, io, models ? 'run' : 'compare');

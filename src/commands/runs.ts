@@ -36,8 +36,9 @@ export async function runsCommand(
       const headers = ['run', 'suite', 'state', 'started (UTC)', 'closed (UTC)'];
       io.stdout.write(
         renderTable(
-          headers.map((header) => ({ header })),
+          headers.map((header) => ({ header, key: header === 'run' })),
           rows,
+          { width: io.columns },
         ) + '\n',
       );
     }

@@ -89,8 +89,10 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
             renderTable(
               ['experiment', 'model', 'effort', 'dataset', 'done', 'errors', 'state'].map((header) => ({
                 header,
+                key: header === 'experiment',
               })),
               rows,
+              { width: io.columns },
             ) +
             '\n' +
             (ui ? `Temporal UI: ${ui}\n` : ''),

@@ -15,6 +15,7 @@ export async function weightsCommand(flags: SuiteFlags, io: Io): Promise<number>
     weights,
     metrics.map((m) => m.name),
   );
-  io.stdout.write(renderWeights(weights, metrics, shortPath(io.cwd, suite.config.file)) + '\n');
+  const file = shortPath(io.cwd, suite.config.file);
+  io.stdout.write(renderWeights(weights, metrics, file, { width: io.columns }) + '\n');
   return 0;
 }

@@ -11,7 +11,7 @@ import {
 } from '../report/formats.ts';
 import { openInBrowser } from './open-browser.ts';
 import type { Snapshot } from '../core/snapshot.ts';
-import { stripAnsi } from '../report/table.ts';
+import { stripAnsi } from '../report/text-width.ts';
 
 /** Where reports go: a command's streams, environment and working directory. */
 export interface ReportIo {
@@ -19,6 +19,8 @@ export interface ReportIo {
   stderr: { write(text: string): unknown };
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The width the TUI on stdout must fit; files get no limit. */
+  columns?: number;
 }
 
 /** How a finished run is shown: the lineup's `results.display` under the flags (C5, R3, R4). */
@@ -92,7 +94,7 @@ export async function deliverReports(snapshot: Snapshot, d: Delivery, io: Report
       `${plan.file.format === 'json' ? 'snapshot' : 'report'} written: ${shown(plan.file.path)}\n`,
     );
   }
-  if (plan.stdout) io.stdout.write(renderReport(plan.stdout, snapshot, options));
+  if (plan.stdout) io.stdout.write(renderReport(plan.stdout, snapshot, { ...options, width: io.columns }));
   if (!plan.html) return plan;
   if (plan.html.path !== plan.file?.path) {
     write(plan.html.path, renderReport('html', snapshot, options));

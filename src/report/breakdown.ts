@@ -2,10 +2,10 @@ import pc from 'picocolors';
 import { formatCost, formatPercent, formatSeconds } from './format.ts';
 import { contenderLabel } from './palette.ts';
 import type { Snapshot } from '../core/snapshot.ts';
-import { renderTable } from './table.ts';
+import { renderTable, type FitOptions } from './table.ts';
 
 /** `run`'s per-case breakdown: each case's score, metrics, latency, cost and error, contender by contender. */
-export function renderBreakdown(snapshot: Snapshot): string {
+export function renderBreakdown(snapshot: Snapshot, fit: FitOptions = {}): string {
   const experiments = new Map(snapshot.experiments.map((e) => [e.id, e]));
   const contenders = new Map(snapshot.contenders.map((c, i) => [c.key, { c, i }]));
   const rows = snapshot.results.map((r) => {
@@ -24,9 +24,9 @@ export function renderBreakdown(snapshot: Snapshot): string {
   });
   return renderTable(
     [
-      { header: 'case' },
-      { header: 'model' },
-      { header: 'effort' },
+      { header: 'case', key: true },
+      { header: 'model', key: true },
+      { header: 'effort', key: true },
       { header: 'score', align: 'right' },
       ...snapshot.metrics.map((m) => ({ header: m.name, align: 'right' as const })),
       { header: 'latency', align: 'right' },
@@ -34,5 +34,6 @@ export function renderBreakdown(snapshot: Snapshot): string {
       { header: 'error' },
     ],
     rows,
+    fit,
   );
 }

@@ -1,5 +1,5 @@
 import type { Json } from '../api/types.ts';
-import { renderTable } from './table.ts';
+import { renderTable, type FitOptions } from './table.ts';
 
 /** One row of `cases`. */
 export interface CaseRow {
@@ -11,11 +11,11 @@ export interface CaseRow {
 }
 
 /** The `cases` table: dataset, id, difficulty, the scorer's summary and the word count. */
-export function renderCases(rows: readonly CaseRow[]): string {
+export function renderCases(rows: readonly CaseRow[], fit: FitOptions = {}): string {
   return renderTable(
     [
-      { header: 'dataset' },
-      { header: 'case' },
+      { header: 'dataset', key: true },
+      { header: 'case', key: true },
       { header: 'difficulty' },
       { header: 'summary' },
       { header: 'words', align: 'right' },
@@ -29,5 +29,6 @@ export function renderCases(rows: readonly CaseRow[]): string {
       r.summary,
       String(r.words),
     ]),
+    fit,
   );
 }

@@ -29,6 +29,6 @@ export function extensionOf(format: ReportFormat): string {
 export function renderReport(format: ReportFormat, snapshot: Snapshot, options: ReportOptions = {}): string {
   if (format === 'html') return renderHtml(snapshot);
   if (format === 'json') return JSON.stringify(snapshot, null, 2) + '\n';
-  const breakdown = options.breakdown ? renderBreakdown(snapshot) + '\n\n' : '';
+  const breakdown = options.breakdown ? renderBreakdown(snapshot, options) + '\n\n' : '';
   return breakdown + renderLeaderboard(snapshot, options) + '\n';
 }

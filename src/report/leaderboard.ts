@@ -5,10 +5,11 @@ import { contenderLabel } from './palette.ts';
 import { renderScores, type ScoreLinks } from './scores.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { standings, type Standing, type StandingsTable } from './standings.ts';
-import { renderTable } from './table.ts';
+import { renderTable, type FitOptions } from './table.ts';
+import { wrapProse } from './text-width.ts';
 
 /** What the TUI shows beyond the standings by dataset: which totals, and whether to list every experiment's score. */
-export interface LeaderboardOptions extends ScoreLinks {
+export interface LeaderboardOptions extends ScoreLinks, FitOptions {
   /** `overall` (default): contenders across all cases; `variant`: each case folder across datasets; or both. */
   totals?: 'overall' | 'variant' | 'both';
   scores?: boolean;
@@ -27,12 +28,21 @@ function cell(column: ReportColumn, row: Standing): string {
   return column.text(row);
 }
 
-function table(groupHeader: string | undefined, tables: readonly StandingsTable[], columns: ReportColumn[]) {
-  const head = groupHeader ? [{ header: groupHeader }] : [];
+/** The columns that name a row, repeated in every part of a leaderboard split to fit the terminal. */
+const KEY_COLUMNS = new Set(['model', 'effort', 'temp']);
+
+function table(
+  groupHeader: string | undefined,
+  tables: readonly StandingsTable[],
+  columns: ReportColumn[],
+  fit: FitOptions,
+) {
+  const head = groupHeader ? [{ header: groupHeader, key: true }] : [];
   const rows = tables.flatMap((t) =>
     t.rows.map((r) => [...(groupHeader ? [t.group] : []), ...columns.map((c) => cell(c, r))]),
   );
-  return renderTable([...head, ...columns.map((c) => ({ header: c.id, align: c.align }))], rows);
+  const body = columns.map((c) => ({ header: c.id, align: c.align, key: KEY_COLUMNS.has(c.id) }));
+  return renderTable([...head, ...body], rows, fit);
 }
 
 /** One line naming a table's best and its best value (the cheapest within 2 points of the best). */
@@ -50,9 +60,12 @@ export function bestLine(label: string, t: StandingsTable, ranking: string): str
   );
 }
 
-/** The glossary: every column shown, with what it means. */
-export function renderGlossary(columns: readonly ReportColumn[]): string {
-  return ['Glossary:', ...columns.map((c) => `  ${pc.bold(c.id)}: ${c.description}`)].join('\n');
+/** The glossary: every column shown, with what it means; wrapped to `width` under a hanging indent. */
+export function renderGlossary(columns: readonly ReportColumn[], width?: number): string {
+  return [
+    'Glossary:',
+    ...columns.map((c) => wrapProse(`  ${pc.bold(c.id)}: ${c.description}`, width, 4)),
+  ].join('\n');
 }
 
 /** The TUI leaderboard (R1): standings by dataset with best-value lines, the totals asked for, the glossary. */
@@ -60,18 +73,24 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
   const s = standings(snapshot);
   const columns = reportColumns(snapshot);
   const totals = options.totals ?? 'overall';
-  const block = (title: string, body: string, lines: string[]) => [pc.bold(title), body, ...lines].join('\n');
+  const fit = { width: options.width };
+  const block = (title: string, body: string, lines: string[]) =>
+    [
+      pc.bold(wrapProse(title, options.width)),
+      body,
+      ...lines.map((l) => wrapProse(l, options.width, 2)),
+    ].join('\n');
   const parts = [
     block(
       `Standings by dataset, ranked by ${s.ranking}`,
-      table('dataset', s.datasets, columns),
+      table('dataset', s.datasets, columns, fit),
       s.datasets.map((t) => bestLine(t.group, t, s.ranking)),
     ),
   ];
   // With one dataset the overall table would repeat it row for row.
   if (totals !== 'variant' && (s.datasets.length > 1 || options.totals)) {
     parts.push(
-      block('All datasets: each contender across all cases', table(undefined, [s.overall], columns), [
+      block('All datasets: each contender across all cases', table(undefined, [s.overall], columns, fit), [
         bestLine('all datasets', s.overall, s.ranking),
       ]),
     );
@@ -80,12 +99,12 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
     parts.push(
       block(
         'By variant: each case folder across datasets',
-        table('variant', s.variants, columns),
+        table('variant', s.variants, columns, fit),
         s.variants.map((t) => bestLine(t.group, t, s.ranking)),
       ),
     );
   }
-  parts.push(renderGlossary(columns));
-  if (options.scores) parts.push(renderScores(snapshot, s, options));
+  parts.push(renderGlossary(columns, options.width));
+  if (options.scores) parts.push(renderScores(snapshot, s, options, fit));
   return parts.join('\n\n');
 }

@@ -3,10 +3,14 @@ import type { Estimate } from '../core/estimate.ts';
 import { sumEstimates } from '../core/estimate.ts';
 import type { Plan } from '../core/plan.ts';
 import { formatCost, formatCount, formatTemperature } from './format.ts';
-import { renderTable } from './table.ts';
+import { renderTable, type FitOptions } from './table.ts';
 
 /** The dry run's view (C4 `-n`): each experiment with its settings and estimate, then the totals and refusals. */
-export function renderMatrix(plan: Plan, estimates: ReadonlyMap<string, Estimate>): string {
+export function renderMatrix(
+  plan: Plan,
+  estimates: ReadonlyMap<string, Estimate>,
+  fit: FitOptions = {},
+): string {
   const contenders = new Map(plan.contenders.map((c) => [c.key, c]));
   const rows = plan.experiments.map((e, i) => {
     const c = contenders.get(e.contender)!;
@@ -27,10 +31,10 @@ export function renderMatrix(plan: Plan, estimates: ReadonlyMap<string, Estimate
   });
   const table = renderTable(
     [
-      { header: '#', align: 'right' },
-      { header: 'dataset' },
+      { header: '#', align: 'right', key: true },
+      { header: 'dataset', key: true },
       { header: 'provider' },
-      { header: 'model' },
+      { header: 'model', key: true },
       { header: 'effort' },
       { header: 'temp' },
       { header: 'max_tokens' },
@@ -40,6 +44,7 @@ export function renderMatrix(plan: Plan, estimates: ReadonlyMap<string, Estimate
       { header: '≈cost', align: 'right' },
     ],
     rows,
+    fit,
   );
   const total = sumEstimates([...estimates.values()]);
   const datasets = new Set(plan.experiments.map((e) => e.dataset)).size;

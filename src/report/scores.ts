@@ -4,7 +4,7 @@ import { safeId } from './html-escape.ts';
 import { contenderLabel } from './palette.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import type { Standings } from './standings.ts';
-import { renderTable } from './table.ts';
+import { renderTable, type FitOptions } from './table.ts';
 
 /** Where `--scores` points an experiment when no tracker recorded a page for it. */
 export interface ScoreLinks {
@@ -20,7 +20,12 @@ export function experimentAnchor(experimentId: string): string {
 }
 
 /** `--scores`: every experiment by its ranking value, best first, with its tracker link. */
-export function renderScores(snapshot: Snapshot, s: Standings, links: ScoreLinks = {}): string {
+export function renderScores(
+  snapshot: Snapshot,
+  s: Standings,
+  links: ScoreLinks = {},
+  fit: FitOptions = {},
+): string {
   const rows = s.datasets
     .flatMap((t) => t.rows.map((r) => ({ dataset: t.group, row: r, experimentId: r.experimentIds[0] ?? '' })))
     .sort((a, b) => (b.row.rank ?? -1) - (a.row.rank ?? -1));
@@ -29,9 +34,9 @@ export function renderScores(snapshot: Snapshot, s: Standings, links: ScoreLinks
     (links.reportUrl ? `${links.reportUrl}#${experimentAnchor(id)}` : (links.snapshotFile ?? '-'));
   const table = renderTable(
     [
-      { header: '#', align: 'right' },
+      { header: '#', align: 'right', key: true },
       { header: 'dataset' },
-      { header: 'model' },
+      { header: 'model', key: true },
       { header: 'effort' },
       { header: 'temp' },
       { header: s.ranking, align: 'right' },
@@ -48,6 +53,7 @@ export function renderScores(snapshot: Snapshot, s: Standings, links: ScoreLinks
       row.summary.errors ? pc.red(String(row.summary.errors)) : '0',
       pc.dim(linkOf(experimentId)),
     ]),
+    fit,
   );
   return [pc.bold(`Every experiment by ${s.ranking}`), table].join('\n');
 }

@@ -1,20 +1,19 @@
-/** A column of a terminal table: its header and which side its cells hug. */
+import { boxWidth, narrow, splitColumns, type ColumnNeeds } from './table-layout.ts';
+import { longestWord, truncateText, visibleWidth, widestGrapheme, wrapText } from './text-width.ts';
+
+export { stripAnsi, visibleWidth } from './text-width.ts';
+
+/** A column of a terminal table: its header, which side its cells hug, and whether a split table repeats it. */
 export interface Column {
   header: string;
   align?: 'left' | 'right';
+  /** Names the row (dataset, model…): repeated in every part when a table too wide is split. */
+  key?: boolean;
 }
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;]*m/g;
-
-/** A string without its colour codes. */
-export function stripAnsi(text: string): string {
-  return text.replace(ANSI, '');
-}
-
-/** The width a string takes in a terminal, ignoring colour codes. */
-export function visibleWidth(text: string): number {
-  return [...stripAnsi(text)].length;
+/** How wide a table or box may get, in terminal columns; none means no limit. */
+export interface FitOptions {
+  width?: number;
 }
 
 function pad(text: string, width: number, align: Column['align']): string {
@@ -22,33 +21,103 @@ function pad(text: string, width: number, align: Column['align']): string {
   return align === 'right' ? fill + text : text + fill;
 }
 
-/** Draws a box table with one header row; cells may carry colour codes. */
-export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
-  const widths = columns.map((c, i) =>
-    Math.max(visibleWidth(c.header), ...rows.map((r) => visibleWidth(r[i] ?? ''))),
-  );
+function needsOf(column: Column, cells: readonly string[]): ColumnNeeds {
+  const all = [column.header, ...cells];
+  const cellWidths = cells.map(visibleWidth);
+  return {
+    natural: Math.max(...all.map(visibleWidth)),
+    cells: Math.max(0, ...cellWidths),
+    words: Math.max(...all.map((t) => longestWord(t))),
+    graphemes: Math.max(...all.map(widestGrapheme)),
+    key: Boolean(column.key),
+  };
+}
+
+/** One box: the header row and the rows, each cell wrapped to its column's width. */
+function drawBox(
+  columns: readonly Column[],
+  rows: readonly (readonly string[])[],
+  widths: readonly number[],
+): string {
   const line = (left: string, mid: string, right: string) =>
     left + widths.map((w) => '─'.repeat(w + 2)).join(mid) + right;
-  const row = (cells: readonly string[], header = false) =>
-    '│' +
-    columns.map((c, i) => ` ${pad(cells[i] ?? '', widths[i]!, header ? 'left' : c.align)} `).join('│') +
-    '│';
+  const row = (cells: readonly string[], header = false) => {
+    const wrapped = columns.map((_, i) => wrapText(cells[i] ?? '', widths[i]!));
+    const height = Math.max(...wrapped.map((lines) => lines.length));
+    return Array.from(
+      { length: height },
+      (_, j) =>
+        '│' +
+        columns
+          .map((c, i) => ` ${pad(wrapped[i]![j] ?? '', widths[i]!, header ? 'left' : c.align)} `)
+          .join('│') +
+        '│',
+    );
+  };
   return [
     line('┌', '┬', '┐'),
-    row(
+    ...row(
       columns.map((c) => c.header),
       true,
     ),
     line('├', '┼', '┤'),
-    ...rows.map((r) => row(r)),
+    ...rows.flatMap((r) => row(r)),
     line('└', '┴', '┘'),
   ].join('\n');
 }
 
-/** Draws a titled box around lines of text, at least `width` wide. */
-export function renderBox(title: string, lines: readonly string[], width = 78): string {
-  const inner = Math.max(width, visibleWidth(title) + 4, ...lines.map((l) => visibleWidth(l) + 2));
-  const top = `┌ ${title} ${'─'.repeat(inner - visibleWidth(title) - 2)}┐`;
-  const body = lines.map((l) => `│ ${pad(l, inner - 2, 'left')} │`);
+/**
+ * Draws a box table with one header row; cells may carry colour codes and wide characters. Given a width, a table too
+ * wide first wraps its headers and long cells at word joints; when even that cannot fit, it is split into parts that
+ * each repeat the key columns, so no line is ever wider than the terminal.
+ */
+export function renderTable(
+  columns: readonly Column[],
+  rows: readonly (readonly string[])[],
+  options: FitOptions = {},
+): string {
+  const needs = columns.map((c, i) =>
+    needsOf(
+      c,
+      rows.map((r) => r[i] ?? ''),
+    ),
+  );
+  const limit = options.width;
+  const natural = needs.map((n) => n.natural);
+  if (limit === undefined || boxWidth(natural) <= limit) return drawBox(columns, rows, natural);
+  const whole = narrow(needs, limit, 'words');
+  if (whole) return drawBox(columns, rows, whole);
+  return splitColumns(needs, limit)
+    .map((part) => {
+      const partNeeds = part.map((i) => needs[i]!);
+      // A part that cannot fit even with words cut is drawn at its floor: the narrowest it can be shown.
+      const widths =
+        narrow(partNeeds, limit, 'words') ??
+        narrow(partNeeds, limit, 'graphemes') ??
+        partNeeds.map((n) => n.graphemes);
+      return drawBox(
+        part.map((i) => columns[i]!),
+        rows.map((r) => part.map((i) => r[i] ?? '')),
+        widths,
+      );
+    })
+    .join('\n');
+}
+
+/** Draws a titled box around lines of text, 78 columns inside unless the text is wider or `width` is narrower. */
+export function renderBox(title: string, lines: readonly string[], options: FitOptions = {}): string {
+  const cap = options.width === undefined ? Infinity : Math.max(8, options.width - 2);
+  const inner = Math.min(
+    cap,
+    Math.max(78, visibleWidth(title) + 4, ...lines.map((l) => visibleWidth(l) + 2)),
+  );
+  const shownTitle = truncateText(title, inner - 4);
+  const top = `┌ ${shownTitle} ${'─'.repeat(inner - visibleWidth(shownTitle) - 2)}┐`;
+  const body = lines.flatMap((l) => wrapText(l, inner - 2)).map((l) => `│ ${pad(l, inner - 2, 'left')} │`);
   return [top, ...body, `└${'─'.repeat(inner)}┘`].join('\n');
+}
+
+/** Cuts a line to the width (none: as it is), so a redrawn line never wraps and shifts what is drawn below. */
+export function fitLine(text: string, width: number | undefined): string {
+  return width === undefined ? text : truncateText(text, width);
 }

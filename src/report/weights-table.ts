@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { Metric } from '../api/types.ts';
 import { weightShares } from '../core/weights.ts';
 import { formatPercent } from './format.ts';
-import { renderTable } from './table.ts';
+import { renderTable, type FitOptions } from './table.ts';
 
 const BAR = 30;
 
@@ -14,6 +14,7 @@ export function renderWeights(
   weights: Record<string, number> | undefined,
   metrics: readonly Metric[],
   file: string,
+  fit: FitOptions = {},
 ): string {
   const unweighted = metrics.filter((m) => !weights || !(m.name in weights));
   if (!weights) {
@@ -38,13 +39,14 @@ export function renderWeights(
   const left = unweighted.map((m) => [pc.red(m.name), pc.red('-'), pc.red('not weighted'), pc.red('-'), '']);
   const table = renderTable(
     [
-      { header: 'column' },
+      { header: 'column', key: true },
       { header: 'weight', align: 'right' },
       { header: 'direction' },
       { header: 'share', align: 'right' },
       { header: '' },
     ],
     [...rows, ...left],
+    fit,
   );
   return [
     table,

@@ -1,4 +1,4 @@
-import { SchemaValidator, type FieldSpec, type Schema } from '../api/schema-validator.ts';
+import { SchemaValidator, type CheckedField, type Schema } from '../api/schema-validator.ts';
 import { Scorer } from '../api/scorer.ts';
 import type { Case, Json, Metric, Reply, Score } from '../api/types.ts';
 
@@ -47,7 +47,7 @@ function empty(value: Json | undefined): boolean {
 }
 
 /** Whether two allowed values say the same: lists as sets, text without case or extra spaces, numbers to 1e-9. */
-function same(spec: FieldSpec, want: Json, got: Json): boolean {
+function same(spec: CheckedField, want: Json, got: Json): boolean {
   if (Array.isArray(want) && Array.isArray(got)) {
     const a = new Set(want.map(String));
     const b = new Set(got.map(String));

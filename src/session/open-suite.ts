@@ -21,17 +21,18 @@ export function findSuite(flags: SuiteFlags, io: Io): Discovery {
       'no evals/eval_helper.ts or evals/.llm-evals.config.yml above,',
       'no .llm-evals.config.yml up to 4 levels below.',
     ];
-    io.stderr.write(pc.yellow(renderBox('Warning', lines)) + '\n');
+    io.stderr.write(pc.yellow(renderBox('Warning', lines, { width: io.columns })) + '\n');
     throw new ConfigError(
       undefined,
       undefined,
       'no suite found; pass -C FILE or --helper FILE, or run from inside a project',
     );
   }
-  const box = renderBox('Info', [
-    `Evals configuration: ${found.projectDir.split('/').pop()}`,
-    `File: ${shortPath(io.cwd, found.file)}`,
-  ]);
+  const box = renderBox(
+    'Info',
+    [`Evals configuration: ${found.projectDir.split('/').pop()}`, `File: ${shortPath(io.cwd, found.file)}`],
+    { width: io.columns },
+  );
   io.stderr.write(pc.green(box) + '\n');
   return found;
 }

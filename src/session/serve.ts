@@ -52,7 +52,8 @@ export async function serveRun(
   policy: PausePolicy = 'stop',
 ): Promise<'closed' | 'interrupted'> {
   const experiments = input.experiments.map((e) => ({ ...e, contender: input.contenders[e.contender]!.key }));
-  const live = new LiveLines(io.stderr, Boolean((io.stderr as { isTTY?: boolean }).isTTY));
+  const stderr = io.stderr as { isTTY?: boolean; columns?: number };
+  const live = new LiveLines(io.stderr, Boolean(stderr.isTTY), stderr.isTTY ? stderr.columns : undefined);
   const draw = (progress: RunProgress) => live.draw(renderProgress(progress, experiments, input.contenders));
   const interrupt = io.watchInterrupt?.();
   return worker.runUntil(async () => {

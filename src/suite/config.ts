@@ -40,6 +40,15 @@ const SECRET_KEY = /key|token|secret|password/i;
 const isEndpointSection = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && 'base_url' in value;
 
+/** The keys that only a provider's section has: a tracker's section holding one was meant as a provider. */
+const PROVIDER_KEYS = ['models', 'base_url', 'vendors'];
+
+const looksLikeProvider = (value: unknown): value is Record<string, unknown> =>
+  value !== null &&
+  typeof value === 'object' &&
+  !Array.isArray(value) &&
+  PROVIDER_KEYS.some((key) => key in value);
+
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let node = data;
   for (const key of path) {
@@ -163,12 +172,20 @@ export function checkConfig(
       );
     } else if (FIXED_KEYS.has(key)) {
       fixed[key] = value;
+    } else if (trackerNames.includes(key)) {
+      // Checked before providers: a tracker's name must never quietly swallow a provider's models.
+      if (looksLikeProvider(value)) {
+        const problem =
+          `the name ${quote(key)} is reserved for a tracker (${trackerNames.join(', ')}), ` +
+          `but this section has ${PROVIDER_KEYS.filter((k) => k in value).join(', ')}; ` +
+          `give the provider section another name, such as ${quote(`${key}-llm`)}`;
+        throw new ConfigError(file, key, problem);
+      }
+      trackers[key] = (value ?? {}) as Record<string, unknown>;
     } else if (providerNames.includes(key)) {
       const parsed = ProviderSectionSchema.safeParse(value ?? {});
       if (!parsed.success) throw configErrorFrom(file, parsed.error, data, [key]);
       providers[key] = parsed.data;
-    } else if (trackerNames.includes(key)) {
-      trackers[key] = (value ?? {}) as Record<string, unknown>;
     } else if (isEndpointSection(value)) {
       if (!ENDPOINT_NAME.test(key)) {
         throw new ConfigError(

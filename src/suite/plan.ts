@@ -4,7 +4,7 @@ import type { Plan } from '../core/plan.ts';
 import { weightProblems } from '../core/weights.ts';
 import { ConfigError, quote } from '../errors.ts';
 import type { LoadedCase } from './cases.ts';
-import { readLineup, type SettingOverrides } from './lineup.ts';
+import { readLineup, type Lineup, type SettingOverrides } from './lineup.ts';
 import type { LoadedSuite } from './load.ts';
 
 /** What the command line chose: models, overrides, parallelism, and the options to record. */
@@ -29,6 +29,20 @@ export function checkWeights(
   }
 }
 
+/**
+ * Refuses a lineup that leaves no contender (every model refused, or none listed), saying why, so a run never
+ * succeeds at comparing nothing.
+ */
+export function checkContenders(file: string, lineup: Lineup, models: readonly string[] = []): void {
+  if (lineup.entries.length > 0) return;
+  const where = models.length ? `-m ${models.join(' ')}` : 'the lineup';
+  const problem = lineup.refused.length
+    ? `no contender: ${where} has only refused models (${lineup.refused.map((r) => r.message).join('; ')})`
+    : 'no contender: the lineup lists no model; add a provider section with models, such as ' +
+      '`openrouter: { vendors: { openai: { models: [gpt-4.1-mini] } } }`, or pass -m';
+  throw new ConfigError(file, models.length ? '-m' : undefined, problem);
+}
+
 /** Expands the lineup over the selected cases into a Plan: contenders × datasets, each an experiment. */
 export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], options: PlanOptions): Plan {
   const { config } = suite;
@@ -43,6 +57,7 @@ export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], opti
     overrides: options.overrides,
     models: options.models,
   });
+  checkContenders(config.file, lineup, options.models);
   const contenders = expandContenders(lineup.entries);
   const datasets = [...new Set(cases.map((c) => c.dataset))].map((name) => ({
     name,

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
-import { SchemaValidator, type Schema } from '../../src/api/schema-validator.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readSchema, SchemaValidator, type Schema } from '../../src/api/schema-validator.ts';
+import { ConfigError } from '../../src/errors.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
 
 const SCHEMA: Schema = {
   married: 'boolean',
@@ -112,16 +116,100 @@ describe('SchemaValidator.problems', () => {
   });
 });
 
+describe('SchemaValidator: enum or values', () => {
+  it.each<[string, Schema]>([
+    ['values', { s: { type: 'enum', values: ['a', 'b'] } }],
+    ['enum, as JSON Schema writes it', { s: { type: 'enum', enum: ['a', 'b'] } }],
+  ])('takes the allowed values from %s', (_, schema) => {
+    const v = new SchemaValidator(schema);
+    expect(v.fields.s).toEqual({ type: 'enum', values: ['a', 'b'], nullable: true });
+    expect([v.valid('s', 'a'), v.valid('s', 'c')]).toEqual([true, false]);
+  });
+
+  it('checks a multi_enum given with enum', () => {
+    const v = new SchemaValidator({ m: { type: 'multi_enum', enum: ['x', 'y'] } });
+    expect([v.valid('m', ['y', 'x']), v.valid('m', ['z'])]).toEqual([true, false]);
+  });
+});
+
 describe('SchemaValidator: a bad schema', () => {
-  it.each([
-    ['an unknown type', { a: 'date' as never }, 'schema field a: unknown type "date"'],
-    ['an enum without values', { a: { type: 'enum' as const } }, 'schema field a: enum needs values'],
+  it.each<[string, unknown, string]>([
+    ['an unknown type', { a: 'date' }, 'schema: a: unknown type "date" (known: boolean, integer,'],
+    ['an unknown type in a spec', { a: { type: 'date' } }, 'schema: a.type: unknown type "date"'],
+    ['a spec without a type', { a: { enum: ['x'] } }, 'schema: a.type: required (known:'],
+    ['an enum without values', { a: { type: 'enum' } }, 'schema: a: enum needs its allowed values in enum'],
     [
       'a multi_enum with empty values',
-      { a: { type: 'multi_enum' as const, values: [] } },
-      'schema field a: multi_enum needs values',
+      { a: { type: 'multi_enum', values: [] } },
+      'schema: a.values: multi_enum needs its allowed values',
     ],
-  ])('throws for %s', (_, schema: Schema, message) => {
-    expect(() => new SchemaValidator(schema)).toThrow(message);
+    [
+      'both enum and values',
+      { a: { type: 'enum', enum: ['x'], values: ['x'] } },
+      'schema: a: has both enum and values; give the allowed values once',
+    ],
+    [
+      'allowed values on a string',
+      { a: { type: 'string', enum: ['x'] } },
+      'schema: a.enum: allowed values apply to enum and multi_enum only; write "type": "enum"',
+    ],
+    [
+      'a typo in a key',
+      { a: { type: 'enum', valeus: ['x'] } },
+      'schema: a.valeus: unknown key (known: type,',
+    ],
+    [
+      'a value that is no string',
+      { a: { type: 'enum', enum: ['x', 2] } },
+      'schema: a.enum.1: expected string',
+    ],
+    ['a field that is a list', { a: ['x'] }, 'schema: a: expected a type name or {"type": ...}, got ["x"]'],
+    ['a list for a schema', ['a'], 'schema: expected an object of fields, got ["a"]'],
+  ])('throws a ConfigError for %s', (_, schema, message) => {
+    expect(() => new SchemaValidator(schema as Schema)).toThrow(ConfigError);
+    expect(() => new SchemaValidator(schema as Schema)).toThrow(message);
+  });
+
+  it('names the file it was given', () => {
+    const schema: Schema = { urgency: { type: 'enum', enum: ['now'], values: ['now'] } };
+    expect(() => new SchemaValidator(schema, 'evals/datasets/leads/schema.json')).toThrow(
+      /^evals\/datasets\/leads\/schema\.json: urgency: has both enum and values/,
+    );
+  });
+});
+
+describe('readSchema', () => {
+  const dirs = new TempDirs();
+  afterAll(() => dirs.removeAll());
+  const write = (text: string) => {
+    const file = join(dirs.os(), 'schema.json');
+    writeFileSync(file, text);
+    return file;
+  };
+
+  it('returns the schema as written, checked', () => {
+    const text = '{"size": {"type": "enum", "enum": ["s", "m"], "description": "the lot"}, "n": "integer"}';
+    expect(readSchema(write(text))).toEqual(JSON.parse(text));
+  });
+
+  it.each([
+    [
+      'both enum and values',
+      '{"size": {"type": "enum", "enum": ["s"], "values": ["s"]}}',
+      /: size: has both enum and values/,
+    ],
+    ['text that is not JSON', '{"size": ', /: cannot be read as JSON/],
+  ])('fails for %s, naming the file', (_, text, message) => {
+    const file = write(text);
+    const error = (() => {
+      try {
+        readSchema(file);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).file).toBe(file);
+    expect((error as Error).message).toMatch(message);
   });
 });

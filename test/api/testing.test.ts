@@ -59,6 +59,15 @@ describe('FakeProvider', () => {
     expect((await provider.complete(model('m'), { user: 'ping' })).text).toBe(text);
   });
 
+  it('answers every call with a function script, never running out', async () => {
+    const provider = new FakeProvider({ models: { m: (request) => request.user.toUpperCase() } });
+    for (const user of ['a', 'b', 'c'])
+      expect((await provider.complete(model('m'), { user })).text).toBe(user.toUpperCase());
+    const fake = new FakeModel('fake/m', (request) => `#${request.user}`);
+    expect((await fake.complete({ user: 'x' })).text).toBe('#x');
+    expect((await fake.complete({ user: 'y' })).text).toBe('#y');
+  });
+
   it('throws a canned Error as a transport failure and goes on with the next reply', async () => {
     const provider = new FakeProvider({ models: { flaky: [new Error('503 overloaded'), 'ok'] } });
     await expect(provider.complete(model('flaky'), { user: 'q' })).rejects.toThrow('503 overloaded');

@@ -49,6 +49,7 @@ function recording(code = 0) {
     cancel: (runId, flags, given) => handler('cancel')({ ...flags, runId } as SuiteFlags, given),
     answer: (runId, goOn, flags, given) => handler('answer')({ ...flags, runId, goOn } as SuiteFlags, given),
     upgradeConfig: handler('upgradeConfig'),
+    init: (given) => handler('init')({}, given),
     completion: (shell, program, given) => handler('completion')({ shell, program } as SuiteFlags, given),
     complete: (what, flags, given) => handler('complete')({ ...flags, what } as SuiteFlags, given),
   };
@@ -173,6 +174,7 @@ describe('createProgram: weights, render, --scores, upgrade-config and completio
       'upgradeConfig',
       { dryRun: true, config: 'x.yml' },
     ],
+    ['init takes no flags', ['init'], 'init', {}],
     ['completion bash', ['completion', 'bash'], 'completion', { shell: 'bash' }],
     ['completion zsh', ['completion', 'zsh'], 'completion', { shell: 'zsh' }],
     [
@@ -192,6 +194,7 @@ describe('createProgram: weights, render, --scores, upgrade-config and completio
     ['completion for an unknown shell', ['completion', 'fish'], 'commander.invalidArgument'],
     ['__complete of an unknown kind', ['__complete', 'colours'], 'commander.invalidArgument'],
     ['render with a run flag', ['render', 'r.json', '-d', 'x'], 'commander.unknownOption'],
+    ['init with a suite flag', ['init', '-C', 'x.yml'], 'commander.unknownOption'],
   ])('refuses %s', async (_, args, code) => {
     const { error } = await rejection(args);
     expect(error.code).toBe(code);

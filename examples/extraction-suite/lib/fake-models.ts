@@ -3,21 +3,20 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   FakeProvider,
+  readSchema,
+  SchemaValidator,
+  type CheckedField,
   type CompletionRequest,
-  type FieldSpec,
   type Json,
   type ModelSettings,
   type ProviderResponse,
-  type Schema,
 } from 'llm-evals';
 
 type Answer = Record<string, Json>;
 /** How a persona spoils a correct answer. */
-type Spoiler = (answer: Answer, schema: Record<string, FieldSpec>) => Answer | string;
+type Spoiler = (answer: Answer, schema: Record<string, CheckedField>) => Answer | string;
 /** Per dataset and variant, what a persona gets wrong; anything unlisted it answers right. */
 type Persona = Record<string, Record<string, Spoiler[]>>;
-
-const spec = (s: Schema[string]): FieldSpec => (typeof s === 'string' ? { type: s } : s);
 
 /** Fills the first `n` fields the text leaves open with a plausible guess: the mistake the field scorer fears most. */
 const hallucinate =
@@ -26,7 +25,7 @@ const hallucinate =
     const open = Object.keys(schema)
       .filter((f) => answer[f] === null)
       .slice(0, n);
-    const guess = (s: FieldSpec): Json => {
+    const guess = (s: CheckedField): Json => {
       if (s.type === 'enum') return s.values![1] ?? s.values![0]!;
       if (s.type === 'multi_enum') return [s.values![0]!];
       if (s.type === 'boolean') return true;
@@ -82,7 +81,7 @@ interface KeyEntry {
   dataset: string;
   variant: string;
   expected: Answer;
-  schema: Record<string, FieldSpec>;
+  schema: Record<string, CheckedField>;
 }
 
 /** Every case's expected answer by its input text, read from the suite's datasets (the fakes' "knowledge"). */
@@ -92,8 +91,8 @@ function answerKey(root: string): Map<string, KeyEntry> {
   for (const dataset of readdirSync(datasets)) {
     const schemaFile = join(datasets, dataset, 'schema.json');
     if (!existsSync(schemaFile)) continue;
-    const raw = JSON.parse(readFileSync(schemaFile, 'utf8')) as Schema;
-    const schema = Object.fromEntries(Object.entries(raw).map(([f, s]) => [f, spec(s)]));
+    // The validator's fields carry the allowed values under one name, however the file spells them.
+    const schema = new SchemaValidator(readSchema(schemaFile), schemaFile).fields;
     for (const variant of readdirSync(join(datasets, dataset, 'cases'))) {
       const folder = join(datasets, dataset, 'cases', variant);
       const expected = JSON.parse(readFileSync(join(folder, 'expected.json'), 'utf8')) as Answer;

@@ -1,14 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  Adapter,
-  SchemaValidator,
-  type Case,
-  type Json,
-  type Model,
-  type Reply,
-  type Schema,
-} from 'llm-evals';
+import { Adapter, readSchema, type Case, type Json, type Model, type Reply, type Schema } from 'llm-evals';
 
 /** The system prompt of an extraction step: the schema, and the rule that an unanswered field stays null. */
 export function systemPrompt(schema: Schema): string {
@@ -49,18 +40,18 @@ export class IntakeAdapter extends Adapter {
 
   override verify(dataset: string): string[] {
     try {
-      new SchemaValidator(this.schemaOf(dataset));
+      this.schemaOf(dataset);
       return [];
     } catch (error) {
-      return [`schema.json: ${(error as Error).message}`];
+      return [(error as Error).message];
     }
   }
 
   private schemaOf(dataset: string): Schema {
     let schema = this.schemas.get(dataset);
     if (!schema) {
-      const file = join(this.root, 'datasets', dataset, 'schema.json');
-      schema = JSON.parse(readFileSync(file, 'utf8')) as Schema;
+      // readSchema checks the file, so a broken schema names its file and field before any call.
+      schema = readSchema(join(this.root, 'datasets', dataset, 'schema.json'));
       this.schemas.set(dataset, schema);
     }
     return schema;

@@ -1,0 +1,138 @@
+import stringWidth from 'string-width';
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;]*m/g;
+// eslint-disable-next-line no-control-regex
+const ANSI_SPLIT = /(\u001b\[[0-9;]*m)/;
+const RESET = '\u001b[0m';
+
+/** Where a table cell may wrap: after a space, `_`, `/` or `-`, so ids and metric names break at their joints. */
+export const CELL_BREAKS = /[\s_/-]/;
+
+/** Where prose may wrap: at spaces only. */
+export const PROSE_BREAKS = /\s/;
+
+/** A string without its colour codes. */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, '');
+}
+
+/** The columns a string takes in a terminal: wide (CJK) characters and emoji count 2, colour codes 0. */
+export function visibleWidth(text: string): number {
+  return stringWidth(text);
+}
+
+/** A colour code (no width) or one grapheme with its width. */
+type Piece = { code: string } | { text: string; width: number };
+
+const segmenter = new Intl.Segmenter();
+
+function piecesOf(text: string): Piece[] {
+  const pieces: Piece[] = [];
+  for (const part of text.split(ANSI_SPLIT)) {
+    if (!part) continue;
+    if (ANSI_SPLIT.test(part)) {
+      pieces.push({ code: part });
+      continue;
+    }
+    for (const { segment } of segmenter.segment(part))
+      pieces.push({ text: segment, width: stringWidth(segment) });
+  }
+  return pieces;
+}
+
+const widthOf = (pieces: readonly Piece[]) => pieces.reduce((w, p) => w + ('width' in p ? p.width : 0), 0);
+
+/** The widest run of text between break opportunities: how narrow a column can get without cutting a word. */
+export function longestWord(text: string, breaks: RegExp = CELL_BREAKS): number {
+  let longest = 0;
+  let word = 0;
+  for (const piece of piecesOf(stripAnsi(text))) {
+    if (!('width' in piece)) continue;
+    if (/^\s$/.test(piece.text) && breaks.test(piece.text)) {
+      word = 0;
+      continue;
+    }
+    word += piece.width;
+    longest = Math.max(longest, word);
+    if (breaks.test(piece.text)) word = 0;
+  }
+  return longest;
+}
+
+/** The widest single grapheme: a column narrower than this cannot show the text at all. */
+export function widestGrapheme(text: string): number {
+  return Math.max(1, ...piecesOf(text).map((p) => ('width' in p ? p.width : 0)));
+}
+
+const isSpace = (p: Piece) => 'text' in p && /^\s$/.test(p.text);
+
+function trimEnd(pieces: Piece[]): Piece[] {
+  let end = pieces.length;
+  while (end > 0 && isSpace(pieces[end - 1]!)) end--;
+  return pieces.slice(0, end);
+}
+
+/**
+ * Wraps text into lines at most `width` columns wide (`next` for the lines after the first): at the last break
+ * opportunity that fits, else mid-word. Colour codes survive: each line is closed with a reset and the next replays
+ * the codes before it, so no colour bleeds into a table's borders. Text that fits comes back unchanged.
+ */
+export function wrapText(
+  text: string,
+  width: number,
+  breaks: RegExp = CELL_BREAKS,
+  next: number = width,
+): string[] {
+  if (visibleWidth(text) <= width) return [text];
+  const lines: Piece[][] = [];
+  let line: Piece[] = [];
+  /** The index in `line` after which it may break, or -1. */
+  let breakAt = -1;
+  for (const piece of piecesOf(text)) {
+    // A line that wrapped starts at its next word; the first keeps its indent.
+    if (lines.length > 0 && line.length === 0 && isSpace(piece)) continue;
+    line.push(piece);
+    if ('text' in piece && breaks.test(piece.text)) breakAt = line.length;
+    while (widthOf(line) > (lines.length ? next : width)) {
+      const cut = breakAt > 0 && breakAt < line.length ? breakAt : line.length - 1;
+      if (cut <= 0 || widthOf(line.slice(0, cut)) === 0) break;
+      lines.push(trimEnd(line.slice(0, cut)));
+      line = line.slice(cut);
+      while (line.length > 0 && isSpace(line[0]!)) line.shift();
+      breakAt = -1;
+      line.forEach((p, i) => {
+        if ('text' in p && breaks.test(p.text)) breakAt = i + 1;
+      });
+    }
+  }
+  if (line.length > 0) lines.push(trimEnd(line));
+  const coloured = lines.some((l) => l.some((p) => 'code' in p));
+  let replay = '';
+  return lines.map((l) => {
+    const body = l.map((p) => ('code' in p ? p.code : p.text)).join('');
+    const out = coloured ? `${replay}${body}${RESET}` : body;
+    replay += l.flatMap((p) => ('code' in p ? [p.code] : [])).join('');
+    return out;
+  });
+}
+
+/** Cuts text to at most `width` columns, ending in `…` when something was cut; colour codes are closed. */
+export function truncateText(text: string, width: number): string {
+  if (visibleWidth(text) <= width) return text;
+  const kept: Piece[] = [];
+  for (const piece of piecesOf(text)) {
+    if ('width' in piece && widthOf(kept) + piece.width > width - 1) break;
+    kept.push(piece);
+  }
+  const coloured = kept.some((p) => 'code' in p);
+  return kept.map((p) => ('code' in p ? p.code : p.text)).join('') + '…' + (coloured ? RESET : '');
+}
+
+/** Wraps one line of prose to `width` (none: as it is), indenting every line after the first by `indent` spaces. */
+export function wrapProse(text: string, width: number | undefined, indent = 0): string {
+  if (width === undefined) return text;
+  const pad = ' '.repeat(indent);
+  const lines = wrapText(text, width, PROSE_BREAKS, Math.max(1, width - indent));
+  return lines.map((l, i) => (i ? pad + l : l)).join('\n');
+}
