@@ -86,7 +86,8 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
       })),
     async close() {
       await connection.close();
-      if (native) await (await native).close();
+      // A worker given up on while the server was gone still holds the native connection; the process ends anyway.
+      if (native) await (await native).close().catch(() => undefined);
     },
   };
 }
