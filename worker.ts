@@ -6,6 +6,7 @@ import { openSuite } from './src/session/open-suite.ts';
 import type { WorkerFlags } from './src/cli/options.ts';
 import { linkForCommand } from './src/session/link.ts';
 import { prepareSuite } from './src/session/prepare.ts';
+import { suiteDeps } from './src/session/serve.ts';
 import { loadCases } from './src/suite/cases.ts';
 import { createSuiteWorker, taskQueueFor } from './src/temporal/worker.ts';
 
@@ -20,12 +21,7 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
     const taskQueue = flags.until
       ? (await link.runs.read(flags.until)).taskQueue
       : taskQueueFor(suite.name, io.env);
-    const deps = {
-      adapter: suite.adapter,
-      scorer: suite.scorer,
-      registry: suite.registry,
-      cases: new Map(cases.map((c) => [c.key, c])),
-    };
+    const deps = suiteDeps({ suite, cases }, io.env);
     const worker = await createSuiteWorker(link, taskQueue, deps, { maxActivities: flags.maxActivities });
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);
     const interrupt = io.watchInterrupt?.();

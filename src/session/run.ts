@@ -15,6 +15,8 @@ import { checkKeys, prepareSuite } from './prepare.ts';
 import { newRunId } from './run-id.ts';
 import { mark } from '../timing.ts';
 import { resumeHint, serveRun, suiteWorker } from './serve.ts';
+import { chooseTracking } from './trackers.ts';
+import type { Tracking } from '../core/tracking.ts';
 
 /** A planned run made ready to start: its id, its workflow input and the header recorded beside it. */
 export interface RunStart {
@@ -24,7 +26,11 @@ export interface RunStart {
 }
 
 /** Names a planned run and derives what its workflows receive and record. */
-export function prepareStart({ suite, plan }: PlannedRun, runId: string = newRunId()): RunStart {
+export function prepareStart(
+  { suite, plan }: PlannedRun,
+  tracking: Tracking,
+  runId: string = newRunId(),
+): RunStart {
   const header: RunHeader = {
     createdAt: new Date().toISOString(),
     suite: {
@@ -38,7 +44,7 @@ export function prepareStart({ suite, plan }: PlannedRun, runId: string = newRun
     refused: plan.refused,
     ...(plan.weights ? { weights: plan.weights } : {}),
   };
-  return { runId, input: toRunInput(runId, plan), header };
+  return { runId, input: toRunInput(runId, plan, tracking), header };
 }
 
 /** Starts a prepared run on a task queue, tagged with its project. */
@@ -66,15 +72,16 @@ export async function runPlanned(
 ): Promise<{ snapshot: Snapshot; file: string }> {
   await prepareSuite(planned.suite, io);
   checkKeys(planned, io.env);
+  const tracking = await chooseTracking(planned.suite, flags, io);
   const link = await linkForCommand(planned.suite.projectDir, io, command);
   try {
-    const start = prepareStart(planned);
+    const start = prepareStart(planned, tracking);
     const { runId } = start;
     // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting. The
     // worker is made while the run starts, so the run's first task finds it soon.
     const taskQueue = `${taskQueueFor(planned.suite.name, io.env)}/${runId}`;
     const [worker] = await Promise.all([
-      suiteWorker(link, taskQueue, planned),
+      suiteWorker(link, taskQueue, planned, io.env),
       startPrepared(link, start, taskQueue, planned.suite.projectDir),
     ]);
     mark('started');
