@@ -8,6 +8,7 @@ import { linkForCommand } from './src/session/link.ts';
 import { prepareSuite } from './src/session/prepare.ts';
 import { suiteDeps } from './src/session/serve.ts';
 import { loadCases } from './src/suite/cases.ts';
+import { engineTracing } from './src/temporal/engine-tracing.ts';
 import { createSuiteWorker, taskQueueFor } from './src/temporal/worker.ts';
 
 /** `worker` (D4): serves this suite's runs with its adapter, scorer, providers and cases; any number, on any machine. */
@@ -39,6 +40,8 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
       if (interrupt?.aborted)
         io.stderr.write('stopping: the calls in flight finish and are recorded first\n');
     });
+    // The engine's last spans leave before the process does.
+    await (await engineTracing(io.env))?.shutdown();
     io.stderr.write('worker stopped\n');
     return 0;
   } finally {

@@ -16,6 +16,7 @@ import { newRunId } from './run-id.ts';
 import { mark } from '../timing.ts';
 import { resumeHint, serveRun, suiteWorker } from './serve.ts';
 import { chooseTracking } from './trackers.ts';
+import { traceCommand } from '../temporal/engine-tracing.ts';
 import type { Tracking } from '../core/tracking.ts';
 
 /** A planned run made ready to start: its id, its workflow input and the header recorded beside it. */
@@ -73,10 +74,25 @@ export async function runPlanned(
   await prepareSuite(planned.suite, io);
   checkKeys(planned, io.env);
   const tracking = await chooseTracking(planned.suite, flags, io);
+  // With an OTLP endpoint set, one trace shows the command, its workflows, their activities and each provider call.
+  return traceCommand(io.env, `llm-evals ${command}`, (span) =>
+    runTraced(planned, flags, io, command, tracking, span),
+  );
+}
+
+async function runTraced(
+  planned: PlannedRun,
+  flags: RunFlags,
+  io: Io,
+  command: string,
+  tracking: Tracking,
+  span?: { setAttributes(attributes: Record<string, string>): unknown },
+): Promise<{ snapshot: Snapshot; file: string }> {
   const link = await linkForCommand(planned.suite.projectDir, io, command);
   try {
     const start = prepareStart(planned, tracking);
     const { runId } = start;
+    span?.setAttributes({ run_id: runId, suite: planned.suite.name });
     // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting. The
     // worker is made while the run starts, so the run's first task finds it soon.
     const taskQueue = `${taskQueueFor(planned.suite.name, io.env)}/${runId}`;

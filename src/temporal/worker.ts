@@ -4,6 +4,7 @@ import { createActivities, type CaseDeps } from '../../activities/index.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { workflowBundle } from './bundle.ts';
+import { engineTracing } from './engine-tracing.ts';
 import type { TemporalLink } from './connect.ts';
 import { temporalGate } from './gate-client.ts';
 import { temporalExperiments } from './experiment-client.ts';
@@ -41,12 +42,19 @@ export async function createSuiteWorker(
   options: SuiteWorkerOptions = {},
 ): Promise<SuiteWorker> {
   const pools = new PoolRegistry();
+  const tracing = await engineTracing(deps.env);
   const worker = await Worker.create({
     connection: await link.nativeConnection(),
     namespace: link.namespace,
     taskQueue,
     workflowBundle: await workflowBundle(WORKFLOWS_PATH),
     ...(options.maxActivities ? { maxConcurrentActivityTaskExecutions: options.maxActivities } : {}),
+    ...(tracing
+      ? {
+          interceptors: { activity: [() => ({ inbound: tracing.activityInterceptor() })] },
+          sinks: tracing.sinks(),
+        }
+      : {}),
     activities: createActivities({
       ...deps,
       gate: temporalGate(link.client),

@@ -80,6 +80,38 @@ describe('trackers through the CLI', () => {
     );
   }, 120_000);
 
+  it('engine traces: one trace goes from the CLI through each experiment to each provider call', async () => {
+    const dir = dirs.toySuite();
+    const env = cleanEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: receiverUrl });
+    const { code, stderr } = await runCli(['compare', '--no-open', '--tracker', 'logfire'], {
+      cwd: dir,
+      env,
+    });
+    expect(code, stderr).toBe(0);
+    const runId = runIdOf(stderr);
+    const root = receiver
+      .spans()
+      .find((s) => s.name === 'llm-evals compare' && s.attributes.run_id === runId)!;
+    expect(root.parentSpanId).toBe('');
+    const trace = receiver.spans().filter((s) => s.traceId === root.traceId);
+    const named = (name: string) => trace.filter((s) => s.name === name);
+    const parentName = (s: { parentSpanId: string }) => trace.find((p) => p.spanId === s.parentSpanId)?.name;
+    expect(named('workflow compareRun').map(parentName)).toEqual(['llm-evals compare']);
+    expect(named('workflow runGate').map(parentName)).toEqual(['llm-evals compare']);
+    expect(named('workflow experiment').map(parentName)).toEqual(Array(6).fill('workflow compareRun'));
+    expect(named('activity track').map(parentName)).toEqual(Array(6).fill('workflow compareRun'));
+    const calls = trace.filter((s) => s.name.startsWith('call fake/'));
+    expect(calls).toHaveLength(24);
+    for (const call of calls) expect(parentName(call)).toBe('activity runCases');
+    expect(
+      named('gate')
+        .map(parentName)
+        .every((n) => n?.startsWith('call fake/')),
+    ).toBe(true);
+    for (const x of receiver.exports) expect(x.body.toString('latin1')).not.toContain(OPENROUTER_KEY);
+    console.log(printTree(trace, () => '').replace(/ $/gm, ''));
+  }, 120_000);
+
   it('braintrust: one experiment, one row per case, and no duplicate after Ctrl-C and resume (T3)', async () => {
     const dir = dirs.inRepo('bt-resume-');
     const suite = writeRecordingSuite(dir, CASES);
