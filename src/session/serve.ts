@@ -7,9 +7,10 @@ import { renderProgress } from '../report/progress.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
-import { createSuiteWorker, type SuiteWorker } from '../temporal/worker.ts';
+import { createSuiteWorker, type SuiteDeps, type SuiteWorker } from '../temporal/worker.ts';
 import { LiveLines } from './live-lines.ts';
 import { answerPause, type PausePolicy } from './pause.ts';
+import { trackerSuite } from './trackers.ts';
 
 /** A suite loaded in this process, with the cases its worker serves. */
 export interface Served {
@@ -17,18 +18,26 @@ export interface Served {
   cases: readonly LoadedCase[];
 }
 
-/** Creates a worker for the suite on a run's task queue, with the suite's adapter, scorer, providers and cases. */
-export function suiteWorker(
-  link: TemporalLink,
-  taskQueue: string,
-  { suite, cases }: Served,
-): Promise<SuiteWorker> {
-  return createSuiteWorker(link, taskQueue, {
+/** The worker's share of a loaded suite: its adapter, scorer, providers, cases and trackers, and the env of its keys. */
+export function suiteDeps({ suite, cases }: Served, env: NodeJS.ProcessEnv): SuiteDeps {
+  return {
     adapter: suite.adapter,
     scorer: suite.scorer,
     registry: suite.registry,
     cases: new Map(cases.map((c) => [c.key, c])),
-  });
+    trackers: trackerSuite(suite),
+    env,
+  };
+}
+
+/** Creates a worker for the suite on a run's task queue, with the suite's code, cases and trackers. */
+export function suiteWorker(
+  link: TemporalLink,
+  taskQueue: string,
+  served: Served,
+  env: NodeJS.ProcessEnv,
+): Promise<SuiteWorker> {
+  return createSuiteWorker(link, taskQueue, suiteDeps(served, env));
 }
 
 /** Every experiment done: what the progress view shows once the run has closed and its queries can no longer say. */
