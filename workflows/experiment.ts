@@ -3,6 +3,7 @@ import {
   condition,
   continueAsNew,
   isCancellation,
+  ActivityCancellationType,
   proxyActivities,
   setHandler,
   sleep,
@@ -66,6 +67,9 @@ const pool = (activityId: string) =>
     heartbeatTimeout: HEARTBEAT_TIMEOUT,
     // A pool fails when its worker dies, not because of the cases: the next worker takes over at once.
     retry: { initialInterval: '1 second', backoffCoefficient: 1, maximumInterval: '1 second' },
+    // A cancelled experiment closes once its pool has stopped starting calls and reported those in flight, so a
+    // `cancel` that waits for the run to close knows no call starts after it.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
   }).runCases;
 
 const { runCase } = proxyActivities<Activities>({

@@ -4,12 +4,19 @@ import { projectOf } from '../session/open-suite.ts';
 import type { StatusFlags } from '../cli/options.ts';
 import { linkForCommand } from '../session/link.ts';
 
-/** `cancel RUN` (D4): cancels the run's workflow and with it every experiment still running. */
+/**
+ * `cancel RUN` (D4): cancels the run and every experiment still running, and returns once no call can start: a
+ * worker closed it, or, with none within seconds, Temporal ended it.
+ */
 export async function cancelCommand(runId: string, flags: StatusFlags, io: Io): Promise<number> {
   const link = await linkForCommand(projectOf(flags, io), io, 'cancel');
   try {
-    await link.runs.cancel(runId);
-    io.stdout.write(`${pc.yellow('cancelled')} run ${runId}\n`);
+    const how = await link.runs.cancel(runId);
+    io.stdout.write(
+      how === 'cancelled'
+        ? `${pc.yellow('cancelled')} run ${runId}: no call starts from now on\n`
+        : `${pc.yellow('cancelled')} run ${runId}: no worker closed it, so Temporal ended it\n`,
+    );
     return 0;
   } finally {
     await link.close();

@@ -1,3 +1,4 @@
+import { runStateOf } from '../core/run-state.ts';
 import type { Io } from '../cli/io.ts';
 import { projectOf } from '../session/open-suite.ts';
 import type { StatusFlags } from '../cli/options.ts';
@@ -17,7 +18,7 @@ export async function runsCommand(
     const rows: string[][] = [];
     const options = { limit: flags.limit ?? 20, ...(flags.all ? {} : { project }) };
     for await (const run of link.runs.list(options)) {
-      rows.push([run.runId, run.suite, run.status.toLowerCase(), when(run.startedAt), when(run.closedAt)]);
+      rows.push([run.runId, run.suite, runStateOf(run.status), when(run.startedAt), when(run.closedAt)]);
     }
     if (flags.json) {
       const list = rows.map(([runId, suite, state, started, closed]) => ({

@@ -35,7 +35,15 @@ async function progressOf(
     experiments: input.experiments.map((e) => {
       const mine = results.filter((r) => r.experimentId === e.id);
       const total = input.datasets[e.dataset]!.length;
-      const state = mine.length >= total ? 'completed' : mine.length > 0 ? 'running' : 'pending';
+      // An unfinished experiment of a closed run ran no further: the run's end (cancelled, or stopped) is its own.
+      const unfinished = !record.closed
+        ? mine.length > 0
+          ? ('running' as const)
+          : ('pending' as const)
+        : runStateOf(record.status) === 'cancelled'
+          ? ('cancelled' as const)
+          : ('stopped' as const);
+      const state = mine.length >= total ? 'completed' : unfinished;
       return {
         id: e.id,
         total,

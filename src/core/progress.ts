@@ -4,7 +4,7 @@ export interface ExperimentStatus {
   total: number;
   done: number;
   errors: number;
-  state: 'pending' | 'running' | 'completed' | 'stopped';
+  state: 'pending' | 'running' | 'completed' | 'stopped' | 'cancelled';
 }
 
 /** The run's progress: per experiment, the counts of those that finished; running ones are asked themselves. */

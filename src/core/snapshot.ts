@@ -38,7 +38,8 @@ export type RunHeader = z.infer<typeof RunHeaderSchema>;
 export const SnapshotSchema = RunHeaderSchema.extend({
   version: z.literal(SNAPSHOT_VERSION),
   runId: z.string(),
-  status: z.enum(['completed', 'aborted', 'partial']),
+  /** The run's state when the snapshot was taken (the run-state vocabulary), or partial while it goes on. */
+  status: z.enum(['completed', 'aborted', 'cancelled', 'regressed', 'failed', 'partial']),
   finishedAt: z.string(),
   contenders: z.array(ContenderSchema),
   experiments: z.array(ExperimentSchema),

@@ -1,4 +1,5 @@
 import { buildSnapshot, type Snapshot } from '../core/snapshot.ts';
+import { runStateOf } from '../core/run-state.ts';
 import type { Tracked } from '../core/tracking.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
@@ -20,7 +21,9 @@ async function stateOf(
     );
     return { status: result.state === 'aborted' ? 'aborted' : 'completed', tracked };
   }
-  return { status: record.closed ? 'aborted' : 'partial' };
+  if (!record.closed) return { status: 'partial' };
+  const state = runStateOf(record.status);
+  return { status: state === 'cancelled' ? 'cancelled' : 'failed' };
 }
 
 /**

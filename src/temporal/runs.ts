@@ -37,6 +37,9 @@ export interface RunListing {
   closedAt?: Date;
 }
 
+/** How long `cancel` waits for a worker to close a cancelled run before it terminates it. */
+const CANCEL_WAIT_MS = 15_000;
+
 /**
  * Every client-side Temporal operation on runs — start, describe, query, signal, cancel, list, results — so that
  * commands never hold a workflow handle or spell a workflow id. Workflow ids all derive from the run id.
@@ -160,9 +163,12 @@ export class Runs {
    * the run goes on in Temporal, and the wait resumes once the server answers again (or ends when `stop` aborts).
    */
   async closed(runId: string, stop?: AbortSignal): Promise<void> {
+    const stopped = new Promise<void>((resolve) =>
+      stop?.addEventListener('abort', () => resolve(), { once: true }),
+    );
     while (!stop?.aborted) {
       try {
-        await this.outcome(runId);
+        await Promise.race([this.outcome(runId), stopped]);
         return;
       } catch (error) {
         if (error instanceof WorkflowFailedError || error instanceof WorkflowNotFoundError) return;
@@ -200,9 +206,23 @@ export class Runs {
   }
 
   /** Cancels a run's workflow (and with it every experiment still running) and its gate. */
-  async cancel(runId: string): Promise<void> {
-    await this.handle(runWorkflowId(runId)).cancel();
-    await this.handle(gateWorkflowId(runId)).cancel();
+  async cancel(runId: string, waitMs = CANCEL_WAIT_MS): Promise<'cancelled' | 'terminated'> {
+    const run = this.handle(runWorkflowId(runId));
+    await run.cancel();
+    // A worker closes the run: its pools stop starting calls and report the ones in flight. Without a worker within
+    // `waitMs`, the run is terminated, its experiments with it (their parent-close policy).
+    const stop = new AbortController();
+    const timer = setTimeout(() => stop.abort(), waitMs);
+    await this.closed(runId, stop.signal);
+    clearTimeout(timer);
+    const how = stop.signal.aborted ? 'terminated' : 'cancelled';
+    if (how === 'terminated')
+      await run.terminate('cancelled, and no worker closed it').catch(() => undefined);
+    // The gate is asked for slots until the last pool stopped; it has nothing to clean up.
+    await this.handle(gateWorkflowId(runId))
+      .terminate('its run was cancelled')
+      .catch(() => undefined);
+    return how;
   }
 
   /** Runs found through visibility, newest first; `project` keeps those of one project. */

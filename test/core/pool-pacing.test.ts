@@ -96,7 +96,7 @@ describe('a stalled delivery', () => {
   it.each<[string, number | null, number, boolean]>([
     ['no exchange under way', null, 10_000, false],
     ['an exchange just sent', 10_000, 10_000, false],
-    ['an exchange waiting a second', 10_000, 11_000, false],
+    ['an exchange waiting half a second', 10_000, 10_500, false],
     ['an exchange waiting two seconds', 10_000, 10_000 + STALLED_AFTER_MS, true],
     ['an exchange waiting a minute', 10_000, 70_000, true],
   ])('%s: new calls held: %s', (_, since, now, held) => {

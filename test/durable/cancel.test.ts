@@ -1,0 +1,108 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, it } from 'vitest';
+import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
+import {
+  recordFileIn,
+  reportOf,
+  statusOf,
+  waitForCalls,
+  writeRecordingSuite,
+  type RecordingSuite,
+} from '../helpers/recording-suite.ts';
+import { recordingEnv, RUN_FLAGS } from '../helpers/durable.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
+import { freeServerPort } from '../helpers/temporal.ts';
+
+// Honest numbers, finding 6: `cancel RUN` returns once no call can start (a worker closed the run), or, with no
+// worker, once Temporal ended it; afterwards status, runs, report and the snapshot say one word: cancelled.
+
+const CASES = 40;
+const dirs = new TempDirs();
+const started: CliProcess[] = [];
+let dir: string;
+let suite: RecordingSuite;
+let serverEnv: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  dir = dirs.inRepo('cancel-');
+  suite = writeRecordingSuite(dir, CASES);
+  serverEnv = {
+    TEMPORAL_ADDRESS: '',
+    LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
+    LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
+  };
+  const { code, stderr } = await runCli(['server', 'start'], { cwd: dir, env: serverEnv });
+  if (code !== 0) throw new Error(`server start exited ${code}:\n${stderr}`);
+}, 60_000);
+
+afterAll(async () => {
+  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+  if (dir) await runCli(['server', 'stop'], { cwd: dir, env: serverEnv });
+  dirs.removeAll();
+});
+
+function scenarioEnv(name: string) {
+  const record = recordFileIn(dir, `${name}-${randomUUID().slice(0, 8)}`);
+  return { record, env: { ...serverEnv, ...recordingEnv(record, name), CALL_DELAY_MS: '500' } };
+}
+
+async function startRun(env: NodeJS.ProcessEnv): Promise<string> {
+  const { code, stdout, stderr } = await runCli(['start', '--no-worker', ...RUN_FLAGS], { cwd: dir, env });
+  if (code !== 0) throw new Error(`start exited ${code}:\n${stderr}`);
+  return stdout.trim();
+}
+
+/** The state each command gives the run: status, runs, report and the snapshot's status. */
+async function statesOf(env: NodeJS.ProcessEnv, runId: string) {
+  const status = await statusOf(dir, env, runId);
+  const runs = await runCli(['runs', '--json'], { cwd: dir, env });
+  const listed = (JSON.parse(runs.stdout) as { runId: string; state: string }[]).find(
+    (r) => r.runId === runId,
+  );
+  const { report } = await reportOf(dir, env, runId);
+  return { status, runs: listed?.state, report };
+}
+
+describe.concurrent('cancel', () => {
+  it('with a worker serving the run: no call starts after it returns, and every view says cancelled', async ({
+    expect,
+  }) => {
+    const { record, env } = scenarioEnv('cancel-served');
+    const runId = await startRun(env);
+    const worker = startCli(['worker', '--until', runId], { cwd: dir, env });
+    started.push(worker);
+    await waitForCalls(record, Math.ceil(0.3 * suite.calls.length), worker.done);
+    const cancel = await runCli(['cancel', runId], { cwd: dir, env });
+    const returnedAt = Date.now();
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(cancel.stdout).toContain(`run ${runId}: no call starts from now on`);
+    await sleep(3000);
+    const late = suite.read(record).filter((call) => call.t > returnedAt);
+    expect(late, 'calls started after cancel returned').toEqual([]);
+    expect(suite.read(record).length).toBeLessThan(suite.calls.length);
+
+    const { status, runs, report } = await statesOf(env, runId);
+    expect(status.state).toBe('cancelled');
+    expect(status.experiments.filter((e) => e.done < e.total).map((e) => e.state)).not.toContain('running');
+    expect(runs).toBe('cancelled');
+    expect(report.status).toBe('cancelled');
+    expect(report.results.filter((r) => r.status === 'error')).toEqual([]);
+    worker.child.kill('SIGTERM');
+  }, 180_000);
+
+  it('with no worker: the run still closes within seconds, cancelled', async ({ expect }) => {
+    const { env } = scenarioEnv('cancel-unserved');
+    const runId = await startRun(env);
+    const asked = Date.now();
+    const cancel = await runCli(['cancel', runId], { cwd: dir, env });
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(cancel.stdout).toContain('no worker closed it');
+    expect((Date.now() - asked) / 1000).toBeLessThan(40);
+    const { status, runs, report } = await statesOf(env, runId);
+    expect(status.state).toBe('cancelled');
+    expect(runs).toBe('cancelled');
+    expect(report.status).toBe('cancelled');
+  }, 120_000);
+});
