@@ -59,6 +59,16 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
       text: (r) => formatTemperature(r.contender.temperature),
     },
   ];
+  // Two entries of one model may differ only in their token budget: then it names them apart.
+  if (snapshot.contenders.some((c) => c.maxTokens !== null)) {
+    columns.push({
+      id: 'max',
+      description: 'The max tokens sent; default sends none.',
+      align: 'right',
+      value: (r) => r.contender.maxTokens,
+      text: (r) => (r.contender.maxTokens === null ? 'default' : String(r.contender.maxTokens)),
+    });
+  }
   if (snapshot.weights) {
     columns.push(
       percent(
@@ -116,12 +126,19 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
   return columns;
 }
 
-/** A contender as one line of text: its id, then the effort and temperature that tell it apart. */
-export function contenderName(c: Snapshot['contenders'][number]): string {
+/** The settings that tell a contender apart from others of its model, such as ` effort=low t=0.7 max=512`; `''` for none. */
+export function contenderSettings(
+  c: Pick<Snapshot['contenders'][number], 'effort' | 'temperature' | 'maxTokens'>,
+): string {
   const settings = [
-    c.effort !== 'default' ? c.effort : '',
+    c.effort !== 'default' ? `effort=${c.effort}` : '',
     c.temperature !== null ? `t=${c.temperature}` : '',
     c.maxTokens !== null ? `max=${c.maxTokens}` : '',
-  ];
-  return [c.id, ...settings].filter(Boolean).join(' ');
+  ].filter(Boolean);
+  return settings.length ? ` ${settings.join(' ')}` : '';
+}
+
+/** A contender as one line of text: its id, then the effort, temperature and token budget that tell it apart. */
+export function contenderName(c: Snapshot['contenders'][number]): string {
+  return c.id + contenderSettings(c);
 }

@@ -29,7 +29,7 @@ function cell(column: ReportColumn, row: Standing): string {
 }
 
 /** The columns that name a row, repeated in every part of a leaderboard split to fit the terminal. */
-const KEY_COLUMNS = new Set(['model', 'effort', 'temp']);
+const KEY_COLUMNS = new Set(['model', 'effort', 'temp', 'max']);
 
 function table(
   groupHeader: string | undefined,
