@@ -18,6 +18,7 @@ export interface Commands {
   resume(runId: string, flags: RunFlags, io: Io): Promise<number>;
   status(runId: string | undefined, flags: StatusFlags, io: Io): Promise<number>;
   report(runId: string, flags: RunFlags, io: Io): Promise<number>;
+  rescore(target: string, flags: RunFlags, io: Io): Promise<number>;
   runs(flags: StatusFlags & { limit?: number; all?: boolean }, io: Io): Promise<number>;
   cancel(runId: string, flags: StatusFlags, io: Io): Promise<number>;
   answer(runId: string, goOn: boolean, flags: StatusFlags, io: Io): Promise<number>;
@@ -230,6 +231,19 @@ export function createProgram(
   )
     .argument('<run>', 'the run id')
     .action((runId: string, flags: RunFlags) => run(() => commands.report(runId, flags, io))());
+  saveOptions(
+    reportOptions(
+      suiteOptions(
+        program
+          .command('rescore')
+          .description(
+            "grade a run's saved replies again with the suite's current scorer and weights; calls no model",
+          ),
+      ),
+    ),
+  )
+    .argument('<run>', 'the run id, or a saved snapshot such as evals/results/<run>.json')
+    .action((target: string, flags: RunFlags) => run(() => commands.rescore(target, flags, io))());
   suiteOptions(program.command('runs').description('recent runs of this project (--all: of every project)'))
     .option('--all', 'the runs of every project on this Temporal')
     .option('--json', 'print JSON')

@@ -2,6 +2,7 @@ import pc from 'picocolors';
 import { contenderName, reportColumns, type ReportColumn } from './columns.ts';
 import { formatCost, formatPercent } from './format.ts';
 import { contenderLabel } from './palette.ts';
+import { rescoreNote } from './rescore-note.ts';
 import { renderScores, type ScoreLinks } from './scores.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { standings, type Standing, type StandingsTable } from './standings.ts';
@@ -106,5 +107,7 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
   }
   parts.push(renderGlossary(columns, options.width));
   if (options.scores) parts.push(renderScores(snapshot, s, options, fit));
+  const rescore = rescoreNote(snapshot);
+  if (rescore) parts.unshift(pc.yellow(wrapProse(rescore, options.width)));
   return parts.join('\n\n');
 }
