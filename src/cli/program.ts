@@ -100,6 +100,11 @@ function planOptions(command: Command): Command {
     .option('--max-tokens <n>', 'max tokens for every contender', positiveInt('--max-tokens'))
     .option('-p, --parallelism <n>', 'cases in flight per experiment', positiveInt('-p'))
     .option('-j, --concurrency <n>', 'experiments at once (default: CPU count; 0: all)', wholeNumber)
+    .option(
+      '--repeat <n>',
+      'run each case n times per contender (seeded where the provider takes a seed); means with 95 % intervals',
+      positiveInt('--repeat'),
+    )
     .option('-n, --dry-run', 'print the expanded matrix and estimate; call nothing');
 }
 

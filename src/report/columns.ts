@@ -13,12 +13,21 @@ export interface ReportColumn {
   text(row: Standing): string;
 }
 
+/** ` ±2.1` after a mean: half its 95 % interval in points, when `--repeat` measured one. */
+export function intervalText(r: Standing, id: string): string {
+  const interval = r.intervals?.[id];
+  return interval ? ` ±${(((interval.high - interval.low) / 2) * 100).toFixed(1)}` : '';
+}
+
 const percent = (id: string, description: string, get: (r: Standing) => number | null | undefined) => ({
   id,
   description,
   align: 'right' as const,
   value: (r: Standing) => get(r) ?? null,
-  text: (r: Standing) => formatPercent(get(r)),
+  text: (r: Standing) => {
+    const value = get(r);
+    return formatPercent(value) + (value === null || value === undefined ? '' : intervalText(r, id));
+  },
 });
 
 const seconds = (id: string, description: string, get: (r: Standing) => number | null) => ({
@@ -86,6 +95,18 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
     const description = m.primary ? `${m.description} (primary)` : m.description;
     columns.push(percent(m.name, description, (r) => r.summary.metrics[m.name]));
   }
+  const repeat = snapshot.settings.repeat;
+  if (repeat && repeat > 1) {
+    const means = new Set(['wscore', 'score', ...metricNames]);
+    // The method once, in the first such column; the others point to it.
+    columns
+      .filter((c) => means.has(c.id))
+      .forEach((c, i) => {
+        c.description += i
+          ? ` Over ${repeat} repeats: mean ± as above.`
+          : ` Over ${repeat} repeats: the mean ± half its 95 % t-interval (Student's t on the repeats' means, ${repeat - 1} degrees of freedom).`;
+      });
+  }
   columns.push({
     id: 'errors',
     description:
@@ -128,12 +149,13 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
 
 /** The settings that tell a contender apart from others of its model, such as ` effort=low t=0.7 max=512`; `''` for none. */
 export function contenderSettings(
-  c: Pick<Snapshot['contenders'][number], 'effort' | 'temperature' | 'maxTokens'>,
+  c: Pick<Snapshot['contenders'][number], 'effort' | 'temperature' | 'maxTokens' | 'repeat'>,
 ): string {
   const settings = [
     c.effort !== 'default' ? `effort=${c.effort}` : '',
     c.temperature !== null ? `t=${c.temperature}` : '',
     c.maxTokens !== null ? `max=${c.maxTokens}` : '',
+    c.repeat !== undefined ? `#${c.repeat}` : '',
   ].filter(Boolean);
   return settings.length ? ` ${settings.join(' ')}` : '';
 }

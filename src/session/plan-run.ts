@@ -69,6 +69,7 @@ export async function planSuite(
       ...(flags.maxTokens ? { maxTokens: flags.maxTokens } : {}),
     },
     parallelism: flags.parallelism,
+    repeat: flags.repeat,
     concurrency: flags.concurrency ?? availableParallelism(),
     options: JSON.parse(JSON.stringify(flags)) as Record<string, Json>,
   });
