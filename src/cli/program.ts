@@ -105,7 +105,8 @@ function planOptions(command: Command): Command {
       'run each case n times per contender (seeded where the provider takes a seed); means with 95 % intervals',
       positiveInt('--repeat'),
     )
-    .option('-n, --dry-run', 'print the expanded matrix and estimate; call nothing');
+    .option('-n, --dry-run', 'print the expanded matrix and estimate; call nothing')
+    .option('--no-verify', "skip verify's checks before the first call (keys are still checked)");
 }
 
 /** Where a run's results go besides the report: the trackers (T4). */

@@ -16,6 +16,8 @@ export type RescoreOf = z.infer<typeof RescoreOfSchema>;
 export interface SavedReply {
   output?: Json;
   raw?: string;
+  /** Set on a reply the adapter marked failed: the scorer's `failed` grades it. */
+  error?: string;
 }
 
 /** A fresh verdict on a saved reply: the score, or the scorer's failure. */
@@ -32,11 +34,11 @@ export type Verdict =
 export const SCORER_FAILED = 'the scorer failed: ';
 
 /**
- * Whether a saved result has a reply the scorer can grade again: a scored case, or one the scorer failed on. A reply
- * the adapter marked failed stays 0 and a transport error stays without a score: no model is called to change them.
+ * Whether a saved result has a reply the scorer can grade again: a scored case, a reply the adapter marked failed
+ * (graded by the scorer's `failed`, still 0), or one the scorer failed on. A transport error stays without a score.
  */
 export function canRescore(r: CaseResult): boolean {
-  if (r.status === 'scored') return true;
+  if (r.status === 'scored' || r.status === 'reply_error') return true;
   return r.status === 'error' && (r.error?.startsWith(SCORER_FAILED) ?? false);
 }
 
@@ -57,16 +59,21 @@ export interface RescoreParts {
  */
 export function rescoreSnapshot(original: Snapshot, parts: RescoreParts): Snapshot {
   const byKey = new Map(parts.cases.map((c) => [c.key, c]));
-  const zeros = Object.fromEntries(parts.metrics.map((m) => [m.name, 0]));
   const results = original.results.map((r): CaseResult => {
     const kase = byKey.get(r.caseKey);
-    if (r.status === 'reply_error') return { ...r, metrics: zeros };
     if (!kase || !canRescore(r)) return r;
+    const failedReply = r.status === 'reply_error';
     const verdict = parts.grade(kase, {
       ...(r.output !== undefined ? { output: r.output } : {}),
       ...(r.reply !== undefined ? { raw: r.reply } : {}),
+      ...(failedReply ? { error: r.error ?? 'failed' } : {}),
     });
     const { error: _, ...rest } = r;
+    if (failedReply && !('failed' in verdict)) {
+      // A failed reply stays a failure worth 0 (S9); the scorer only says what it is worth on each metric.
+      const { metrics, outcomes = {}, diagnostics = {} } = verdict;
+      return { ...r, score: 0, metrics, outcomes, diagnostics };
+    }
     if ('failed' in verdict) {
       return {
         ...rest,

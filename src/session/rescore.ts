@@ -4,7 +4,8 @@ import pc from 'picocolors';
 import type { Case, Json } from '../api/types.ts';
 import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
-import { canRescore, rescoreSnapshot, type Verdict } from '../core/rescore.ts';
+import { failedScore, type Scorer } from '../api/scorer.ts';
+import { canRescore, rescoreSnapshot, type SavedReply, type Verdict } from '../core/rescore.ts';
 import type { Snapshot, SnapshotCase } from '../core/snapshot.ts';
 import { readSnapshot, saveRunSnapshot } from '../output/save.ts';
 import { loadCases, shortPath, type LoadedCase } from '../suite/cases.ts';
@@ -86,11 +87,14 @@ export async function rescoreRun(target: string, flags: RunFlags, io: Io): Promi
   );
   const cases = casesToGrade(original, onDisk, io);
   const contexts = new Map<string, Json>();
-  const grade = (saved: SnapshotCase, reply: { output?: Json; raw?: string }): Verdict => {
+  const scorer = suite.scorer as Partial<Scorer> & Scorer;
+  const grade = (saved: SnapshotCase, reply: SavedReply): Verdict => {
     const kase = cases.get(saved.key) ?? { ...saved, path: '' };
     try {
       if (!contexts.has(kase.key)) contexts.set(kase.key, suite.adapter.context(kase));
-      return suite.scorer.call(kase, reply, contexts.get(kase.key) ?? null);
+      const context = contexts.get(kase.key) ?? null;
+      if (reply.error === undefined) return scorer.call(kase, reply, context);
+      return scorer.failed ? scorer.failed(kase, reply, context) : failedScore(metrics);
     } catch (error) {
       return { failed: message(error) };
     }

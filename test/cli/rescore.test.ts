@@ -64,8 +64,9 @@ describe('rescore RUN|FILE (no model call)', () => {
       env: noCalls,
     });
     expect(byFile.code, byFile.stderr).toBe(0);
-    const graded = original.results.filter((r) => r.status === 'scored').length;
-    expect(graded).toBe(19);
+    // Replies the adapter marked failed are graded too (by the scorer's `failed`), and stay 0.
+    const graded = original.results.filter((r) => r.status !== 'error').length;
+    expect(graded).toBe(20);
     expect(byFile.stderr).toContain(`rescored ${graded} saved replies of run ${original.runId}`);
     expect(byFile.stdout).toContain(`Rescore of run ${original.runId} (${RESULTS}/${first})`);
     expect(byFile.stdout).toContain('no model was called');

@@ -22,7 +22,7 @@ const base: CaseResult = {
 describe('rescore', () => {
   it.each<[string, Partial<CaseResult>, boolean]>([
     ['a scored case', {}, true],
-    ['a reply the adapter marked failed', { status: 'reply_error', score: 0 }, false],
+    ['a reply the adapter marked failed', { status: 'reply_error', score: 0 }, true],
     ['a transport error', { status: 'error', score: null, error: 'HTTP 500' }, false],
     ['a scorer failure', { status: 'error', score: null, error: `${SCORER_FAILED}boom` }, true],
   ])('canRescore: %s', (_, fields, want) => {
@@ -55,9 +55,11 @@ describe('rescore', () => {
       const now = rescored.results[i]!;
       expect(now.usage).toEqual(r.usage);
       expect(now.duration).toBe(r.duration);
-      if (canRescore(r)) expect(now).toMatchObject(want);
-      else if (r.status === 'reply_error')
-        expect(now).toMatchObject({ status: 'reply_error', score: 0, metrics: { m: 0 } });
+      if (r.status === 'reply_error')
+        expect(now).toMatchObject(
+          'failed' in verdict ? want : { status: 'reply_error', score: 0, metrics: { m: 1 } },
+        );
+      else if (canRescore(r)) expect(now).toMatchObject(want);
       else expect(now).toEqual(r);
     });
   });
