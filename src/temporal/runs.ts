@@ -37,6 +37,18 @@ export interface RunListing {
   closedAt?: Date;
 }
 
+/** A run id Temporal does not know is bad input (exit 2), said plainly; any other failure goes on as it was. */
+function noSuchRun(runId: string, error: unknown): never {
+  if (error instanceof WorkflowNotFoundError) {
+    throw new ConfigError(
+      undefined,
+      'run',
+      `no run ${JSON.stringify(runId)} on this Temporal (see llm-evals runs)`,
+    );
+  }
+  throw error;
+}
+
 /**
  * Every client-side Temporal operation on runs — start, describe, query, signal, cancel, list, results — so that
  * commands never hold a workflow handle or spell a workflow id. Workflow ids all derive from the run id.
@@ -73,16 +85,7 @@ export class Runs {
   /** Reads a run's input (the first event of its first execution), header (memo) and state, without a worker. */
   async read(runId: string): Promise<RunRecord> {
     const handle = this.handle(runWorkflowId(runId));
-    const description = await handle.describe().catch((error: unknown) => {
-      if (error instanceof WorkflowNotFoundError) {
-        throw new ConfigError(
-          undefined,
-          'run',
-          `no run ${JSON.stringify(runId)} on this Temporal (see llm-evals runs)`,
-        );
-      }
-      throw error;
-    });
+    const description = await handle.describe().catch((error: unknown) => noSuchRun(runId, error));
     const first = await this.client.workflowService.getWorkflowExecutionHistory({
       namespace: this.client.options.namespace,
       execution: {
@@ -168,12 +171,16 @@ export class Runs {
 
   /** Answers a run paused after a streak of failures: true goes on, false stops it (S11). */
   async answerPause(runId: string, goOn: boolean): Promise<void> {
-    await this.handle(gateWorkflowId(runId)).signal(answerPauseSignal, goOn);
+    await this.handle(gateWorkflowId(runId))
+      .signal(answerPauseSignal, goOn)
+      .catch((error: unknown) => noSuchRun(runId, error));
   }
 
   /** Cancels a run's workflow (and with it every experiment still running) and its gate. */
   async cancel(runId: string): Promise<void> {
-    await this.handle(runWorkflowId(runId)).cancel();
+    await this.handle(runWorkflowId(runId))
+      .cancel()
+      .catch((error: unknown) => noSuchRun(runId, error));
     await this.handle(gateWorkflowId(runId)).cancel();
   }
 
