@@ -29,6 +29,8 @@ const commands: Commands = {
     (await import('./src/commands/report.ts')).reportCommand(runId, flags, io),
   rescore: async (target, flags, io) =>
     (await import('./src/commands/rescore.ts')).rescoreCommand(target, flags, io),
+  track: async (target, flags, io) =>
+    (await import('./src/commands/track.ts')).trackCommand(target, flags, io),
   runs: async (flags, io) => (await import('./src/commands/runs.ts')).runsCommand(flags, io),
   cancel: async (runId, flags, io) =>
     (await import('./src/commands/cancel.ts')).cancelCommand(runId, flags, io),
