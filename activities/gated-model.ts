@@ -68,6 +68,7 @@ export function gatedModel(
     ...(contender.effort !== 'default' ? { effort: contender.effort } : {}),
     ...(contender.temperature !== null ? { temperature: contender.temperature } : {}),
     ...(contender.maxTokens !== null ? { maxTokens: contender.maxTokens } : {}),
+    ...(contender.seed !== undefined ? { seed: contender.seed } : {}),
   };
   const vendor = vendorOf(provider, contender.id);
   const model = `${contender.provider}:${contender.id}`;

@@ -73,6 +73,8 @@ export interface ModelSettings {
   effort?: string;
   temperature?: number;
   maxTokens?: number;
+  /** `--repeat`'s seed: sent by providers that take one, so a repeat is reproducible where the model allows. */
+  seed?: number;
 }
 
 /** A contender's model as the adapter sees it: its id, settings and a way to call it. */

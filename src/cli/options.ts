@@ -16,6 +16,8 @@ export interface RunFlags extends SuiteFlags {
   maxTokens?: number;
   parallelism?: number;
   concurrency?: number;
+  /** `--repeat N`: each case N times per contender, for means with confidence intervals. */
+  repeat?: number;
   project?: string;
   tracker?: string;
   local?: boolean;

@@ -18,6 +18,7 @@ export interface Commands {
   resume(runId: string, flags: RunFlags, io: Io): Promise<number>;
   status(runId: string | undefined, flags: StatusFlags, io: Io): Promise<number>;
   report(runId: string, flags: RunFlags, io: Io): Promise<number>;
+  rescore(target: string, flags: RunFlags, io: Io): Promise<number>;
   track(target: string, flags: TrackFlags, io: Io): Promise<number>;
   runs(flags: StatusFlags & { limit?: number; all?: boolean }, io: Io): Promise<number>;
   cancel(runId: string, flags: StatusFlags, io: Io): Promise<number>;
@@ -100,6 +101,11 @@ function planOptions(command: Command): Command {
     .option('--max-tokens <n>', 'max tokens for every contender', positiveInt('--max-tokens'))
     .option('-p, --parallelism <n>', 'cases in flight per experiment', positiveInt('-p'))
     .option('-j, --concurrency <n>', 'experiments at once (default: CPU count; 0: all)', wholeNumber)
+    .option(
+      '--repeat <n>',
+      'run each case n times per contender (seeded where the provider takes a seed); means with 95 % intervals',
+      positiveInt('--repeat'),
+    )
     .option('-n, --dry-run', 'print the expanded matrix and estimate; call nothing')
     .option('--no-verify', "skip verify's checks before the first call (keys are still checked)");
 }
@@ -232,6 +238,19 @@ export function createProgram(
   )
     .argument('<run>', 'the run id')
     .action((runId: string, flags: RunFlags) => run(() => commands.report(runId, flags, io))());
+  saveOptions(
+    reportOptions(
+      suiteOptions(
+        program
+          .command('rescore')
+          .description(
+            "grade a run's saved replies again with the suite's current scorer and weights; calls no model",
+          ),
+      ),
+    ),
+  )
+    .argument('<run>', 'the run id, or a saved snapshot such as evals/results/<run>.json')
+    .action((target: string, flags: RunFlags) => run(() => commands.rescore(target, flags, io))());
   trackerOptions(
     suiteOptions(
       program

@@ -4,6 +4,8 @@ import { readLineup } from '../suite/lineup.ts';
 import { loadSuite, type LoadedSuite } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
 import type { SuiteFlags } from '../cli/options.ts';
+import { recentRunIds } from '../session/link.ts';
+import { projectOf } from '../session/open-suite.ts';
 
 const unique = (values: readonly string[]): string[] => [...new Set(values)].sort();
 
@@ -19,11 +21,15 @@ function values(suite: LoadedSuite, what: string): string[] {
 
 /**
  * The hidden `__complete datasets|cases|models|runs`: the values a completion script offers, one a line, from the
- * suite found as every command finds it, but with no info box (its output lands in the user's prompt). `runs` prints
- * nothing yet: listing them needs Temporal.
+ * suite found as every command finds it, but with no info box (its output lands in the user's prompt). `runs` lists
+ * the project's runs when Temporal is already up, and never starts a server.
  */
 export async function completeCommand(what: string, flags: SuiteFlags, io: Io): Promise<number> {
-  if (what === 'runs') return 0;
+  if (what === 'runs') {
+    const ids = await recentRunIds(projectOf(flags, io), io);
+    io.stdout.write(ids.map((id) => `${id}\n`).join(''));
+    return 0;
+  }
   const found = discover({
     cwd: io.cwd,
     config: flags.config,

@@ -5,6 +5,7 @@ import { projectOf } from '../session/open-suite.ts';
 import type { StatusFlags } from '../cli/options.ts';
 import type { RunProgress } from '../core/progress.ts';
 import { runStateOf } from '../core/run-state.ts';
+import { contenderName } from '../report/columns.ts';
 import { formatSeconds } from '../report/format.ts';
 import { renderTable } from '../report/table.ts';
 import { linkForCommand, runPage } from '../session/link.ts';
@@ -87,7 +88,7 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
           const p = progress.experiments[i]!;
           const c = contenders[e.contender]!;
           const errors = p.errors ? pc.red(String(p.errors)) : '0';
-          return [e.id, c.id, c.effort, e.dataset, `${p.done}/${p.total}`, errors, p.state];
+          return [e.id, contenderName(c), e.dataset, `${p.done}/${p.total}`, errors, p.state];
         });
         const time = record.closed ? `took ${formatSeconds(elapsed)}` : `${formatSeconds(elapsed)} elapsed`;
         const idle = progress.live || record.closed ? '' : pc.dim(' (no worker is serving it now)');
@@ -95,7 +96,7 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
           `run ${pc.bold(runId)} (${record.header.suite.name}): ${state}, ${done}/${total} cases, ${time}` +
             `${eta !== null ? `, ETA ${formatSeconds(eta)}` : ''}${idle}\n` +
             renderTable(
-              ['experiment', 'model', 'effort', 'dataset', 'done', 'errors', 'state'].map((header) => ({
+              ['experiment', 'contender', 'dataset', 'done', 'errors', 'state'].map((header) => ({
                 header,
                 key: header === 'experiment',
               })),

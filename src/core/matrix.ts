@@ -32,6 +32,10 @@ export const ContenderSchema = z.object({
   maxTokens: z.number().nullable(),
   /** Keys of the rate limits its calls wait on. */
   limits: z.array(z.string()),
+  /** Which of `--repeat N` passes this is (1..N); absent without repeats. Standings merge a contender's repeats. */
+  repeat: z.number().int().positive().optional(),
+  /** The seed sent to providers that take one, so a repeat can be run again alike; the repeat's number. */
+  seed: z.number().int().optional(),
 });
 /** One model at one effort, temperature and token budget, through one provider: a column of the leaderboard. */
 export type Contender = z.infer<typeof ContenderSchema>;
@@ -79,6 +83,28 @@ export function expandContenders(entries: readonly LineupEntry[]): Contender[] {
     }
   }
   return contenders;
+}
+
+/**
+ * `--repeat N`: each contender N times, as contenders of their own (`… #2`), each seeded with its repeat's number, so
+ * every case runs N times per contender through the engine unchanged; N ≤ 1 leaves the list as it is.
+ */
+export function repeatContenders(contenders: readonly Contender[], times: number | undefined): Contender[] {
+  if (!times || times <= 1) return [...contenders];
+  return contenders.flatMap((c) =>
+    Array.from({ length: times }, (_, i) => ({
+      ...c,
+      key: `${c.key} #${i + 1}`,
+      repeat: i + 1,
+      seed: i + 1,
+    })),
+  );
+}
+
+/** The contender a repeat belongs to: the same settings without the repeat's number and seed. */
+export function withoutRepeat(c: Contender): Contender {
+  const { repeat: _, seed: __, ...rest } = c;
+  return { ...rest, key: contenderKey(c) };
 }
 
 /** One experiment per contender × dataset, dataset by dataset, each with its selected case keys; empty datasets are left out. */

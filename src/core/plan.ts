@@ -22,7 +22,12 @@ export const RefusalSchema = z.object({
 export type Refusal = z.infer<typeof RefusalSchema>;
 
 /** How a run runs: `parallelism` cases in flight per experiment, `concurrency` experiments at once (0 = all). */
-export const RunSettingsSchema = z.object({ parallelism: z.number(), concurrency: z.number() });
+export const RunSettingsSchema = z.object({
+  parallelism: z.number(),
+  concurrency: z.number(),
+  /** `--repeat N`: how often each case ran per contender. */
+  repeat: z.number().optional(),
+});
 /** How a run runs: `parallelism` cases in flight per experiment, `concurrency` experiments at once (0 = all). */
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MetricSchema } from '../api/types.ts';
 import { ContenderSchema, ExperimentSchema } from './matrix.ts';
 import { RefusalSchema, RunSettingsSchema } from './plan.ts';
+import { RescoreOfSchema } from './rescore.ts';
 import { CaseResultSchema, type CaseResult } from './results.ts';
 import type { RunInput } from './run-input.ts';
 import { linkOf, TrackerProblemSchema, type Tracked } from './tracking.ts';
@@ -51,6 +52,8 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   trackerProblems: z.array(TrackerProblemSchema).optional(),
   cases: z.array(SnapshotCaseSchema),
   results: z.array(CaseResultSchema),
+  /** Set on a rescore: the run whose saved replies were graded again, with no model call. */
+  rescoreOf: RescoreOfSchema.optional(),
 });
 
 /** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */

@@ -87,6 +87,7 @@ export function chatBody(
     messages: [...system, { role: 'user', content: request.user }],
     ...(model.temperature !== undefined ? { temperature: model.temperature } : {}),
     ...(model.maxTokens !== undefined ? { max_tokens: model.maxTokens } : {}),
+    ...(model.seed !== undefined ? { seed: model.seed } : {}),
     ...(request.json ? { response_format: { type: 'json_object' } } : {}),
     ...(model.effort !== undefined ? config.effortParams(model.effort) : {}),
     ...config.extraParams,

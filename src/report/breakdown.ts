@@ -1,10 +1,11 @@
 import pc from 'picocolors';
 import { formatCost, formatPercent, formatSeconds } from './format.ts';
+import { contenderSettings } from './columns.ts';
 import { contenderLabel } from './palette.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { renderTable, type FitOptions } from './table.ts';
 
-/** `run`'s per-case breakdown: each case's score, metrics, latency, cost and error, contender by contender. */
+/** `run`'s per-case breakdown: each case's score, metrics, latency, cost and error, by contender named in full. */
 export function renderBreakdown(snapshot: Snapshot, fit: FitOptions = {}): string {
   const experiments = new Map(snapshot.experiments.map((e) => [e.id, e]));
   const contenders = new Map(snapshot.contenders.map((c, i) => [c.key, { c, i }]));
@@ -13,8 +14,7 @@ export function renderBreakdown(snapshot: Snapshot, fit: FitOptions = {}): strin
     const { c, i } = contenders.get(e.contender)!;
     return [
       r.caseKey,
-      contenderLabel(c, i),
-      c.effort,
+      contenderLabel(c, i) + contenderSettings(c),
       formatPercent(r.score),
       ...snapshot.metrics.map((m) => formatPercent(r.metrics[m.name])),
       formatSeconds(r.latency),
@@ -25,8 +25,7 @@ export function renderBreakdown(snapshot: Snapshot, fit: FitOptions = {}): strin
   return renderTable(
     [
       { header: 'case', key: true },
-      { header: 'model', key: true },
-      { header: 'effort', key: true },
+      { header: 'contender', key: true },
       { header: 'score', align: 'right' },
       ...snapshot.metrics.map((m) => ({ header: m.name, align: 'right' as const })),
       { header: 'latency', align: 'right' },

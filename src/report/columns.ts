@@ -13,12 +13,21 @@ export interface ReportColumn {
   text(row: Standing): string;
 }
 
+/** ` ±2.1` after a mean: half its 95 % interval in points, when `--repeat` measured one. */
+export function intervalText(r: Standing, id: string): string {
+  const interval = r.intervals?.[id];
+  return interval ? ` ±${(((interval.high - interval.low) / 2) * 100).toFixed(1)}` : '';
+}
+
 const percent = (id: string, description: string, get: (r: Standing) => number | null | undefined) => ({
   id,
   description,
   align: 'right' as const,
   value: (r: Standing) => get(r) ?? null,
-  text: (r: Standing) => formatPercent(get(r)),
+  text: (r: Standing) => {
+    const value = get(r);
+    return formatPercent(value) + (value === null || value === undefined ? '' : intervalText(r, id));
+  },
 });
 
 const seconds = (id: string, description: string, get: (r: Standing) => number | null) => ({
@@ -59,6 +68,16 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
       text: (r) => formatTemperature(r.contender.temperature),
     },
   ];
+  // Two entries of one model may differ only in their token budget: then it names them apart.
+  if (snapshot.contenders.some((c) => c.maxTokens !== null)) {
+    columns.push({
+      id: 'max',
+      description: 'The max tokens sent; default sends none.',
+      align: 'right',
+      value: (r) => r.contender.maxTokens,
+      text: (r) => (r.contender.maxTokens === null ? 'default' : String(r.contender.maxTokens)),
+    });
+  }
   if (snapshot.weights) {
     columns.push(
       percent(
@@ -75,6 +94,18 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
   for (const m of snapshot.metrics) {
     const description = m.primary ? `${m.description} (primary)` : m.description;
     columns.push(percent(m.name, description, (r) => r.summary.metrics[m.name]));
+  }
+  const repeat = snapshot.settings.repeat;
+  if (repeat && repeat > 1) {
+    const means = new Set(['wscore', 'score', ...metricNames]);
+    // The method once, in the first such column; the others point to it.
+    columns
+      .filter((c) => means.has(c.id))
+      .forEach((c, i) => {
+        c.description += i
+          ? ` Over ${repeat} repeats: mean ± as above.`
+          : ` Over ${repeat} repeats: the mean ± half its 95 % t-interval (Student's t on the repeats' means, ${repeat - 1} degrees of freedom).`;
+      });
   }
   columns.push({
     id: 'errors',
@@ -116,12 +147,20 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
   return columns;
 }
 
-/** A contender as one line of text: its id, then the effort and temperature that tell it apart. */
-export function contenderName(c: Snapshot['contenders'][number]): string {
+/** The settings that tell a contender apart from others of its model, such as ` effort=low t=0.7 max=512`; `''` for none. */
+export function contenderSettings(
+  c: Pick<Snapshot['contenders'][number], 'effort' | 'temperature' | 'maxTokens' | 'repeat'>,
+): string {
   const settings = [
-    c.effort !== 'default' ? c.effort : '',
+    c.effort !== 'default' ? `effort=${c.effort}` : '',
     c.temperature !== null ? `t=${c.temperature}` : '',
     c.maxTokens !== null ? `max=${c.maxTokens}` : '',
-  ];
-  return [c.id, ...settings].filter(Boolean).join(' ');
+    c.repeat !== undefined ? `#${c.repeat}` : '',
+  ].filter(Boolean);
+  return settings.length ? ` ${settings.join(' ')}` : '';
+}
+
+/** A contender as one line of text: its id, then the effort, temperature and token budget that tell it apart. */
+export function contenderName(c: Snapshot['contenders'][number]): string {
+  return c.id + contenderSettings(c);
 }

@@ -5,6 +5,7 @@ import { casesHtml } from './html-cases.ts';
 import { esc, escJson } from './html-escape.ts';
 import { bestHtml, bestSummaryHtml, glossaryHtml, standingsHtml, weightsHtml } from './html-standings.ts';
 import type { Snapshot } from '../core/snapshot.ts';
+import { rescoreNote } from './rescore-note.ts';
 import { standings } from './standings.ts';
 import { valueChartsHtml } from './value-chart.ts';
 
@@ -23,8 +24,10 @@ function header(snapshot: Snapshot, ranking: string): string {
     snapshot.status === 'completed'
       ? ''
       : `<p class="banner">This run is ${esc(snapshot.status)}: ${snapshot.results.length} of ${expected} case results.</p>`;
+  const rescore = rescoreNote(snapshot);
   return [
     `<h1>${esc(snapshot.suite.name)}</h1>`,
+    rescore ? `<p class="banner rescore">${esc(rescore)}</p>` : '',
     snapshot.suite.description ? `<p>${esc(snapshot.suite.description)}</p>` : '',
     `<p class="meta">${facts.join(' · ')}</p>`,
     banner,

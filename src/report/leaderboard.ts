@@ -1,7 +1,8 @@
 import pc from 'picocolors';
-import { contenderName, reportColumns, type ReportColumn } from './columns.ts';
+import { contenderName, intervalText, reportColumns, type ReportColumn } from './columns.ts';
 import { formatCost, formatPercent } from './format.ts';
 import { contenderLabel } from './palette.ts';
+import { rescoreNote } from './rescore-note.ts';
 import { renderScores, type ScoreLinks } from './scores.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { standings, type Standing, type StandingsTable } from './standings.ts';
@@ -29,7 +30,7 @@ function cell(column: ReportColumn, row: Standing): string {
 }
 
 /** The columns that name a row, repeated in every part of a leaderboard split to fit the terminal. */
-const KEY_COLUMNS = new Set(['model', 'effort', 'temp']);
+const KEY_COLUMNS = new Set(['model', 'effort', 'temp', 'max']);
 
 function table(
   groupHeader: string | undefined,
@@ -47,16 +48,21 @@ function table(
 
 /** One line naming a table's best and its best value (the cheapest within 2 points of the best). */
 export function bestLine(label: string, t: StandingsTable, ranking: string): string {
-  const figure = (r: Standing) => `${formatPercent(r.rank)} ${ranking}`;
+  const figure = (r: Standing) => `${formatPercent(r.rank)}${intervalText(r, ranking)} ${ranking}`;
   const { best, bestValue } = t;
   if (!best || !bestValue) return `${pc.bold(label)}: no best (every contender had errors or no score)`;
   const cost = (r: Standing) => formatCost(r.summary.usage.costUsd);
-  if (best === bestValue) {
-    return `${pc.bold(label)}: best and best value ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}`;
+  // With --repeat: a winner whose 95 % interval overlaps the runner-up's is not separated from it.
+  const tie = (other: Standing | undefined) =>
+    other
+      ? ` ${pc.yellow(`(not separated from ${contenderTitle(other)}: their 95 % intervals overlap)`)}`
+      : '';
+  if (best === bestValue && t.bestTie === t.bestValueTie) {
+    return `${pc.bold(label)}: best and best value ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}${tie(t.bestTie)}`;
   }
   return (
-    `${pc.bold(label)}: best ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}; ` +
-    `best value ${contenderTitle(bestValue)}, ${figure(bestValue)} at ${cost(bestValue)}`
+    `${pc.bold(label)}: best ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}${tie(t.bestTie)}; ` +
+    `best value ${contenderTitle(bestValue)}, ${figure(bestValue)} at ${cost(bestValue)}${tie(t.bestValueTie)}`
   );
 }
 
@@ -106,5 +112,7 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
   }
   parts.push(renderGlossary(columns, options.width));
   if (options.scores) parts.push(renderScores(snapshot, s, options, fit));
+  const rescore = rescoreNote(snapshot);
+  if (rescore) parts.unshift(pc.yellow(wrapProse(rescore, options.width)));
   return parts.join('\n\n');
 }

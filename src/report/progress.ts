@@ -1,11 +1,12 @@
 import pc from 'picocolors';
 import type { Contender } from '../core/matrix.ts';
 import type { RunProgress } from '../core/progress.ts';
+import { contenderSettings } from './columns.ts';
 import { contenderColour, contenderLabel } from './palette.ts';
 
 const WIDTH = 24;
 
-/** One line per experiment: a bar in its contender's colour, done/total, errors, model, effort and dataset. */
+/** One line per experiment: a bar in its contender's colour, done/total, the contender named in full, dataset, errors. */
 export function renderProgress(
   progress: RunProgress,
   experiments: readonly { id: string; contender: string; dataset: string }[],
@@ -22,6 +23,6 @@ export function renderProgress(
     const filled = total ? Math.round((done / total) * WIDTH) : 0;
     const bar = contenderColour(i)('█'.repeat(filled)) + pc.dim('░'.repeat(WIDTH - filled));
     const errors = p?.errors ? pc.red(` ${p.errors} errors`) : '';
-    return `${bar} ${String(done).padStart(String(total).length)}/${total} ${contenderLabel(c, i)} ${c.effort} ${pc.dim(e.dataset)}${errors}`;
+    return `${bar} ${String(done).padStart(String(total).length)}/${total} ${contenderLabel(c, i)}${contenderSettings(c)} ${pc.dim(e.dataset)}${errors}`;
   });
 }

@@ -32,6 +32,7 @@ export function renderScores(
   const linkOf = (id: string) =>
     snapshot.links?.[id] ??
     (links.reportUrl ? `${links.reportUrl}#${experimentAnchor(id)}` : (links.snapshotFile ?? '-'));
+  const budgets = snapshot.contenders.some((c) => c.maxTokens !== null);
   const table = renderTable(
     [
       { header: '#', align: 'right', key: true },
@@ -39,6 +40,7 @@ export function renderScores(
       { header: 'model', key: true },
       { header: 'effort' },
       { header: 'temp' },
+      ...(budgets ? [{ header: 'max' }] : []),
       { header: s.ranking, align: 'right' },
       { header: 'errors', align: 'right' },
       { header: 'link' },
@@ -49,6 +51,7 @@ export function renderScores(
       contenderLabel(row.contender, row.contenderIndex),
       row.contender.effort,
       formatTemperature(row.contender.temperature),
+      ...(budgets ? [row.contender.maxTokens === null ? 'default' : String(row.contender.maxTokens)] : []),
       formatPercent(row.rank),
       row.summary.errors ? pc.red(String(row.summary.errors)) : '0',
       pc.dim(linkOf(experimentId)),

@@ -1,6 +1,8 @@
 import { meanSkippingNull, summarize, type Summary } from '../core/aggregate.ts';
 import { groupBy } from '../core/group.ts';
-import { bestIndex, bestValueIndex, weightedScores } from '../core/weights.ts';
+import { withoutRepeat } from '../core/matrix.ts';
+import { separated, tInterval, type Interval } from '../core/stats.ts';
+import { bestIndex, bestValueIndex, weightedScores, type BestCandidate } from '../core/weights.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 
 type Contender = Snapshot['contenders'][number];
@@ -18,6 +20,10 @@ export interface Standing {
   wscore: number | null | undefined;
   /** What the table ranks by: wscore with weights, else the primary metric. */
   rank: number | null;
+  /** With `--repeat`: each repeat's figures over the row's cases, in repeat order. */
+  repeats?: Summary[];
+  /** With `--repeat`: the 95 % t-interval of score, wscore and each metric over the repeats' means. */
+  intervals?: Record<string, Interval | null>;
 }
 
 /** One ranked table of a group, with the best row and the best value (the cheapest within 2 points of the best). */
@@ -26,6 +32,10 @@ export interface StandingsTable {
   rows: Standing[];
   best?: Standing;
   bestValue?: Standing;
+  /** With `--repeat`: the runner-up whose interval overlaps the best's, so the two are not separated. */
+  bestTie?: Standing;
+  /** With `--repeat`: the next best value, when its interval overlaps the best value's. */
+  bestValueTie?: Standing;
 }
 
 /** What every display ranks by, and the standings per dataset, across all cases and per variant. */
@@ -66,12 +76,56 @@ export function weightValues(s: Summary): Record<string, number | null> {
   };
 }
 
+/** Each row's 95 % t-intervals over its repeats: score, each metric and, with weights, wscore per repeat's table. */
+function intervalsOf(
+  rows: readonly Omit<Standing, 'wscore' | 'rank'>[],
+  weights: Record<string, number> | undefined,
+): (Record<string, Interval | null> | undefined)[] {
+  const times = Math.min(...rows.map((r) => r.repeats?.length ?? 0));
+  if (!(times > 1)) return rows.map(() => undefined);
+  const wscores = weights
+    ? Array.from({ length: times }, (_, i) =>
+        weightedScores(
+          rows.map((r) => ({ values: weightValues(r.repeats![i]!), errors: r.repeats![i]!.errors })),
+          weights,
+        ),
+      )
+    : undefined;
+  const present = (values: (number | null | undefined)[]) =>
+    values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
+  return rows.map((row, index) => {
+    const each = row.repeats!.slice(0, times);
+    const names = new Set(['score', ...each.flatMap((s) => Object.keys(s.metrics))]);
+    const intervals: Record<string, Interval | null> = {};
+    for (const name of names) intervals[name] = tInterval(present(each.map((s) => weightValues(s)[name])));
+    if (wscores) intervals.wscore = tInterval(present(wscores.map((w) => w[index])));
+    return intervals;
+  });
+}
+
+/** The row that would win if `winner` were not there, when the two rows' intervals overlap. */
+function tieOf(
+  ranked: readonly Standing[],
+  candidates: readonly BestCandidate[],
+  winner: number | undefined,
+  pick: (rows: readonly BestCandidate[]) => number | undefined,
+  ranking: string,
+): Standing | undefined {
+  if (winner === undefined) return undefined;
+  const others = candidates.map((c, i) => (i === winner ? { ...c, rank: null } : c));
+  const next = pick(others);
+  if (next === undefined) return undefined;
+  const [a, b] = [ranked[winner]!.intervals?.[ranking], ranked[next]!.intervals?.[ranking]];
+  return a && b && !separated(a, b) ? ranked[next] : undefined;
+}
+
 function rankTable(
   group: string,
   rows: Omit<Standing, 'wscore' | 'rank'>[],
   snapshot: Snapshot,
   ranking: string,
 ): StandingsTable {
+  const intervals = intervalsOf(rows, snapshot.weights);
   const scores = snapshot.weights
     ? weightedScores(
         rows.map((r) => ({ values: weightValues(r.summary), errors: r.summary.errors })),
@@ -80,6 +134,7 @@ function rankTable(
     : undefined;
   const ranked: Standing[] = rows.map((r, i) => ({
     ...r,
+    ...(intervals[i] ? { intervals: intervals[i] } : {}),
     wscore: scores?.[i],
     rank: scores ? (scores[i] ?? null) : (weightValues(r.summary)[ranking] ?? null),
   }));
@@ -89,18 +144,22 @@ function rankTable(
       (a.summary.usage.costUsd ?? Infinity) - (b.summary.usage.costUsd ?? Infinity) ||
       a.contenderIndex - b.contenderIndex,
   );
-  const candidates = ranked.map((r) => ({
+  const candidates: BestCandidate[] = ranked.map((r) => ({
     rank: r.rank,
     cost: r.summary.usage.costUsd,
     errors: r.summary.errors,
   }));
   const best = bestIndex(candidates);
   const value = bestValueIndex(candidates);
+  const bestTie = tieOf(ranked, candidates, best, bestIndex, ranking);
+  const bestValueTie = tieOf(ranked, candidates, value, (c) => bestValueIndex(c), ranking);
   return {
     group,
     rows: ranked,
     ...(best !== undefined ? { best: ranked[best] } : {}),
     ...(value !== undefined ? { bestValue: ranked[value] } : {}),
+    ...(bestTie ? { bestTie } : {}),
+    ...(bestValueTie ? { bestValueTie } : {}),
   };
 }
 
@@ -112,14 +171,44 @@ export function standings(snapshot: Snapshot): Standings {
   const variantOf = new Map(snapshot.cases.map((c) => [c.key, c.variant]));
   const resultsOf = groupBy(snapshot.results, (r) => r.experimentId);
   type Experiment = Snapshot['experiments'][number];
+  // `--repeat` runs a contender as several (`… #2`): a row holds all of them, with each repeat's figures.
+  const repeatOf = new Map(snapshot.contenders.map((c) => [c.key, c.repeat]));
+  const bases = new Map<string, { contender: Contender; contenderIndex: number; keys: Set<string> }>();
+  snapshot.contenders.forEach((c, contenderIndex) => {
+    const base = withoutRepeat(c);
+    const known = bases.get(base.key);
+    if (known) known.keys.add(c.key);
+    else bases.set(base.key, { contender: c.repeat ? base : c, contenderIndex, keys: new Set([c.key]) });
+  });
   // A table's rows: each contender with an experiment in the table, over the results the table keeps.
   const table = (group: string, inTable: (e: Experiment) => boolean, keep: (r: Result) => boolean) => {
-    const rows = snapshot.contenders.flatMap((contender, contenderIndex) => {
-      const own = snapshot.experiments.filter((e) => e.contender === contender.key && inTable(e));
+    const rows = [...bases.values()].flatMap(({ contender, contenderIndex, keys }) => {
+      const own = snapshot.experiments.filter((e) => keys.has(e.contender) && inTable(e));
       if (own.length === 0) return [];
-      const parts = own.map((e) => (resultsOf.get(e.id) ?? []).filter(keep)).filter((p) => p.length);
+      const partOf = (e: Experiment) => (resultsOf.get(e.id) ?? []).filter(keep);
+      const parts = own.map(partOf).filter((p) => p.length);
       const summary = summarizeAcross(parts, metricNames, snapshot.settings.parallelism);
-      return [{ group, contender, contenderIndex, experimentIds: own.map((e) => e.id), summary }];
+      const byRepeat = groupBy(own, (e) => repeatOf.get(e.contender));
+      const repeats =
+        keys.size > 1
+          ? [...byRepeat.values()].map((list) =>
+              summarizeAcross(
+                list.map(partOf).filter((p) => p.length),
+                metricNames,
+                snapshot.settings.parallelism,
+              ),
+            )
+          : undefined;
+      return [
+        {
+          group,
+          contender,
+          contenderIndex,
+          experimentIds: own.map((e) => e.id),
+          summary,
+          ...(repeats ? { repeats } : {}),
+        },
+      ];
     });
     return rankTable(group, rows, snapshot, ranking);
   };

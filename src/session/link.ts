@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import { runWorkflowId } from '../core/run-input.ts';
-import { linkTemporal, type TemporalLink } from '../temporal/connect.ts';
+import { linkIfRunning, linkTemporal, type TemporalLink } from '../temporal/connect.ts';
 import { logTemporalTo } from '../temporal/runtime-log.ts';
 import { stamp } from './run-id.ts';
 
@@ -20,4 +20,17 @@ export async function linkForCommand(projectDir: string, io: Io, command: string
 export function runPage(link: TemporalLink, runId: string): string | undefined {
   if (!link.uiUrl) return undefined;
   return `${link.uiUrl}/namespaces/${link.namespace}/workflows/${encodeURIComponent(runWorkflowId(runId))}`;
+}
+
+/** The run ids of a project (newest first) when Temporal is already up; none otherwise. For shell completion. */
+export async function recentRunIds(project: string, io: Io, limit = 30): Promise<string[]> {
+  const link = await linkIfRunning({ env: io.env, log: () => undefined });
+  if (!link) return [];
+  try {
+    const ids: string[] = [];
+    for await (const run of link.runs.list({ project, limit })) ids.push(run.runId);
+    return ids;
+  } finally {
+    await link.close();
+  }
 }

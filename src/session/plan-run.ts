@@ -10,6 +10,7 @@ import type { RunFlags } from '../cli/options.ts';
 import { ConfigError } from '../errors.ts';
 import { loadCases, selectCases, shortPath, type LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
+import { resolveModelIds } from '../suite/model-ids.ts';
 import { buildPlan } from '../suite/plan.ts';
 
 /** Loads the suite's cases for a run: the first broken case is a ConfigError; `-d`/`-c` select. */
@@ -61,13 +62,14 @@ export async function planSuite(
 ): Promise<PlannedRun> {
   const cases = casesForRun(suite, flags, io);
   const plan = buildPlan(suite, cases, {
-    models,
+    models: models && (await resolveModelIds(suite, models)),
     overrides: {
       ...(flags.effort ? { effort: flags.effort } : {}),
       ...(flags.temperature ? { temperature: flags.temperature } : {}),
       ...(flags.maxTokens ? { maxTokens: flags.maxTokens } : {}),
     },
     parallelism: flags.parallelism,
+    repeat: flags.repeat,
     concurrency: flags.concurrency ?? availableParallelism(),
     options: JSON.parse(JSON.stringify(flags)) as Record<string, Json>,
   });

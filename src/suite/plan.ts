@@ -1,5 +1,5 @@
 import type { Json } from '../api/types.ts';
-import { expandContenders, planExperiments } from '../core/matrix.ts';
+import { expandContenders, planExperiments, repeatContenders } from '../core/matrix.ts';
 import type { Plan } from '../core/plan.ts';
 import { weightProblems } from '../core/weights.ts';
 import { ConfigError, quote } from '../errors.ts';
@@ -13,6 +13,8 @@ export interface PlanOptions {
   overrides?: SettingOverrides;
   parallelism?: number;
   concurrency: number;
+  /** `--repeat N`: each case N times per contender. */
+  repeat?: number;
   options?: Record<string, Json>;
 }
 
@@ -58,7 +60,7 @@ export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], opti
     models: options.models,
   });
   checkContenders(config.file, lineup, options.models);
-  const contenders = expandContenders(lineup.entries);
+  const contenders = repeatContenders(expandContenders(lineup.entries), options.repeat);
   const datasets = [...new Set(cases.map((c) => c.dataset))].map((name) => ({
     name,
     caseKeys: cases.filter((c) => c.dataset === name).map((c) => c.key),
@@ -81,6 +83,7 @@ export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], opti
     settings: {
       parallelism: options.parallelism ?? config.values.defaults?.parallelism ?? 4,
       concurrency: options.concurrency,
+      ...(options.repeat && options.repeat > 1 ? { repeat: options.repeat } : {}),
     },
     ...(config.values.weighted_score ? { weights: config.values.weighted_score.weights } : {}),
     ...(config.values.errors ? { abortAfter: config.values.errors.abort_after } : {}),

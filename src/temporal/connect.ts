@@ -3,7 +3,7 @@ import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { findTemporalBinary } from '../../temporal/binary.ts';
 import { userStateDir } from '../dirs.ts';
-import { checkReachable, ensureServer } from '../../temporal/server.ts';
+import { checkReachable, ensureServer, serverStatus } from '../../temporal/server.ts';
 import { engineTracing } from './engine-tracing.ts';
 import { Runs } from './runs.ts';
 
@@ -96,4 +96,25 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
       if (native) await (await native).close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Links to Temporal only when it is already there (`TEMPORAL_ADDRESS` answering, or the embedded server running):
+ * for shell completion, which must never start a server nor wait long.
+ */
+export async function linkIfRunning(options: LinkOptions): Promise<TemporalLink | undefined> {
+  const { env } = options;
+  if (env.TEMPORAL_ADDRESS) {
+    try {
+      const tls = tlsFrom(env);
+      await checkReachable(env.TEMPORAL_ADDRESS, {
+        timeoutMs: 2_000,
+        ...(tls ? { tls } : {}),
+        ...(env.TEMPORAL_API_KEY ? { apiKey: env.TEMPORAL_API_KEY } : {}),
+      });
+    } catch {
+      return undefined;
+    }
+  } else if (!(await serverStatus(userStateDir(env))).running) return undefined;
+  return linkTemporal(options);
 }

@@ -40,6 +40,18 @@ export interface RunListing {
 /** How long `cancel` waits for a worker to close a cancelled run before it terminates it. */
 const CANCEL_WAIT_MS = 15_000;
 
+/** A run id Temporal does not know is bad input (exit 2), said plainly; any other failure goes on as it was. */
+function noSuchRun(runId: string, error: unknown): never {
+  if (error instanceof WorkflowNotFoundError) {
+    throw new ConfigError(
+      undefined,
+      'run',
+      `no run ${JSON.stringify(runId)} on this Temporal (see llm-evals runs)`,
+    );
+  }
+  throw error;
+}
+
 /**
  * Every client-side Temporal operation on runs — start, describe, query, signal, cancel, list, results — so that
  * commands never hold a workflow handle or spell a workflow id. Workflow ids all derive from the run id.
@@ -76,16 +88,7 @@ export class Runs {
   /** Reads a run's input (the first event of its first execution), header (memo) and state, without a worker. */
   async read(runId: string): Promise<RunRecord> {
     const handle = this.handle(runWorkflowId(runId));
-    const description = await handle.describe().catch((error: unknown) => {
-      if (error instanceof WorkflowNotFoundError) {
-        throw new ConfigError(
-          undefined,
-          'run',
-          `no run ${JSON.stringify(runId)} on this Temporal (see llm-evals runs)`,
-        );
-      }
-      throw error;
-    });
+    const description = await handle.describe().catch((error: unknown) => noSuchRun(runId, error));
     const first = await this.client.workflowService.getWorkflowExecutionHistory({
       namespace: this.client.options.namespace,
       execution: {
@@ -202,13 +205,15 @@ export class Runs {
 
   /** Answers a run paused after a streak of failures: true goes on, false stops it (S11). */
   async answerPause(runId: string, goOn: boolean): Promise<void> {
-    await this.handle(gateWorkflowId(runId)).signal(answerPauseSignal, goOn);
+    await this.handle(gateWorkflowId(runId))
+      .signal(answerPauseSignal, goOn)
+      .catch((error: unknown) => noSuchRun(runId, error));
   }
 
   /** Cancels a run's workflow (and with it every experiment still running) and its gate. */
   async cancel(runId: string, waitMs = CANCEL_WAIT_MS): Promise<'cancelled' | 'terminated'> {
     const run = this.handle(runWorkflowId(runId));
-    await run.cancel();
+    await run.cancel().catch((error: unknown) => noSuchRun(runId, error));
     // A worker closes the run: its pools stop starting calls and report the ones in flight. Without a worker within
     // `waitMs`, the run is terminated, its experiments with it (their parent-close policy).
     const stop = new AbortController();

@@ -1,9 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.ts';
+import { writeRecordingSuite } from '../helpers/recording-suite.ts';
 import { TempDirs, TOY_SUITE } from '../helpers/suite-dir.ts';
+import { temporalAddress } from '../helpers/temporal.ts';
 
 const dirs = new TempDirs();
 afterAll(() => dirs.removeAll());
@@ -28,7 +31,7 @@ beforeAll(async () => {
 }, 60_000);
 
 /** Sources the script in a real bash, sets COMP_WORDS to `words` (the last is under the cursor) and reads COMPREPLY. */
-function complete(words: readonly string[], cwd = TOY_SUITE): string[] {
+function complete(words: readonly string[], cwd = TOY_SUITE, env: NodeJS.ProcessEnv = {}): string[] {
   const program = [
     'source "$1"',
     'shift',
@@ -40,7 +43,7 @@ function complete(words: readonly string[], cwd = TOY_SUITE): string[] {
   ].join('\n');
   const run = spawnSync('bash', ['--norc', '--noprofile', '-c', program, 'bash', script, ...words], {
     cwd,
-    env: shellEnv(),
+    env: { ...shellEnv(), ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -95,6 +98,27 @@ describe('llm-evals completion bash (C8)', () => {
       'colors',
     ]);
   });
+
+  it('run ids from Temporal for status, report, rescore and the rest', async () => {
+    const project = dirs.inRepo('completion-runs-');
+    writeRecordingSuite(project, 2);
+    const env = { TEMPORAL_ADDRESS: temporalAddress(), LLM_EVALS_TASK_QUEUE: `completion-${randomUUID()}` };
+    const start = await runCli(['start', '--no-worker', '--no-verify'], {
+      cwd: project,
+      env: { ...env, RECORDING_API_KEY: 'k' },
+    });
+    expect(start.code, start.stderr).toBe(0);
+    const runId = start.stdout.trim();
+    try {
+      expect(complete(['llm-evals', 'status', ''], project, env)).toEqual([runId]);
+      expect(complete(['llm-evals', 'rescore', runId.slice(0, 8)], project, env)).toEqual([runId]);
+      expect(complete(['evals', 'cancel', 'x'], project, env)).toEqual([]);
+      // Another project's runs are not offered.
+      expect(complete(['llm-evals', 'status', ''], TOY_SUITE, env)).not.toContain(runId);
+    } finally {
+      await runCli(['cancel', runId], { cwd: project, env });
+    }
+  }, 120_000);
 
   it('completes every flag `compare --help` lists', async () => {
     const help = await runCli(['compare', '--help'], { cwd: TOY_SUITE });

@@ -45,6 +45,7 @@ function recording(code = 0) {
     resume: (runId, flags, given) => handler('resume')({ ...flags, runId } as RunFlags, given),
     status: (runId, flags, given) => handler('status')({ ...flags, runId } as SuiteFlags, given),
     report: (runId, flags, given) => handler('report')({ ...flags, runId } as RunFlags, given),
+    rescore: (target, flags, given) => handler('rescore')({ ...flags, target } as RunFlags, given),
     track: (target, flags, given) => handler('track')({ ...flags, target } as RunFlags, given),
     runs: handler('runs'),
     cancel: (runId, flags, given) => handler('cancel')({ ...flags, runId } as SuiteFlags, given),
@@ -131,7 +132,7 @@ describe('createProgram: flags', () => {
   });
 
   it('leaves unset flags out and defaults the negatable ones', async () => {
-    expect(await flagsOf(['compare'])).toEqual({ search: true, open: true });
+    expect(await flagsOf(['compare'])).toEqual({ search: true, open: true, verify: true });
     expect(await flagsOf(['verify'])).toEqual({ search: true });
   });
 
@@ -281,8 +282,8 @@ describe('createProgram: start, worker, resume, status, report, runs and cancel 
   }
 
   it.each<[string, string[], keyof Commands, Record<string, unknown>]>([
-    ['start: a worker by default', ['start'], 'start', { search: true, worker: true }],
-    ['start --no-worker', ['start', '--no-worker'], 'start', { search: true, worker: false }],
+    ['start: a worker by default', ['start'], 'start', { search: true, worker: true, verify: true }],
+    ['start --no-worker', ['start', '--no-worker'], 'start', { search: true, worker: false, verify: true }],
     ['worker', ['worker'], 'worker', { search: true }],
     ['worker --until RUN', ['worker', '--until', 'r-1'], 'worker', { search: true, until: 'r-1' }],
     ['resume RUN', ['resume', 'r-1'], 'resume', { search: true, open: true, runId: 'r-1' }],
@@ -291,6 +292,7 @@ describe('createProgram: start, worker, resume, status, report, runs and cancel 
     ['report RUN', ['report', 'r-1'], 'report', { search: true, open: true, runId: 'r-1' }],
     ['runs', ['runs'], 'runs', { search: true }],
     ['cancel RUN', ['cancel', 'r-1'], 'cancel', { search: true, runId: 'r-1' }],
+    ['rescore RUN', ['rescore', 'r-1'], 'rescore', { search: true, open: true, target: 'r-1' }],
   ])('%s: exactly these flags', async (_, args, command, want) => {
     expect(await dispatch(args)).toEqual({ command, flags: want });
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { contenderKey, expandContenders, planExperiments, type LineupEntry } from '../../src/core/matrix.ts';
+import {
+  contenderKey,
+  expandContenders,
+  planExperiments,
+  repeatContenders,
+  withoutRepeat,
+  type LineupEntry,
+} from '../../src/core/matrix.ts';
 
 const entry = (over: Partial<LineupEntry>): LineupEntry => ({
   id: 'fake/echo',
@@ -122,5 +129,22 @@ describe('planExperiments', () => {
       dataset: 'my data',
       caseKeys: ['my data/x'],
     });
+  });
+});
+
+describe('repeatContenders (--repeat)', () => {
+  const base = { provider: 'p', id: 'p/m', effort: 'low', temperature: 0.7, maxTokens: null };
+  const one = { ...base, key: contenderKey(base), model: 'm', limits: ['p'] };
+
+  it.each<[number | undefined, string[], (number | undefined)[]]>([
+    [undefined, ['p:p/m effort=low t=0.7'], [undefined]],
+    [1, ['p:p/m effort=low t=0.7'], [undefined]],
+    [3, ['p:p/m effort=low t=0.7 #1', 'p:p/m effort=low t=0.7 #2', 'p:p/m effort=low t=0.7 #3'], [1, 2, 3]],
+  ])('%s times: keys and seeds', (times, keys, seeds) => {
+    const list = repeatContenders([one], times);
+    expect(list.map((c) => c.key)).toEqual(keys);
+    expect(list.map((c) => c.seed)).toEqual(seeds);
+    expect(list.map((c) => c.limits)).toEqual(keys.map(() => ['p']));
+    for (const c of list) expect(withoutRepeat(c)).toEqual(one);
   });
 });

@@ -75,7 +75,14 @@ describe.concurrent('status, report and runs of a run from start to finish (D4)'
     expect(idle.code, idle.stderr).toBe(0);
     expect(idle.stdout).toContain(`run ${runId} (recording): running, 0/${suite.calls.length} cases`);
     expect(idle.stdout).toContain('no worker is serving it now');
-    expect(await listed(cli, runId)).toMatchObject({ suite: 'recording', state: 'running' });
+    expect(await listed(cli, runId)).toMatchObject({
+      suite: 'recording',
+      state: 'running',
+      done: 0,
+      total: suite.calls.length,
+      errors: 0,
+      costUsd: null,
+    });
 
     const worker = spawn(['worker']);
     await waitForCalls(record, suite.calls.length / 2, worker.done);
@@ -113,7 +120,18 @@ describe.concurrent('status, report and runs of a run from start to finish (D4)'
     expect(final.stderr).not.toContain('partial');
     expect(final.report.status).toBe('completed');
     expect(outcomes(final.report)).toMatchObject(outcomes(partial.report));
-    expect(await listed(cli, runId)).toMatchObject({ state: 'completed' });
+    expect(await listed(cli, runId)).toMatchObject({
+      state: 'completed',
+      done: suite.calls.length,
+      total: suite.calls.length,
+      errors: final.report.results.filter((r) => r.status !== 'scored').length,
+      costUsd: expect.any(Number) as number,
+      duration: expect.any(Number) as number,
+    });
+    const table = await cli(['runs']);
+    expect(table.stdout).toMatch(
+      new RegExp(`│ ${runId} │ recording │ completed │ +${suite.calls.length}/${suite.calls.length} │`),
+    );
   }, 240_000);
 });
 

@@ -22,6 +22,8 @@ export interface RecordedCall {
   t: number;
   /** The first 16 hex digits of the SHA-256 of `RECORDING_API_KEY` as the provider saw it, or null when unset. */
   keyHash: string | null;
+  /** The seed the call carried (`--repeat`), or null. */
+  seed: number | null;
 }
 
 /** A recording suite on disk, and ways to read what its provider was asked. */
@@ -89,6 +91,7 @@ class RecordingProvider implements Provider {
       user: request.user,
       t: Date.now(),
       keyHash: key ? createHash('sha256').update(key).digest('hex').slice(0, 16) : null,
+      seed: model.seed ?? null,
     };
     if (process.env.RECORD_FILE) appendFileSync(process.env.RECORD_FILE, JSON.stringify(line) + '\\n');
     await sleep(Number(process.env.CALL_DELAY_MS ?? 200));

@@ -31,7 +31,8 @@ const USAGE = { prompt_tokens: 10, completion_tokens: 4 };
 
 describe('OpenRouter: what the request carries', () => {
   it.each([
-    ['nothing set', {}, HI, {}, ['temperature', 'max_tokens', 'response_format', 'reasoning']],
+    ['nothing set', {}, HI, {}, ['temperature', 'max_tokens', 'response_format', 'reasoning', 'seed']],
+    ["a repeat's seed", { seed: 3 }, HI, { seed: 3 }, ['temperature']],
     [
       'every setting',
       { effort: 'high', temperature: 0.3, maxTokens: 50 },

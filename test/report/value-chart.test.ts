@@ -101,7 +101,7 @@ describe('valueChartSvg', () => {
     expect(svg).toContain('>$0.0000</text>');
     expect(svg).not.toContain('NaN');
     expect(html).toContain(
-      'fake/beta low t=0.1 <span class="note">(not plotted where it has no cost)</span>',
+      'fake/beta effort=low t=0.1 <span class="note">(not plotted where it has no cost)</span>',
     );
   });
 

@@ -1,0 +1,129 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import pc from 'picocolors';
+import type { Case, Json } from '../api/types.ts';
+import type { Io } from '../cli/io.ts';
+import type { RunFlags } from '../cli/options.ts';
+import { failedScore, type Scorer } from '../api/scorer.ts';
+import { canRescore, rescoreSnapshot, type SavedReply, type Verdict } from '../core/rescore.ts';
+import type { Snapshot, SnapshotCase } from '../core/snapshot.ts';
+import { readSnapshot, saveRunSnapshot } from '../output/save.ts';
+import { loadCases, shortPath, type LoadedCase } from '../suite/cases.ts';
+import type { LoadedSuite } from '../suite/load.ts';
+import { checkWeights } from '../suite/plan.ts';
+import { collectSnapshot } from './collect.ts';
+import { linkForCommand } from './link.ts';
+import { openSuite } from './open-suite.ts';
+import { presentRun } from './present.ts';
+import { newRunId } from './run-id.ts';
+
+/** A case as a snapshot keeps it. */
+const snapshotCase = ({ key, id, dataset, variant, input, expected, metadata }: Case): SnapshotCase => ({
+  key,
+  id,
+  dataset,
+  variant,
+  input,
+  expected,
+  metadata,
+});
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The run to rescore: a snapshot file when `target` names one, else the run of that id as Temporal holds it. */
+async function originalOf(
+  target: string,
+  suite: LoadedSuite,
+  cases: readonly LoadedCase[],
+  io: Io,
+): Promise<{ snapshot: Snapshot; file?: string }> {
+  const file = resolve(io.cwd, target);
+  if (existsSync(file)) return { snapshot: readSnapshot(file), file };
+  const link = await linkForCommand(suite.projectDir, io, 'rescore');
+  try {
+    return { snapshot: await collectSnapshot(link, cases, target) };
+  } finally {
+    await link.close();
+  }
+}
+
+/**
+ * The cases a rescore grades against: the suite's on disk (an expected answer fixed since is used) when the input is
+ * still the one the model answered, else the case as the run saved it.
+ */
+function casesToGrade(snapshot: Snapshot, onDisk: readonly LoadedCase[], io: Io): Map<string, Case> {
+  const disk = new Map(onDisk.map((c) => [c.key, c]));
+  const chosen = new Map<string, Case>();
+  const changed: string[] = [];
+  for (const saved of snapshot.cases) {
+    const now = disk.get(saved.key);
+    if (now && now.input === saved.input) chosen.set(saved.key, now);
+    else {
+      if (now) changed.push(saved.key);
+      chosen.set(saved.key, { ...saved, path: '' });
+    }
+  }
+  if (changed.length) {
+    const note = `${changed.length} case input(s) changed since the run (${changed.slice(0, 3).join(', ')}): graded against the expected answers the run saved`;
+    io.stderr.write(pc.yellow(`warning: ${note}`) + '\n');
+  }
+  return chosen;
+}
+
+/**
+ * `rescore RUN|FILE`: grades a run's saved replies again with the suite's current scorer and weights, calling no
+ * model, and saves a new snapshot that names the original; then shows it like `report`.
+ */
+export async function rescoreRun(target: string, flags: RunFlags, io: Io): Promise<number> {
+  const suite = await openSuite(flags, io);
+  const { cases: onDisk } = loadCases(suite.root, suite.casesGlob);
+  const { snapshot: original, file } = await originalOf(target, suite, onDisk, io);
+  const metrics = suite.scorer.metrics();
+  const weights = suite.config.values.weighted_score?.weights;
+  checkWeights(
+    suite.config.file,
+    weights,
+    metrics.map((m) => m.name),
+  );
+  const cases = casesToGrade(original, onDisk, io);
+  const contexts = new Map<string, Json>();
+  const scorer = suite.scorer as Partial<Scorer> & Scorer;
+  const grade = (saved: SnapshotCase, reply: SavedReply): Verdict => {
+    const kase = cases.get(saved.key) ?? { ...saved, path: '' };
+    try {
+      if (!contexts.has(kase.key)) contexts.set(kase.key, suite.adapter.context(kase));
+      const context = contexts.get(kase.key) ?? null;
+      if (reply.error === undefined) return scorer.call(kase, reply, context);
+      return scorer.failed ? scorer.failed(kase, reply, context) : failedScore(metrics);
+    } catch (error) {
+      return { failed: message(error) };
+    }
+  };
+  const rescored = rescoreSnapshot(original, {
+    runId: newRunId(),
+    rescoreOf: {
+      runId: original.runId,
+      ...(file ? { file: shortPath(suite.projectDir, file) } : {}),
+      rescoredAt: new Date().toISOString(),
+    },
+    metrics,
+    ...(weights ? { weights } : {}),
+    cases: original.cases.map((c) => snapshotCase(cases.get(c.key) ?? { ...c, path: '' })),
+    grade,
+  });
+  const graded = original.results.filter(canRescore).length;
+  const truncated = original.results.filter((r) => canRescore(r) && r.replyTruncated).length;
+  const saved = saveRunSnapshot(rescored, suite, flags);
+  io.stderr.write(
+    `rescored ${graded} saved replies of run ${original.runId} with the suite's current scorer; no model was called\n`,
+  );
+  if (truncated) {
+    io.stderr.write(
+      pc.yellow(
+        `warning: ${truncated} replies were saved cut to 16 KB; a scorer reading the raw text sees them cut`,
+      ) + '\n',
+    );
+  }
+  await presentRun(rescored, saved, suite, flags, io, { display: 'tui' });
+  return 0;
+}
