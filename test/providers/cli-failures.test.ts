@@ -47,7 +47,7 @@ describe('401, 403 and 404 through the real CLI', () => {
   afterAll(() => server.stop());
 
   it('finish the run, each case an error without a score, counted in the errors column', () => {
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(1); // no contender scored a case
     const rows = rowsByModel(run.stdout);
     for (const model of Object.keys(REFUSALS)) expect(rows[model]?.errors).toBe('2');
     expect(results).toHaveLength(6);
@@ -73,7 +73,7 @@ describe('an endpoint that is down, through the real CLI', () => {
     // One case: five attempts with back-off (1, 2, 4, 8 s) take about 15 s.
     const down = `down:\n  base_url: ${await closedPort()}\n  models: [gone]\n`;
     const { run, results } = await compare(down, {}, ['-c', 'clear/001']);
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(1); // no contender scored a case
     expect(rowsByModel(run.stdout)['down/gone']?.errors).toBe('1');
     expect(results).toHaveLength(1);
     expect(results[0]).toMatchObject({ status: 'error', score: null });
