@@ -2,7 +2,7 @@ import type { Adapter } from '../src/api/adapter.ts';
 import type { Scorer } from '../src/api/scorer.ts';
 import type { Case, Reply } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
-import { capReply, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
+import { capReply, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
 import { gatedModel, TransportError, type CallLog, type GateClient } from './gated-model.ts';
 
@@ -96,10 +96,15 @@ export function createCaseRunner(deps: CaseDeps) {
     }
     if (!reply) return finish({ status: 'error', error: `the adapter failed: ${message(failure)}` });
     const usage = reply.usage ?? log.usage;
-    const text = { ...capReply(reply.raw), ...(reply.output !== undefined ? { output: reply.output } : {}) };
+    const text = {
+      ...capReply(reply.raw),
+      ...(reply.output !== undefined ? { output: reply.output } : {}),
+      ...(log.truncated ? { truncated: true } : {}),
+    };
     if (reply.error !== undefined) {
       const zeros = Object.fromEntries(deps.scorer.metrics().map((m) => [m.name, 0]));
-      return finish({ status: 'reply_error', score: 0, metrics: zeros, error: reply.error, usage, ...text });
+      const error = log.truncated ? `${cutNote(task.contender.maxTokens)}: ${reply.error}` : reply.error;
+      return finish({ status: 'reply_error', score: 0, metrics: zeros, error, usage, ...text });
     }
     try {
       const score = deps.scorer.call(kase, reply, deps.adapter.context(kase));

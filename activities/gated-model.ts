@@ -19,6 +19,8 @@ export interface CallLog {
   latency: number | null;
   waited: number;
   control?: 'paused' | 'stopped';
+  /** A call's reply was stopped by the token limit. */
+  truncated?: boolean;
 }
 
 /** Thrown by a provider call that failed, with the verdict: retry (after a delay) or an error outcome. */
@@ -100,6 +102,7 @@ export function gatedModel(
       }
       log.latency = (log.latency ?? 0) + (performance.now() - started) / 1000;
       log.usage = addUsage(log.usage, response.usage);
+      if (response.truncated) log.truncated = true;
       return response;
     },
   };

@@ -5,7 +5,10 @@ import { contenderColour, contenderLabel } from './palette.ts';
 
 const WIDTH = 24;
 
-/** One line per experiment: a bar in its contender's colour, done/total, errors, model, effort and dataset. */
+/**
+ * One line per experiment: a bar in its contender's colour, done/total, errors, model, effort, max_tokens when set,
+ * and dataset.
+ */
 export function renderProgress(
   progress: RunProgress,
   experiments: readonly { id: string; contender: string; dataset: string }[],
@@ -22,6 +25,7 @@ export function renderProgress(
     const filled = total ? Math.round((done / total) * WIDTH) : 0;
     const bar = contenderColour(i)('█'.repeat(filled)) + pc.dim('░'.repeat(WIDTH - filled));
     const errors = p?.errors ? pc.red(` ${p.errors} errors`) : '';
-    return `${bar} ${String(done).padStart(String(total).length)}/${total} ${contenderLabel(c, i)} ${c.effort} ${pc.dim(e.dataset)}${errors}`;
+    const limit = c.maxTokens === null ? '' : ` max_tokens ${c.maxTokens}`;
+    return `${bar} ${String(done).padStart(String(total).length)}/${total} ${contenderLabel(c, i)} ${c.effort}${limit} ${pc.dim(e.dataset)}${errors}`;
   });
 }
