@@ -8,7 +8,8 @@ import { PACKAGE_ROOT } from '../package-root.ts';
 import { linkForCommand } from '../session/link.ts';
 import { planRun } from '../session/plan-run.ts';
 import { checkKeys, prepareSuite } from '../session/prepare.ts';
-import { prepareStart, startPrepared } from '../session/run.ts';
+import { newRunId } from '../session/run-id.ts';
+import { estimateTotal, prepareStart, startPrepared } from '../session/run.ts';
 import { taskQueueFor } from '../temporal/worker.ts';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'llm-evals.mjs');
@@ -38,7 +39,7 @@ export async function startCommand(flags: StartFlags, io: Io): Promise<number> {
   checkKeys(planned, io.env);
   const link = await linkForCommand(planned.suite.projectDir, io, 'start');
   try {
-    const start = prepareStart(planned);
+    const start = prepareStart(planned, newRunId(), await estimateTotal(planned));
     const { runId } = start;
     await startPrepared(link, start, taskQueueFor(planned.suite.name, io.env), planned.suite.projectDir);
     if (flags.worker !== false) {

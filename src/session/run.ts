@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
+import { sumEstimates, type Estimate } from '../core/estimate.ts';
 import { toRunInput, type RunInput } from '../core/run-input.ts';
 import type { RunHeader, Snapshot } from '../core/snapshot.ts';
 import { Interrupted } from '../errors.ts';
@@ -8,6 +9,7 @@ import { saveRunSnapshot } from '../output/save.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
 import { taskQueueFor } from '../temporal/worker.ts';
 import { collectSnapshot } from './collect.ts';
+import { estimateRun } from './estimate-run.ts';
 import { linkForCommand, runPage } from './link.ts';
 import { pausePolicy } from './pause.ts';
 import type { PlannedRun } from './plan-run.ts';
@@ -24,7 +26,11 @@ export interface RunStart {
 }
 
 /** Names a planned run and derives what its workflows receive and record. */
-export function prepareStart({ suite, plan }: PlannedRun, runId: string = newRunId()): RunStart {
+export function prepareStart(
+  { suite, plan }: PlannedRun,
+  runId: string = newRunId(),
+  estimate?: Estimate,
+): RunStart {
   const header: RunHeader = {
     createdAt: new Date().toISOString(),
     suite: {
@@ -37,8 +43,18 @@ export function prepareStart({ suite, plan }: PlannedRun, runId: string = newRun
     metrics: suite.scorer.metrics(),
     refused: plan.refused,
     ...(plan.weights ? { weights: plan.weights } : {}),
+    ...(estimate ? { estimate } : {}),
   };
   return { runId, input: toRunInput(runId, plan), header };
+}
+
+/** The whole run's estimate, recorded in its header so the closing line can compare; none if the adapter breaks it. */
+export async function estimateTotal(planned: PlannedRun): Promise<Estimate | undefined> {
+  try {
+    return sumEstimates([...(await estimateRun(planned)).values()]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts a prepared run on a task queue, tagged with its project. */
@@ -68,7 +84,7 @@ export async function runPlanned(
   checkKeys(planned, io.env);
   const link = await linkForCommand(planned.suite.projectDir, io, command);
   try {
-    const start = prepareStart(planned);
+    const start = prepareStart(planned, newRunId(), await estimateTotal(planned));
     const { runId } = start;
     // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting. The
     // worker is made while the run starts, so the run's first task finds it soon.
