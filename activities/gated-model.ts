@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { CompletionRequest, Model, Provider, ProviderResponse, Usage } from '../src/api/types.ts';
 import type { Failure, GateState, SlotAnswer, SlotRequest } from '../src/core/coordinator.ts';
@@ -9,6 +10,8 @@ import { classifyFailure, defaultBackoff, type FailureClass } from '../src/core/
 export interface GateClient {
   slot(runId: string, request: SlotRequest): Promise<SlotAnswer>;
   closeVendor(runId: string, vendor: string, seconds: number): Promise<void>;
+  /** Gives back the places in flight a call held (`leased` in its slot's answer). */
+  endCall(runId: string, holder: string): Promise<void>;
   /** Tells the gate how cases ended, in finishing order (`null` for a success); answers the run's state after them. */
   report(runId: string, outcomes: (Failure | null)[]): Promise<GateState['state']>;
 }
@@ -73,17 +76,25 @@ export function gatedModel(
   const vendor = vendorOf(provider, contender.id);
   const model = `${contender.provider}:${contender.id}`;
   const context = Context.current();
-  const waitForSlot = async () => {
-    const answer = await gate.slot(runId, { keys: contender.limits, vendor, model });
+  /** Waits for the call's turn; returns the holder of its places in flight when it took any, to give them back. */
+  const waitForSlot = async (): Promise<string | undefined> => {
+    const request = { keys: contender.limits, vendor, model, holder: randomUUID() };
+    const asked = Date.now();
+    let answer = await gate.slot(runId, request);
+    // Queued behind other calls in flight (max_concurrency): the gate holds each ask a few seconds, then we ask again.
+    while ('queued' in answer) answer = await gate.slot(runId, request);
     if ('paused' in answer || 'stopped' in answer) {
       log.control = 'paused' in answer ? 'paused' : 'stopped';
       throw new RunControl(`the run is ${log.control}`);
     }
+    // Time queued for a place in flight is the queue's, not the model's: waited, left out of latency.
+    if (answer.leased) log.waited += (Date.now() - asked) / 1000;
     const wait = answer.startAt - Date.now();
     if (wait > 0) {
       await context.sleep(wait);
       log.waited += wait / 1000;
     }
+    return answer.leased ? request.holder : undefined;
   };
   return {
     id: contender.id,
@@ -91,12 +102,13 @@ export function gatedModel(
     provider: contender.provider,
     ...settings,
     async complete(request: CompletionRequest): Promise<ProviderResponse> {
-      await waitForSlot();
+      const holder = await waitForSlot();
       const started = performance.now();
       let response: ProviderResponse;
       try {
         response = await provider.complete({ id: contender.id, name: contender.model, ...settings }, request);
       } catch (error) {
+        if (holder) await gate.endCall(runId, holder);
         const verdict = verdictOf(error);
         const delay = verdict.retry ? (verdict.delay ?? defaultBackoff(attempt)) : undefined;
         // A 429, or any answer saying how long to wait, speaks for the vendor (S8): it closes for every call. A 5xx
@@ -110,6 +122,7 @@ export function gatedModel(
         );
       }
       log.latency = (log.latency ?? 0) + (performance.now() - started) / 1000;
+      if (holder) await gate.endCall(runId, holder);
       log.usage = addUsage(log.usage, response.usage);
       if (response.truncated) log.truncated = true;
       return response;

@@ -11,6 +11,8 @@ export interface RunInput {
   parallelism: number;
   concurrency: number;
   limits: Record<string, RateLimit>;
+  /** Per key: the most calls in flight at once; absent from runs started before it existed. */
+  inFlight?: Record<string, number>;
   abortAfter?: { total: number; percent?: number };
 }
 
@@ -32,6 +34,7 @@ export function toRunInput(runId: string, plan: Plan): RunInput {
     parallelism: plan.settings.parallelism,
     concurrency: plan.settings.concurrency,
     limits: plan.limits,
+    ...(Object.keys(plan.inFlight).length ? { inFlight: plan.inFlight } : {}),
     ...(plan.abortAfter ? { abortAfter: plan.abortAfter } : {}),
   };
 }
