@@ -15,8 +15,12 @@ export const ContenderFailuresSchema = z.object({
   /** The contender's key. */
   contender: z.string(),
   cases: z.number(),
-  /** Cases the scorer graded; 0 means the contender produced nothing to rank. */
+  /**
+   * Cases the scorer graded, a failed reply's included (scored as a failure); 0 means no call of the contender got a
+   * reply at all (a wrong id, a server down): nothing to rank.
+   */
   scored: z.number(),
+  /** Cases that did not end `scored`: call errors and failed replies. */
   errors: z.number(),
   /** Most frequent first. */
   messages: z.array(FailureGroupSchema),
@@ -76,20 +80,19 @@ export function summarizeFailures(
         const result = byCase.get(`${e.id}\u0000${key}`);
         if (!result) continue;
         cases++;
-        if (result.status === 'scored') {
-          scored++;
-          continue;
-        }
+        if (result.status !== 'error') scored++;
+        if (result.status === 'scored') continue;
         const reason = failureReason(result, contender);
         const group = groups.get(reason) ?? { count: 0, example: key, order: groups.size };
         group.count++;
         groups.set(reason, group);
       }
     }
-    if (cases === 0 || (groups.size === 0 && scored > 0)) return [];
+    const errors = [...groups.values()].reduce((n, g) => n + g.count, 0);
+    if (cases === 0 || (errors === 0 && scored > 0)) return [];
     const messages = [...groups]
       .sort(([, a], [, b]) => b.count - a.count || a.order - b.order)
       .map(([message, { count, example }]) => ({ message, count, example }));
-    return [{ contender: contender.key, cases, scored, errors: cases - scored, messages }];
+    return [{ contender: contender.key, cases, scored, errors, messages }];
   });
 }

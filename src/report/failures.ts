@@ -22,9 +22,9 @@ export function namedFailures(snapshot: Snapshot): NamedFailures[] {
   });
 }
 
-/** `every case failed (11 of 11)` or `2 of 30 cases failed`. */
+/** `every call failed (11 of 11)` (no reply to score at all) or `2 of 30 cases failed`. */
 export function failureHeadline(f: Pick<ContenderFailures, 'cases' | 'errors' | 'scored'>): string {
-  if (f.scored === 0) return `every case failed (${f.errors} of ${f.cases})`;
+  if (f.scored === 0) return `every call failed (${f.errors} of ${f.cases})`;
   return `${f.errors} of ${f.cases} cases failed`;
 }
 

@@ -34,7 +34,7 @@ describe('a reply cut at the token limit, through the real CLI', () => {
     // `short` sends max_tokens 5; `open` sends none, so the server's own limit (unknown to us) applies.
     const lineup = `cutter:\n  base_url: ${url}\n  models:\n    - { model: short, max_tokens: 5 }\n    - open\n`;
     project = providerSuite(dirs, lineup);
-    run = await runCli(['compare', '-j', '0', '--display', 'tui', '--allow-failures'], {
+    run = await runCli(['compare', '-j', '0', '--display', 'tui'], {
       cwd: project,
       env: cliEnv(dirs.os(), {}),
     });
@@ -48,7 +48,7 @@ describe('a reply cut at the token limit, through the real CLI', () => {
   afterAll(() => server.stop());
 
   it('records each reply as truncated, with an error that names the limit', () => {
-    expect(run.code, run.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(0); // a cut reply is graded (as a failure): no --allow-failures needed
     expect(results).toHaveLength(4);
     for (const r of results) expect(r).toMatchObject({ status: 'reply_error', truncated: true });
     for (const r of results.filter((x) => x.model === 'cutter/short'))
@@ -62,7 +62,7 @@ describe('a reply cut at the token limit, through the real CLI', () => {
     expect(rows['cutter/short']).toMatchObject({ truncated: '2', max_tokens: '5', errors: '2' });
     expect(rows['cutter/open']).toMatchObject({ truncated: '2', max_tokens: 'default' });
     expect(stripAnsi(run.stdout)).toContain(
-      'cutter/short: 2 × cut at max_tokens 5: not JSON (e.g. pets/clear/001)',
+      'cutter/short max=5: 2 × cut at max_tokens 5: not JSON (e.g. pets/clear/001)',
     );
   });
 
