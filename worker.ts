@@ -6,7 +6,9 @@ import { openSuite } from './src/session/open-suite.ts';
 import type { WorkerFlags } from './src/cli/options.ts';
 import { linkForCommand } from './src/session/link.ts';
 import { prepareSuite } from './src/session/prepare.ts';
+import { suiteDeps } from './src/session/serve.ts';
 import { loadCases } from './src/suite/cases.ts';
+import { engineTracing } from './src/temporal/engine-tracing.ts';
 import { createSuiteWorker, taskQueueFor } from './src/temporal/worker.ts';
 
 /** `worker` (D4): serves this suite's runs with its adapter, scorer, providers and cases; any number, on any machine. */
@@ -20,12 +22,7 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
     const taskQueue = flags.until
       ? (await link.runs.read(flags.until)).taskQueue
       : taskQueueFor(suite.name, io.env);
-    const deps = {
-      adapter: suite.adapter,
-      scorer: suite.scorer,
-      registry: suite.registry,
-      cases: new Map(cases.map((c) => [c.key, c])),
-    };
+    const deps = suiteDeps({ suite, cases }, io.env);
     const worker = await createSuiteWorker(link, taskQueue, deps, { maxActivities: flags.maxActivities });
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);
     const interrupt = io.watchInterrupt?.();
@@ -43,6 +40,8 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
       if (interrupt?.aborted)
         io.stderr.write('stopping: the calls in flight finish and are recorded first\n');
     });
+    // The engine's last spans leave before the process does.
+    await (await engineTracing(io.env))?.shutdown();
     io.stderr.write('worker stopped\n');
     return 0;
   } finally {

@@ -3,6 +3,7 @@ import {
   continueAsNew,
   executeChild,
   getExternalWorkflowHandle,
+  proxyActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
@@ -15,6 +16,8 @@ import {
   runFinished,
   type RunCarry,
 } from '../src/core/run-schedule.ts';
+import { TRACK_ATTEMPTS, type Tracked } from '../src/core/tracking.ts';
+import type { Activities } from '../activities/index.ts';
 import { experiment } from './experiment.ts';
 import { finishSignal, runProgressQuery } from './messages.ts';
 
@@ -23,7 +26,20 @@ export interface RunResult {
   runId: string;
   /** `aborted` when the gate stopped the run (abort_after, or a pause answered with stop). */
   state: 'completed' | 'aborted';
-  experiments: { id: string; cases: number; errors: number }[];
+  experiments: { id: string; cases: number; errors: number; tracked?: Tracked }[];
+}
+
+const { track } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  // The last try reports a failing tracker as its result's problem rather than failing.
+  retry: { maximumAttempts: TRACK_ATTEMPTS, initialInterval: '1 second', backoffCoefficient: 2 },
+});
+
+/** The reason an activity failed: its cause's message, not the wrapper's "Activity task failed". */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof Error) return cause.message;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** A run: one child workflow per experiment, `concurrency` at once; continues as new when its history grows. */
@@ -37,6 +53,21 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
   }));
   const lanes = laneCount(input.concurrency, order.length);
   let failure: Error | undefined;
+  const tracked = (carry.tracked ??= {});
+  const sending = new Set<string>();
+  // Once an experiment's results are durable, its trackers get them, on the run's task queue, by a worker that has
+  // the suite and the keys; a tracker that fails is reported, never failing the run. Runs started before trackers
+  // carry no `tracking` and send nothing, so their histories replay unchanged.
+  const send = (id: string) => {
+    if (!input.tracking) return;
+    sending.add(id);
+    void track({ runId: input.runId, experimentId: id, tracking: input.tracking })
+      .then(
+        (outcome) => (tracked[id] = outcome),
+        (error: unknown) => (tracked[id] = { problem: reasonOf(error) }),
+      )
+      .finally(() => sending.delete(id));
+  };
   const start = (id: string) => {
     const e = input.experiments.find((x) => x.id === id)!;
     running.add(id);
@@ -62,6 +93,7 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
         };
         if (summary.stopped) carry.stopped = true;
         running.delete(id);
+        send(id);
       },
       (error: unknown) => {
         // A failed experiment is a bug of ours: the run fails with it (cancellation arrives the same way).
@@ -75,11 +107,17 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
     if (failure) throw failure;
     draining ||= workflowInfo().continueAsNewSuggested;
     for (const id of experimentsToStart(order, carry, running, lanes, draining)) start(id);
-    if (draining && running.size === 0) return continueAsNew<typeof compareRun>(input, carry);
+    if (draining && running.size === 0 && sending.size === 0) {
+      return continueAsNew<typeof compareRun>(input, carry);
+    }
     const before = running.size;
     const finished = Object.keys(carry.done).length;
-    await condition(() => running.size < before || Object.keys(carry.done).length > finished);
+    const sent = sending.size;
+    await condition(
+      () => running.size < before || Object.keys(carry.done).length > finished || sending.size < sent,
+    );
   }
+  await condition(() => sending.size === 0);
   await getExternalWorkflowHandle(gateWorkflowId(input.runId)).signal(finishSignal);
   const state = carry.stopped ? 'aborted' : 'completed';
   upsertSearchAttributes({ LlmEvalsState: [state] });
@@ -90,6 +128,7 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
       id,
       cases: carry.done[id]?.cases ?? 0,
       errors: carry.done[id]?.errors ?? 0,
+      ...(tracked[id] ? { tracked: tracked[id] } : {}),
     })),
   };
 }

@@ -2,7 +2,7 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Io } from './io.ts';
 import type { RenderFlags } from '../commands/render.ts';
 import type { UpgradeFlags } from '../commands/upgrade-config.ts';
-import type { RunFlags, StartFlags, StatusFlags, SuiteFlags, WorkerFlags } from './options.ts';
+import type { RunFlags, StartFlags, StatusFlags, SuiteFlags, TrackFlags, WorkerFlags } from './options.ts';
 
 /** The command handlers the program dispatches to; each returns the exit code. */
 export interface Commands {
@@ -18,6 +18,7 @@ export interface Commands {
   resume(runId: string, flags: RunFlags, io: Io): Promise<number>;
   status(runId: string | undefined, flags: StatusFlags, io: Io): Promise<number>;
   report(runId: string, flags: RunFlags, io: Io): Promise<number>;
+  track(target: string, flags: TrackFlags, io: Io): Promise<number>;
   runs(flags: StatusFlags & { limit?: number; all?: boolean }, io: Io): Promise<number>;
   cancel(runId: string, flags: StatusFlags, io: Io): Promise<number>;
   answer(runId: string, goOn: boolean, flags: StatusFlags, io: Io): Promise<number>;
@@ -233,6 +234,17 @@ export function createProgram(
   )
     .argument('<run>', 'the run id')
     .action((runId: string, flags: RunFlags) => run(() => commands.report(runId, flags, io))());
+  trackerOptions(
+    suiteOptions(
+      program
+        .command('track')
+        .description(
+          'send a finished run again to the local log and the remote tracker (its own, or --tracker)',
+        ),
+    ),
+  )
+    .argument('<run>', 'the run id, or a saved snapshot (FILE.json)')
+    .action((target: string, flags: TrackFlags) => run(() => commands.track(target, flags, io))());
   suiteOptions(program.command('runs').description('recent runs of this project (--all: of every project)'))
     .option('--all', 'the runs of every project on this Temporal')
     .option('--json', 'print JSON')

@@ -10,6 +10,7 @@ import { planRun } from '../session/plan-run.ts';
 import { checkBeforeRun, prepareSuite } from '../session/prepare.ts';
 import { newRunId } from '../session/run-id.ts';
 import { estimateTotal, prepareStart, startPrepared } from '../session/run.ts';
+import { chooseTracking } from '../session/trackers.ts';
 import { taskQueueFor } from '../temporal/worker.ts';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'llm-evals.mjs');
@@ -37,9 +38,10 @@ export async function startCommand(flags: StartFlags, io: Io): Promise<number> {
   const planned = await planRun(flags, io, flags.models);
   await prepareSuite(planned.suite, io);
   await checkBeforeRun(planned, flags, io);
+  const tracking = await chooseTracking(planned.suite, flags, io);
   const link = await linkForCommand(planned.suite.projectDir, io, 'start');
   try {
-    const start = prepareStart(planned, newRunId(), await estimateTotal(planned));
+    const start = prepareStart(planned, tracking, newRunId(), await estimateTotal(planned));
     const { runId } = start;
     await startPrepared(link, start, taskQueueFor(planned.suite.name, io.env), planned.suite.projectDir);
     if (flags.worker !== false) {

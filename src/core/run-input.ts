@@ -1,5 +1,6 @@
 import type { Contender, RateLimit } from './matrix.ts';
 import type { Plan } from './plan.ts';
+import type { Tracking } from './tracking.ts';
 
 /** What the compare-run workflow receives: the plan without what only the snapshot needs, cases as `[key, hash]` per dataset. */
 export interface RunInput {
@@ -14,10 +15,12 @@ export interface RunInput {
   /** Per key: the most calls in flight at once; absent from runs started before it existed. */
   inFlight?: Record<string, number>;
   abortAfter?: { total: number; percent?: number };
+  /** Where each finished experiment is sent besides the local log; absent in runs started before trackers. */
+  tracking?: Tracking;
 }
 
-/** Derives the workflow's input from a plan. */
-export function toRunInput(runId: string, plan: Plan): RunInput {
+/** Derives the workflow's input from a plan, and the trackers chosen for it. */
+export function toRunInput(runId: string, plan: Plan, tracking?: Tracking): RunInput {
   const contenderIndex = new Map(plan.contenders.map((c, i) => [c.key, i]));
   const datasets: RunInput['datasets'] = {};
   for (const c of plan.cases) (datasets[c.dataset] ??= []).push([c.key, c.hash]);
@@ -36,6 +39,7 @@ export function toRunInput(runId: string, plan: Plan): RunInput {
     limits: plan.limits,
     ...(Object.keys(plan.inFlight).length ? { inFlight: plan.inFlight } : {}),
     ...(plan.abortAfter ? { abortAfter: plan.abortAfter } : {}),
+    ...(tracking ? { tracking } : {}),
   };
 }
 

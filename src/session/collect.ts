@@ -1,15 +1,26 @@
 import { buildSnapshot, type Snapshot } from '../core/snapshot.ts';
+import type { Tracked } from '../core/tracking.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
 import type { RunRecord } from '../temporal/runs.ts';
 
-/** The snapshot state of a run Temporal holds: done, stopped by its gate, or closed otherwise (cancelled, failed). */
-async function stateOf(link: TemporalLink, runId: string, record: RunRecord): Promise<Snapshot['status']> {
+/**
+ * The snapshot state of a run Temporal holds (done, stopped by its gate, or closed otherwise: cancelled, failed) and,
+ * when it completed, how each experiment was tracked.
+ */
+async function stateOf(
+  link: TemporalLink,
+  runId: string,
+  record: RunRecord,
+): Promise<{ status: Snapshot['status']; tracked?: Record<string, Tracked> }> {
   if (record.status === 'COMPLETED') {
     const result = await link.runs.outcome(runId);
-    return result.state === 'aborted' ? 'aborted' : 'completed';
+    const tracked = Object.fromEntries(
+      result.experiments.flatMap((e) => (e.tracked ? [[e.id, e.tracked]] : [])),
+    );
+    return { status: result.state === 'aborted' ? 'aborted' : 'completed', tracked };
   }
-  return record.closed ? 'aborted' : 'partial';
+  return { status: record.closed ? 'aborted' : 'partial' };
 }
 
 /**
@@ -23,7 +34,7 @@ export async function collectSnapshot(
   known?: RunRecord,
 ): Promise<Snapshot> {
   const record = known?.closed ? known : await link.runs.read(runId);
-  const [status, results] = await Promise.all([
+  const [{ status, tracked }, results] = await Promise.all([
     stateOf(link, runId, record),
     link.runs.results(
       runId,
@@ -38,5 +49,6 @@ export async function collectSnapshot(
     results,
     cases,
     finishedAt: (record.closedAt ?? new Date()).toISOString(),
+    ...(tracked ? { tracked } : {}),
   });
 }

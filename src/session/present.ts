@@ -2,8 +2,10 @@ import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { deliverReports } from '../output/deliver.ts';
+import { openInBrowser } from '../output/open-browser.ts';
 import { renderEstimateLine } from '../report/estimate-line.ts';
 import { namedFailures } from '../report/failures.ts';
+import { renderTracking, trackerPages } from '../report/tracking.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import pc from 'picocolors';
 
@@ -40,6 +42,14 @@ export async function presentRun(
     },
     io,
   );
+  for (const line of renderTracking(saved)) io.stderr.write(line + '\n');
+  // The remote tracker's page opens like the report's (T3), unless --no-open.
+  if (flags.open !== false) {
+    for (const page of trackerPages(saved)) {
+      const why = await openInBrowser(page, io.env);
+      if (why) io.stderr.write(`not opened: ${why}\n`);
+    }
+  }
   const closing = renderEstimateLine(saved);
   if (closing) io.stderr.write(pc.dim(closing) + '\n');
   // An aborted run reports what finished, then fails the command (S10, S11).

@@ -17,6 +17,9 @@ import { checkBeforeRun, prepareSuite } from './prepare.ts';
 import { newRunId } from './run-id.ts';
 import { mark } from '../timing.ts';
 import { resumeHint, serveRun, suiteWorker } from './serve.ts';
+import { chooseTracking } from './trackers.ts';
+import { traceCommand } from '../temporal/engine-tracing.ts';
+import type { Tracking } from '../core/tracking.ts';
 
 /** A planned run made ready to start: its id, its workflow input and the header recorded beside it. */
 export interface RunStart {
@@ -28,6 +31,7 @@ export interface RunStart {
 /** Names a planned run and derives what its workflows receive and record. */
 export function prepareStart(
   { suite, plan }: PlannedRun,
+  tracking: Tracking,
   runId: string = newRunId(),
   estimate?: Estimate,
 ): RunStart {
@@ -45,7 +49,7 @@ export function prepareStart(
     ...(plan.weights ? { weights: plan.weights } : {}),
     ...(estimate ? { estimate } : {}),
   };
-  return { runId, input: toRunInput(runId, plan), header };
+  return { runId, input: toRunInput(runId, plan, tracking), header };
 }
 
 /** The whole run's estimate, recorded in its header so the closing line can compare; none if the adapter breaks it. */
@@ -82,15 +86,31 @@ export async function runPlanned(
 ): Promise<{ snapshot: Snapshot; file: string }> {
   await prepareSuite(planned.suite, io);
   await checkBeforeRun(planned, flags, io);
+  const tracking = await chooseTracking(planned.suite, flags, io);
+  // With an OTLP endpoint set, one trace shows the command, its workflows, their activities and each provider call.
+  return traceCommand(io.env, `llm-evals ${command}`, (span) =>
+    runTraced(planned, flags, io, command, tracking, span),
+  );
+}
+
+async function runTraced(
+  planned: PlannedRun,
+  flags: RunFlags,
+  io: Io,
+  command: string,
+  tracking: Tracking,
+  span?: { setAttributes(attributes: Record<string, string>): unknown },
+): Promise<{ snapshot: Snapshot; file: string }> {
   const link = await linkForCommand(planned.suite.projectDir, io, command);
   try {
-    const start = prepareStart(planned, newRunId(), await estimateTotal(planned));
+    const start = prepareStart(planned, tracking, newRunId(), await estimateTotal(planned));
     const { runId } = start;
+    span?.setAttributes({ run_id: runId, suite: planned.suite.name });
     // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting. The
     // worker is made while the run starts, so the run's first task finds it soon.
     const taskQueue = `${taskQueueFor(planned.suite.name, io.env)}/${runId}`;
     const [worker] = await Promise.all([
-      suiteWorker(link, taskQueue, planned),
+      suiteWorker(link, taskQueue, planned, io.env),
       startPrepared(link, start, taskQueue, planned.suite.projectDir),
     ]);
     mark('started');

@@ -4,9 +4,12 @@ import { createActivities, type CaseDeps } from '../../activities/index.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { workflowBundle } from './bundle.ts';
+import { engineTracing } from './engine-tracing.ts';
 import type { TemporalLink } from './connect.ts';
 import { temporalGate } from './gate-client.ts';
 import { temporalExperiments } from './experiment-client.ts';
+import type { TrackerSuite } from '../trackers/track.ts';
+import type { Env } from '../trackers/types.ts';
 
 /** The workflows' entry file, bundled by the worker for Temporal's sandbox. */
 export const WORKFLOWS_PATH = join(PACKAGE_ROOT, 'workflows', 'index.ts');
@@ -28,10 +31,10 @@ export interface SuiteWorkerOptions {
   maxActivities?: number;
 }
 
-/** What a worker needs of the suite: its adapter, scorer, providers and cases. */
-export type SuiteDeps = Omit<CaseDeps, 'gate'>;
+/** What a worker needs of the suite: its adapter, scorer, providers and cases; its trackers and the env with their keys. */
+export type SuiteDeps = Omit<CaseDeps, 'gate'> & { trackers: TrackerSuite; env: Env };
 
-/** Creates a worker serving the suite's runs with its adapter, scorer, providers and cases. */
+/** Creates a worker serving the suite's runs with its adapter, scorer, providers, cases and trackers. */
 export async function createSuiteWorker(
   link: TemporalLink,
   taskQueue: string,
@@ -39,17 +42,25 @@ export async function createSuiteWorker(
   options: SuiteWorkerOptions = {},
 ): Promise<SuiteWorker> {
   const pools = new PoolRegistry();
+  const tracing = await engineTracing(deps.env);
   const worker = await Worker.create({
     connection: await link.nativeConnection(),
     namespace: link.namespace,
     taskQueue,
     workflowBundle: await workflowBundle(WORKFLOWS_PATH),
     ...(options.maxActivities ? { maxConcurrentActivityTaskExecutions: options.maxActivities } : {}),
+    ...(tracing
+      ? {
+          interceptors: { activity: [() => ({ inbound: tracing.activityInterceptor() })] },
+          sinks: tracing.sinks(),
+        }
+      : {}),
     activities: createActivities({
       ...deps,
       gate: temporalGate(link.client),
       experiments: temporalExperiments(link.client),
       pools,
+      track: { runs: link.runs, cases: deps.cases, trackers: deps.trackers, env: deps.env },
     }),
   });
   return {
