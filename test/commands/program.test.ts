@@ -131,7 +131,7 @@ describe('createProgram: flags', () => {
   });
 
   it('leaves unset flags out and defaults the negatable ones', async () => {
-    expect(await flagsOf(['compare'])).toEqual({ search: true, open: true });
+    expect(await flagsOf(['compare'])).toEqual({ search: true, open: true, verify: true });
     expect(await flagsOf(['verify'])).toEqual({ search: true });
   });
 
@@ -281,8 +281,8 @@ describe('createProgram: start, worker, resume, status, report, runs and cancel 
   }
 
   it.each<[string, string[], keyof Commands, Record<string, unknown>]>([
-    ['start: a worker by default', ['start'], 'start', { search: true, worker: true }],
-    ['start --no-worker', ['start', '--no-worker'], 'start', { search: true, worker: false }],
+    ['start: a worker by default', ['start'], 'start', { search: true, verify: true, worker: true }],
+    ['start --no-worker', ['start', '--no-worker'], 'start', { search: true, verify: true, worker: false }],
     ['worker', ['worker'], 'worker', { search: true }],
     ['worker --until RUN', ['worker', '--until', 'r-1'], 'worker', { search: true, until: 'r-1' }],
     ['resume RUN', ['resume', 'r-1'], 'resume', { search: true, open: true, runId: 'r-1' }],
