@@ -2,7 +2,7 @@ import type { Adapter } from '../src/api/adapter.ts';
 import { failedScore, type Scorer } from '../src/api/scorer.ts';
 import type { Case, Reply, Score } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
-import { capReply, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
+import { capReply, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
 import { gatedModel, TransportError, type CallLog, type GateClient } from './gated-model.ts';
 
@@ -96,7 +96,11 @@ export function createCaseRunner(deps: CaseDeps) {
     }
     if (!reply) return finish({ status: 'error', error: `the adapter failed: ${message(failure)}` });
     const usage = reply.usage ?? log.usage;
-    const text = { ...capReply(reply.raw), ...(reply.output !== undefined ? { output: reply.output } : {}) };
+    const text = {
+      ...capReply(reply.raw),
+      ...(reply.output !== undefined ? { output: reply.output } : {}),
+      ...(log.truncated ? { truncated: true } : {}),
+    };
     if (reply.error !== undefined) {
       // The scorer decides what a failed reply is worth on each metric; a scorer without `failed` gets the default.
       const scorer = deps.scorer as Partial<Scorer> & Scorer;
@@ -109,7 +113,9 @@ export function createCaseRunner(deps: CaseDeps) {
         return finish({ status: 'error', error: `the scorer failed: ${message(error)}`, usage, ...text });
       }
       const { metrics, outcomes = {}, diagnostics = {} } = failed;
-      const fields = { score: 0, metrics, outcomes, diagnostics, error: reply.error, usage, ...text };
+      // A reply cut at the token limit says so first: the fix is a bigger max_tokens, not a better model.
+      const error = log.truncated ? `${cutNote(task.contender.maxTokens)}: ${reply.error}` : reply.error;
+      const fields = { score: 0, metrics, outcomes, diagnostics, error, usage, ...text };
       return finish({ status: 'reply_error', ...fields });
     }
     try {

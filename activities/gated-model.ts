@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
 import type { CompletionRequest, Model, Provider, ProviderResponse, Usage } from '../src/api/types.ts';
 import type { Failure, GateState, SlotAnswer, SlotRequest } from '../src/core/coordinator.ts';
@@ -10,6 +11,8 @@ import { traced } from './trace-context.ts';
 export interface GateClient {
   slot(runId: string, request: SlotRequest): Promise<SlotAnswer>;
   closeVendor(runId: string, vendor: string, seconds: number): Promise<void>;
+  /** Gives back the places in flight a call held (`leased` in its slot's answer). */
+  endCall(runId: string, holder: string): Promise<void>;
   /** Tells the gate how cases ended, in finishing order (`null` for a success); answers the run's state after them. */
   report(runId: string, outcomes: (Failure | null)[]): Promise<GateState['state']>;
 }
@@ -20,6 +23,8 @@ export interface CallLog {
   latency: number | null;
   waited: number;
   control?: 'paused' | 'stopped';
+  /** A call's reply was stopped by the token limit. */
+  truncated?: boolean;
 }
 
 /** Thrown by a provider call that failed, with the verdict: retry (after a delay) or an error outcome. */
@@ -73,17 +78,25 @@ export function gatedModel(
   const vendor = vendorOf(provider, contender.id);
   const model = `${contender.provider}:${contender.id}`;
   const context = Context.current();
-  const waitForSlot = async () => {
-    const answer = await gate.slot(runId, { keys: contender.limits, vendor, model });
+  /** Waits for the call's turn; returns the holder of its places in flight when it took any, to give them back. */
+  const waitForSlot = async (): Promise<string | undefined> => {
+    const request = { keys: contender.limits, vendor, model, holder: randomUUID() };
+    const asked = Date.now();
+    let answer = await gate.slot(runId, request);
+    // Queued behind other calls in flight (max_concurrency): the gate holds each ask a few seconds, then we ask again.
+    while ('queued' in answer) answer = await gate.slot(runId, request);
     if ('paused' in answer || 'stopped' in answer) {
       log.control = 'paused' in answer ? 'paused' : 'stopped';
       throw new RunControl(`the run is ${log.control}`);
     }
+    // Time queued for a place in flight is the queue's, not the model's: waited, left out of latency.
+    if (answer.leased) log.waited += (Date.now() - asked) / 1000;
     const wait = answer.startAt - Date.now();
     if (wait > 0) {
       await context.sleep(wait);
       log.waited += wait / 1000;
     }
+    return answer.leased ? request.holder : undefined;
   };
   return {
     id: contender.id,
@@ -93,8 +106,14 @@ export function gatedModel(
     complete: (request: CompletionRequest): Promise<ProviderResponse> =>
       // A traced run shows each call, and the gate's wait before it, under its pool's activity.
       traced(`call ${contender.id}`, { provider: contender.provider, model: contender.id }, async (span) => {
-        await traced('gate', { vendor, limits: contender.limits.join(' ') }, waitForSlot);
-        const response = await call(request);
+        const holder = await traced('gate', { vendor, limits: contender.limits.join(' ') }, waitForSlot);
+        let response: ProviderResponse;
+        try {
+          response = await call(request);
+        } finally {
+          // The place in flight goes back as soon as the call ends, before its back-off or the adapter's parsing.
+          if (holder) await gate.endCall(runId, holder);
+        }
         span?.setAttributes({
           input_tokens: response.usage.inputTokens ?? undefined,
           output_tokens: response.usage.outputTokens ?? undefined,
@@ -122,6 +141,7 @@ export function gatedModel(
     }
     log.latency = (log.latency ?? 0) + (performance.now() - started) / 1000;
     log.usage = addUsage(log.usage, response.usage);
+    if (response.truncated) log.truncated = true;
     return response;
   }
 }

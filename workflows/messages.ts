@@ -12,6 +12,8 @@ export const exchangeUpdate = defineUpdate<ExchangeAnswer, [ExchangeRequest]>('e
 
 /** Asks the gate when a call may start (S7, S8), or whether the run is paused or stopped (S10, S11). */
 export const slotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('slot');
+/** Tells the gate a call that held places in flight ended (`max_concurrency`): they go to the calls queued. */
+export const endCallSignal = defineSignal<[holder: string]>('endCall');
 /** Tells the gate of successes it need not answer: they only reset the failure streak and count towards percents. */
 export const successesSignal = defineSignal<[count: number]>('successes');
 /** Tells the gate how cases ended, in finishing order (`null` for a success); answers the run's state after them. */

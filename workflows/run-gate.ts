@@ -8,13 +8,16 @@ import {
 import {
   answerPause,
   closeVendor,
+  endCall,
   grantSlot,
+  hasRoom,
   recordOutcome,
   type GateState,
 } from '../src/core/coordinator.ts';
 import {
   answerPauseSignal,
   closeVendorSignal,
+  endCallSignal,
   finishSignal,
   gateQuery,
   outcomesUpdate,
@@ -25,14 +28,31 @@ import {
 /** Messages one gate run handles before it continues as new, far below the 2,000 updates a workflow run may take. */
 const MESSAGES_PER_RUN = 1000;
 
+/**
+ * How long a call queued for a place in flight waits inside one `slot` update before it is told to ask again: short
+ * enough that the gate can drain its handlers and continue as new, long enough that asking costs little history.
+ */
+const QUEUE_WAIT_MS = 5000;
+
 /** The run's gate: the one place that hands out call slots and counts errors, for every worker of the run. */
 export async function runGate(gate: GateState): Promise<GateState> {
   let messages = 0;
   let finished = false;
-  setHandler(slotUpdate, (request) => {
+  let draining = false;
+  setHandler(slotUpdate, async (request) => {
     messages++;
-    return grantSlot(gate, request, Date.now());
+    let answer = grantSlot(gate, request, Date.now());
+    // Queued for a place in flight (max_concurrency): wait here until a call ends, so the place is taken at once.
+    if ('queued' in answer && !draining) {
+      await condition(
+        () => gate.state !== 'running' || hasRoom(gate, request.keys, Date.now()),
+        QUEUE_WAIT_MS,
+      );
+      answer = grantSlot(gate, request, Date.now());
+    }
+    return answer;
   });
+  setHandler(endCallSignal, (holder) => endCall(gate, holder));
   setHandler(successesSignal, (count) => {
     messages++;
     for (let i = 0; i < count; i++) recordOutcome(gate, undefined);
@@ -49,6 +69,7 @@ export async function runGate(gate: GateState): Promise<GateState> {
   });
   setHandler(gateQuery, () => gate);
   await condition(() => finished || messages >= MESSAGES_PER_RUN || workflowInfo().continueAsNewSuggested);
+  draining = true;
   await condition(allHandlersFinished);
   if (finished) return gate;
   return continueAsNew<typeof runGate>(gate);

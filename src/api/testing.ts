@@ -92,6 +92,11 @@ export class FakeProvider implements Provider {
     }));
   }
 
+  /** Counts input tokens as `complete` bills them: the words of the system and user text. */
+  countTokens(_model: ModelSettings & { name: string; id: string }, request: CompletionRequest): number {
+    return words(request.system) + words(request.user);
+  }
+
   complete(
     model: ModelSettings & { name: string; id: string },
     request: CompletionRequest,
@@ -102,7 +107,7 @@ export class FakeProvider implements Provider {
     if (!script) return Promise.reject(new Error(`fake provider ${this.name} has no model ${name}`));
     try {
       const text = answer(script, id, this.calls.length, request);
-      const inputTokens = words(request.system) + words(request.user);
+      const inputTokens = this.countTokens(model, request);
       const outputTokens = words(text);
       const costUsd = inputTokens * this.inputPrice + outputTokens * this.outputPrice;
       return Promise.resolve({ text, usage: { inputTokens, outputTokens, costUsd }, raw: { fake: true } });

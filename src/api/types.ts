@@ -32,6 +32,8 @@ export interface ProviderResponse {
   text: string;
   usage: Usage;
   raw?: unknown;
+  /** `true` when the provider stopped the reply at its token limit (`finish_reason: length`), so the text is cut. */
+  truncated?: boolean;
 }
 
 /** What an adapter returns for one case; `error` marks the model's failure (scored 0, counted as an error). */
@@ -110,4 +112,17 @@ export interface Provider {
     model: ModelSettings & { name: string; id: string },
     request: CompletionRequest,
   ): Promise<ProviderResponse>;
+  /**
+   * The input tokens `complete` would be billed for this request, counted without calling the model; a dry run's
+   * estimate uses it, else a heuristic (about four characters a token, plus a few per message).
+   */
+  countTokens?(
+    model: ModelSettings & { name: string; id: string },
+    request: CompletionRequest,
+  ): number | Promise<number>;
+  /**
+   * `true` when a reply with no max_tokens sent is cut at a limit the server picks and nobody knows (an
+   * OpenAI-compatible endpoint): `compare -n` warns about contenders that set none.
+   */
+  unknownDefaultMaxTokens?: boolean;
 }

@@ -31,6 +31,8 @@ export interface RunFlags extends SuiteFlags {
   destination?: string;
   tempDir?: string;
   yes?: boolean;
+  /** `--allow-failures`: exit 0 even when a contender produced no scored case. */
+  allowFailures?: boolean;
   /** `--no-verify`: false skips verify's checks before the first call. */
   verify?: boolean;
   /** `--scores`: list every experiment by score with its tracker link. */

@@ -140,7 +140,9 @@ function saveOptions(command: Command): Command {
 
 /** What a command that serves a run in this process answers when the run pauses (S11). */
 function pauseOptions(command: Command): Command {
-  return command.option('-y, --yes', 'keep going when asked whether to');
+  return command
+    .option('-y, --yes', 'keep going when asked whether to')
+    .option('--allow-failures', 'exit 0 even when a contender produced no scored case');
 }
 
 /** Every option of a command that runs a new plan and reports it: compare and run. */

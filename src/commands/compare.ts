@@ -1,7 +1,9 @@
+import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
 import { renderMatrix } from '../report/matrix-table.ts';
-import { estimateRun, planRun } from '../session/plan-run.ts';
+import { estimateRun, maxTokensWarnings } from '../session/estimate-run.ts';
+import { planRun } from '../session/plan-run.ts';
 import { presentRun } from '../session/present.ts';
 import { runPlanned } from '../session/run.ts';
 import { shortPath } from '../suite/cases.ts';
@@ -12,6 +14,8 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   mark('compare');
   const planned = await planRun(flags, io, models);
   if (flags.dryRun) {
+    for (const warning of maxTokensWarnings(planned))
+      io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');
     io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
     return 0;
   }

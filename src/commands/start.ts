@@ -8,7 +8,8 @@ import { PACKAGE_ROOT } from '../package-root.ts';
 import { linkForCommand } from '../session/link.ts';
 import { planRun } from '../session/plan-run.ts';
 import { checkBeforeRun, prepareSuite } from '../session/prepare.ts';
-import { prepareStart, startPrepared } from '../session/run.ts';
+import { newRunId } from '../session/run-id.ts';
+import { estimateTotal, prepareStart, startPrepared } from '../session/run.ts';
 import { chooseTracking } from '../session/trackers.ts';
 import { taskQueueFor } from '../temporal/worker.ts';
 
@@ -40,7 +41,7 @@ export async function startCommand(flags: StartFlags, io: Io): Promise<number> {
   const tracking = await chooseTracking(planned.suite, flags, io);
   const link = await linkForCommand(planned.suite.projectDir, io, 'start');
   try {
-    const start = prepareStart(planned, tracking);
+    const start = prepareStart(planned, tracking, newRunId(), await estimateTotal(planned));
     const { runId } = start;
     await startPrepared(link, start, taskQueueFor(planned.suite.name, io.env), planned.suite.projectDir);
     if (flags.worker !== false) {

@@ -20,6 +20,8 @@ export interface Summary {
   score: number | null;
   metrics: Record<string, number | null>;
   errors: number;
+  /** Replies the provider stopped at their token limit. */
+  truncated: number;
   /** Seconds from the first case's start to the last one's end. */
   time: number | null;
   latency: number | null;
@@ -47,6 +49,7 @@ export function summarize(
       metricNames.map((m) => [m, meanSkippingNull(results.map((r) => r.metrics[m]))]),
     ),
     errors: results.filter((r) => r.status !== 'scored').length,
+    truncated: results.filter((r) => r.truncated).length,
     time: results.length
       ? Math.max(0, (Math.max(...ends) - Math.min(...starts)) / 1000 - waited / Math.max(1, slots))
       : null,

@@ -1,3 +1,4 @@
+import { countedKeys, giveBackLeases, takeLeases, type InFlight } from './concurrency.ts';
 import type { RateLimit } from './matrix.ts';
 
 /** How many failures in a row pause a run that has no `abort_after` (S11). */
@@ -21,6 +22,8 @@ export interface GateState {
   recent: Failure[];
   /** Seconds callers were told to wait, per limit key, for `status`. */
   waited: Record<string, number>;
+  /** Calls in flight per `max_concurrency` key (absent from gates started before it existed). */
+  inFlight?: InFlight;
 }
 
 /** One failed case as the gate remembers it. */
@@ -36,10 +39,16 @@ export interface SlotRequest {
   keys: string[];
   vendor: string;
   model?: string;
+  /** Names the call for its concurrency leases, given back by `endCall`; needed when a key counts calls in flight. */
+  holder?: string;
 }
 
-/** The gate's answer: start at a time, come back later (paused), or stop (aborted). */
-export type SlotAnswer = { startAt: number } | { paused: true } | { stopped: true };
+/**
+ * The gate's answer: start at a time (`leased`: holding places in flight, to give back with `endCall`), wait for a
+ * place in flight and ask again (queued), come back later (paused), or stop (aborted).
+ */
+export type SlotAnswer =
+  { startAt: number; leased?: true } | { queued: true } | { paused: true } | { stopped: true };
 
 const RECENT = 20;
 
@@ -47,9 +56,11 @@ const RECENT = 20;
 export function newGate(
   limits: Record<string, RateLimit>,
   abortAfter?: { total: number; percent?: number },
+  inFlight?: Record<string, number>,
 ): GateState {
   return {
     limits,
+    ...(inFlight && Object.keys(inFlight).length ? { inFlight: { max: inFlight, leases: {} } } : {}),
     slots: {},
     closedUntil: {},
     ...(abortAfter ? { abortAfter } : {}),
@@ -67,6 +78,10 @@ export function newGate(
 export function grantSlot(gate: GateState, request: SlotRequest, now: number): SlotAnswer {
   if (gate.state === 'aborted') return { stopped: true };
   if (gate.state === 'paused') return { paused: true };
+  // A place in flight first: a queued call must not take a rate-limit slot it cannot use yet.
+  const leased =
+    request.holder !== undefined && gate.inFlight && countedKeys(gate.inFlight, request.keys).length > 0;
+  if (leased && !takeLeases(gate.inFlight!, request.keys, request.holder!, now)) return { queued: true };
   let startAt = Math.max(now, closedUntil(gate, request));
   const keys = request.keys.filter((key) => gate.limits[key]);
   for (const key of keys) {
@@ -81,7 +96,21 @@ export function grantSlot(gate: GateState, request: SlotRequest, now: number): S
     if (slot.granted > limit.burst) slot.next = Math.max(slot.next, startAt) + 60_000 / limit.perMinute;
     gate.waited[key] = (gate.waited[key] ?? 0) + (startAt - now) / 1000;
   }
-  return { startAt };
+  return leased ? { startAt, leased: true } : { startAt };
+}
+
+/** Whether a call queued on `keys` may find a place in flight now: what a waiting `slot` update waits for. */
+export function hasRoom(gate: GateState, keys: readonly string[], now: number): boolean {
+  if (!gate.inFlight) return true;
+  const probe = '\u0000probe';
+  const room = takeLeases(gate.inFlight, keys, probe, now);
+  giveBackLeases(gate.inFlight, probe);
+  return room;
+}
+
+/** A call that held places in flight ended: its places go to the calls queued (mutates `gate`). */
+export function endCall(gate: GateState, holder: string): void {
+  if (gate.inFlight) giveBackLeases(gate.inFlight, holder);
 }
 
 /** When the call's vendor and model are open again (epoch ms): the later of their back-off windows. */

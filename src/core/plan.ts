@@ -41,6 +41,8 @@ export interface Plan {
   cases: PlanCase[];
   experiments: Experiment[];
   limits: Record<string, RateLimit>;
+  /** Per key: the most calls in flight at once, held by the gate (an endpoint's `max_concurrency`). */
+  inFlight: Record<string, number>;
   settings: RunSettings;
   weights?: Record<string, number>;
   abortAfter?: { total: number; percent?: number };

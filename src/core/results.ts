@@ -20,6 +20,8 @@ export const CaseResultSchema = z.object({
   /** The model's reply text, capped at REPLY_CAP characters. */
   reply: z.string().optional(),
   replyTruncated: z.boolean().optional(),
+  /** The provider stopped the reply at its token limit (`finish_reason: length`): raise max_tokens. */
+  truncated: z.boolean().optional(),
   error: z.string().optional(),
   usage: UsageSchema,
   /** Seconds spent in provider calls that worked. */
@@ -45,6 +47,11 @@ export function capReply(text: string | undefined): { reply?: string; replyTrunc
   return text.length > REPLY_CAP
     ? { reply: text.slice(0, REPLY_CAP), replyTruncated: true }
     : { reply: text };
+}
+
+/** What a reply error on a reply cut at the token limit starts with: the limit that cut it, so the fix is plain. */
+export function cutNote(maxTokens: number | null): string {
+  return maxTokens === null ? "cut at the server's default token limit" : `cut at max_tokens ${maxTokens}`;
 }
 
 /** An unknown usage: the provider said nothing. */

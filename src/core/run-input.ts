@@ -12,6 +12,8 @@ export interface RunInput {
   parallelism: number;
   concurrency: number;
   limits: Record<string, RateLimit>;
+  /** Per key: the most calls in flight at once; absent from runs started before it existed. */
+  inFlight?: Record<string, number>;
   abortAfter?: { total: number; percent?: number };
   /** Where each finished experiment is sent besides the local log; absent in runs started before trackers. */
   tracking?: Tracking;
@@ -35,6 +37,7 @@ export function toRunInput(runId: string, plan: Plan, tracking?: Tracking): RunI
     parallelism: plan.settings.parallelism,
     concurrency: plan.settings.concurrency,
     limits: plan.limits,
+    ...(Object.keys(plan.inFlight).length ? { inFlight: plan.inFlight } : {}),
     ...(plan.abortAfter ? { abortAfter: plan.abortAfter } : {}),
     ...(tracking ? { tracking } : {}),
   };

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MetricSchema } from '../api/types.ts';
+import { EstimateSchema } from './estimate.ts';
+import { FailureSummarySchema, summarizeFailures, type FailureSummary } from './failures.ts';
 import { ContenderSchema, ExperimentSchema } from './matrix.ts';
 import { RefusalSchema, RunSettingsSchema } from './plan.ts';
 import { RescoreOfSchema } from './rescore.ts';
@@ -31,6 +33,8 @@ export const RunHeaderSchema = z.object({
   metrics: z.array(MetricSchema),
   refused: z.array(RefusalSchema),
   weights: z.record(z.string(), z.number()).optional(),
+  /** What the run was estimated to send, receive and cost before it started; the closing line compares. */
+  estimate: EstimateSchema.optional(),
 });
 /** What a run records beside its input when it starts. */
 export type RunHeader = z.infer<typeof RunHeaderSchema>;
@@ -54,6 +58,8 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   results: z.array(CaseResultSchema),
   /** Set on a rescore: the run whose saved replies were graded again, with no model call. */
   rescoreOf: RescoreOfSchema.optional(),
+  /** Why cases failed, per contender (absent from snapshots saved before it existed: see `failuresOf`). */
+  failures: FailureSummarySchema.optional(),
 });
 
 /** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */
@@ -97,6 +103,12 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
   const { input, header } = parts;
   const byKey = new Map(parts.cases.map((c) => [c.key, c]));
   const keys = Object.values(input.datasets).flatMap((list) => list.map(([key]) => key));
+  const experiments = input.experiments.map((e) => ({
+    id: e.id,
+    contender: input.contenders[e.contender]!.key,
+    dataset: e.dataset,
+    caseKeys: input.datasets[e.dataset]!.map(([key]) => key),
+  }));
   return {
     version: SNAPSHOT_VERSION,
     runId: parts.runId,
@@ -104,12 +116,7 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
     status: parts.status,
     finishedAt: parts.finishedAt,
     contenders: input.contenders,
-    experiments: input.experiments.map((e) => ({
-      id: e.id,
-      contender: input.contenders[e.contender]!.key,
-      dataset: e.dataset,
-      caseKeys: input.datasets[e.dataset]!.map(([key]) => key),
-    })),
+    experiments,
     ...trackingOf(input, parts.tracked),
     cases: keys.flatMap((key) => {
       const c = byKey.get(key);
@@ -118,5 +125,11 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
       return [{ key, id, dataset, variant, input: text, expected, metadata }];
     }),
     results: parts.results,
+    failures: summarizeFailures(input.contenders, experiments, parts.results),
   };
+}
+
+/** A snapshot's failures: as saved, or grouped now for a snapshot saved before they were. */
+export function failuresOf(snapshot: Snapshot): FailureSummary {
+  return snapshot.failures ?? summarizeFailures(snapshot.contenders, snapshot.experiments, snapshot.results);
 }

@@ -43,6 +43,8 @@ export interface ChatCompletionsConfig {
   extraParams?: Record<string, unknown>;
   headers?: Record<string, string>;
   catalog(): CatalogEntry[] | Promise<CatalogEntry[]>;
+  /** `true` for a server whose own token limit, when none is sent, nobody knows (Provider.unknownDefaultMaxTokens). */
+  unknownDefaultMaxTokens?: boolean;
   /** Prices for a model whose reply states no cost. */
   prices(model: CalledModel): TokenPrices | undefined | Promise<TokenPrices | undefined>;
   env?: NodeJS.ProcessEnv;
@@ -75,6 +77,15 @@ export function priceUsage(usage: Usage, prices: TokenPrices | undefined): Usage
   return { ...usage, costUsd: input * prices.inputPrice + output * prices.outputPrice };
 }
 
+/**
+ * Whether a choice was stopped by the token limit: `finish_reason: length` (OpenAI and the servers that copy it,
+ * OpenRouter's normalised one), or the upstream's own word, which OpenRouter passes on as `native_finish_reason`.
+ */
+export function cutAtLimit(choice: unknown): boolean {
+  const { finish_reason: reason, native_finish_reason: native } = (choice ?? {}) as Record<string, unknown>;
+  return reason === 'length' || (typeof native === 'string' && /^(length|max_tokens)$/i.test(native));
+}
+
 /** The request body: only the settings the contender sets are sent (P1: unset means send nothing). */
 export function chatBody(
   model: CalledModel,
@@ -103,6 +114,7 @@ export class ChatCompletionsProvider implements Provider {
   readonly direct = false;
   readonly envKeys: string[];
   readonly efforts: string[];
+  readonly unknownDefaultMaxTokens: boolean;
   private readonly env: NodeJS.ProcessEnv;
 
   constructor(private readonly config: ChatCompletionsConfig) {
@@ -111,6 +123,7 @@ export class ChatCompletionsProvider implements Provider {
     this.requestTypeDescription = config.requestTypeDescription;
     this.envKeys = config.apiKeyEnv ? [config.apiKeyEnv] : [];
     this.efforts = config.efforts;
+    this.unknownDefaultMaxTokens = config.unknownDefaultMaxTokens ?? false;
     this.env = config.env ?? process.env;
   }
 
@@ -143,7 +156,13 @@ export class ChatCompletionsProvider implements Provider {
     let usage = usageOf(completion.usage);
     if (usage.costUsd === null && usage.inputTokens !== null)
       usage = priceUsage(usage, await this.prices(model));
-    return { text: choice.message?.content ?? '', usage, raw: completion };
+    const truncated = cutAtLimit(choice);
+    return {
+      text: choice.message?.content ?? '',
+      usage,
+      raw: completion,
+      ...(truncated ? { truncated } : {}),
+    };
   }
 
   private client(sdk: OpenAISdk, { baseUrl, key }: FailedCall): OpenAI {

@@ -37,6 +37,8 @@ export class OpenAICompatibleProvider extends ChatCompletionsProvider {
       catalog: (): CatalogEntry[] =>
         endpoint.models.map((m) => ({ id: `${name}/${m.model}`, ...pricesOf(m.model) })),
       prices: (model) => pricesOf(model.name),
+      // Each server has a default of its own when none is sent, some of them small: the lineup should say.
+      unknownDefaultMaxTokens: true,
       env,
     });
     this.address = endpoint.baseUrl;

@@ -39,8 +39,9 @@ const seconds = (id: string, description: string, get: (r: Standing) => number |
 });
 
 /**
- * The standings columns: model, effort, temp, wscore (with weights), the scorer's metrics, errors, time, tokens, cost.
- * `all` adds score, latency and p95 even when unweighted (the HTML report has room); the TUI shows them when weighted.
+ * The standings columns: model, effort, temp, max_tokens (when a contender sets it), wscore (with weights), the
+ * scorer's metrics, errors, truncated (when a reply was cut), time, tokens, cost. `all` adds score, truncated, latency
+ * and p95 always (the HTML report has room); the TUI shows them when weighted, or cut replies there are.
  */
 export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
   const weighted = (key: string) => all || (snapshot.weights ? key in snapshot.weights : false);
@@ -71,8 +72,8 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
   // Two entries of one model may differ only in their token budget: then it names them apart.
   if (snapshot.contenders.some((c) => c.maxTokens !== null)) {
     columns.push({
-      id: 'max',
-      description: 'The max tokens sent; default sends none.',
+      id: 'max_tokens',
+      description: "The max_tokens sent; default sends none, and the provider's own limit applies.",
       align: 'right',
       value: (r) => r.contender.maxTokens,
       text: (r) => (r.contender.maxTokens === null ? 'default' : String(r.contender.maxTokens)),
@@ -115,6 +116,16 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
     value: (r) => r.summary.errors,
     text: (r) => String(r.summary.errors),
   });
+  if (all || snapshot.results.some((r) => r.truncated)) {
+    columns.push({
+      id: 'truncated',
+      description:
+        'Replies the provider stopped at the token limit (finish_reason length): raise max_tokens, or the reply is cut.',
+      align: 'right',
+      value: (r) => r.summary.truncated,
+      text: (r) => String(r.summary.truncated),
+    });
+  }
   columns.push(
     seconds(
       'time',

@@ -14,6 +14,7 @@ function resultHtml(snapshot: Snapshot, who: Contender, r: Result | undefined): 
     .map(([k, n]) => `${esc(k)} ${esc(n)}`);
   const facts = [
     `<span class="status-${esc(r.status)}">${esc(r.status)}</span>`,
+    ...(r.truncated ? ['<span class="status-error">cut at the token limit</span>'] : []),
     ...(snapshot.metrics.some((m) => m.name === 'score') ? [] : [`score ${esc(formatPercent(r.score))}`]),
     ...metrics,
     `latency ${esc(formatSeconds(r.latency))}`,

@@ -3,13 +3,21 @@ import { formatCount } from './format.ts';
 import { CSP, SCRIPT, STYLE } from './html-assets.ts';
 import { casesHtml } from './html-cases.ts';
 import { esc, escJson } from './html-escape.ts';
-import { bestHtml, bestSummaryHtml, glossaryHtml, standingsHtml, weightsHtml } from './html-standings.ts';
+import { failuresHtml } from './failures.ts';
+import {
+  bestHtml,
+  bestSummaryHtml,
+  contenderHtml,
+  glossaryHtml,
+  standingsHtml,
+  weightsHtml,
+} from './html-standings.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { rescoreNote } from './rescore-note.ts';
 import { standings } from './standings.ts';
 import { valueChartsHtml } from './value-chart.ts';
 
-function header(snapshot: Snapshot, ranking: string): string {
+function header(snapshot: Snapshot, ranking: string, failed: boolean): string {
   const datasets = new Set(snapshot.experiments.map((e) => e.dataset)).size;
   const facts = [
     `run ${esc(snapshot.runId)}`,
@@ -31,7 +39,9 @@ function header(snapshot: Snapshot, ranking: string): string {
     snapshot.suite.description ? `<p>${esc(snapshot.suite.description)}</p>` : '',
     `<p class="meta">${facts.join(' · ')}</p>`,
     banner,
-    '<nav><a href="#best">Best value</a><a href="#value">Value picture</a><a href="#overall">Global standings</a><a href="#datasets">By dataset</a>' +
+    '<nav>' +
+      (failed ? '<a href="#errors">Errors</a>' : '') +
+      '<a href="#best">Best value</a><a href="#value">Value picture</a><a href="#overall">Global standings</a><a href="#datasets">By dataset</a>' +
       '<a href="#variants">By variant</a><a href="#cases">Cases</a><a href="#glossary">Glossary</a>' +
       '<a href="#run">Run</a></nav>',
   ]
@@ -67,8 +77,19 @@ export function renderHtml(snapshot: Snapshot): string {
         (t) => `<h3>${esc(t.group)}</h3>\n${standingsHtml(t, columns, anchors)}\n${bestHtml(t, s.ranking)}`,
       )
       .join('\n');
+  const failures = failuresHtml(snapshot, (i) =>
+    contenderHtml({ contender: snapshot.contenders[i]!, contenderIndex: i }),
+  );
   const body = [
-    header(snapshot, s.ranking),
+    header(snapshot, s.ranking, Boolean(failures)),
+    failures
+      ? section(
+          'errors',
+          'Errors',
+          '<p class="note">Why cases failed, per contender: each distinct reason, how many cases, and the first.</p>\n' +
+            failures,
+        )
+      : '',
     section(
       'best',
       'Best value',

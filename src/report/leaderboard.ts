@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { contenderName, intervalText, reportColumns, type ReportColumn } from './columns.ts';
 import { formatCost, formatPercent } from './format.ts';
+import { renderFailures } from './failures.ts';
 import { contenderLabel } from './palette.ts';
 import { rescoreNote } from './rescore-note.ts';
 import { renderScores, type ScoreLinks } from './scores.ts';
@@ -25,12 +26,13 @@ export function contenderTitle(row: Pick<Standing, 'contender' | 'contenderIndex
 function cell(column: ReportColumn, row: Standing): string {
   if (column.id === 'model') return contenderLabel(row.contender, row.contenderIndex);
   if (column.id === 'errors' && row.summary.errors > 0) return pc.red(column.text(row));
+  if (column.id === 'truncated' && row.summary.truncated > 0) return pc.yellow(column.text(row));
   if (column.id === 'wscore') return pc.bold(column.text(row));
   return column.text(row);
 }
 
 /** The columns that name a row, repeated in every part of a leaderboard split to fit the terminal. */
-const KEY_COLUMNS = new Set(['model', 'effort', 'temp', 'max']);
+const KEY_COLUMNS = new Set(['model', 'effort', 'temp', 'max_tokens']);
 
 function table(
   groupHeader: string | undefined,
@@ -74,7 +76,10 @@ export function renderGlossary(columns: readonly ReportColumn[], width?: number)
   ].join('\n');
 }
 
-/** The TUI leaderboard (R1): standings by dataset with best-value lines, the totals asked for, the glossary. */
+/**
+ * The TUI leaderboard (R1): standings by dataset with best-value lines, the totals asked for, why cases failed, the
+ * glossary.
+ */
 export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOptions = {}): string {
   const s = standings(snapshot);
   const columns = reportColumns(snapshot);
@@ -110,6 +115,8 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
       ),
     );
   }
+  const failures = renderFailures(snapshot, options.width);
+  if (failures) parts.push(failures);
   parts.push(renderGlossary(columns, options.width));
   if (options.scores) parts.push(renderScores(snapshot, s, options, fit));
   const rescore = rescoreNote(snapshot);

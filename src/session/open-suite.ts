@@ -7,8 +7,21 @@ import { shortPath } from '../suite/cases.ts';
 import type { Io } from '../cli/io.ts';
 import type { SuiteFlags } from '../cli/options.ts';
 
-/** Finds the suite without loading it and prints the info box; with none found, the warning box and a ConfigError. */
-export function findSuite(flags: SuiteFlags, io: Io): Discovery {
+const folderName = (found: Discovery) => found.projectDir.split('/').pop() ?? found.projectDir;
+
+/** The info box: the suite's name (its helper's, else the lineup's `project`, else its folder's) and its file. */
+function infoBox(io: Io, found: Discovery, name: string): void {
+  const box = renderBox('Info', [`Evals configuration: ${name}`, `File: ${shortPath(io.cwd, found.file)}`], {
+    width: io.columns,
+  });
+  io.stderr.write(pc.green(box) + '\n');
+}
+
+/**
+ * Finds the suite without loading it and prints the info box with its folder's name unless `box` is false; with none
+ * found, the warning box and a ConfigError.
+ */
+export function findSuite(flags: SuiteFlags, io: Io, box = true): Discovery {
   const found = discover({
     cwd: io.cwd,
     config: flags.config,
@@ -28,19 +41,22 @@ export function findSuite(flags: SuiteFlags, io: Io): Discovery {
       'no suite found; pass -C FILE or --helper FILE, or run from inside a project',
     );
   }
-  const box = renderBox(
-    'Info',
-    [`Evals configuration: ${found.projectDir.split('/').pop()}`, `File: ${shortPath(io.cwd, found.file)}`],
-    { width: io.columns },
-  );
-  io.stderr.write(pc.green(box) + '\n');
+  if (box) infoBox(io, found, folderName(found));
   return found;
 }
 
 /** Finds and loads the suite, printing the info box (or the warning box) first, as every suite command does. */
 export async function openSuite(flags: SuiteFlags, io: Io): Promise<LoadedSuite> {
-  const found = findSuite(flags, io);
-  const suite = await loadSuite(found);
+  const found = findSuite(flags, io, false);
+  let suite: LoadedSuite;
+  try {
+    suite = await loadSuite(found);
+  } catch (error) {
+    // A suite that cannot load has no name of its own yet: the box names its folder above the error.
+    infoBox(io, found, folderName(found));
+    throw error;
+  }
+  infoBox(io, found, suite.name);
   if (flags.verbose) io.stderr.write(`suite ${suite.name} found ${found.how}: ${found.file}\n`);
   return suite;
 }

@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import pc from 'picocolors';
 import type { Json } from '../api/types.ts';
-import { estimateTokens, type Estimate } from '../core/estimate.ts';
 import type { Plan } from '../core/plan.ts';
 import { readCatalogs, unknownIds, type ReadCatalog } from '../providers/catalog-check.ts';
 import type { Io } from '../cli/io.ts';
@@ -85,41 +84,4 @@ export async function planSuite(
     io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');
   }
   return { suite, cases, plan, catalogs: read.catalogs };
-}
-
-/** The dry run's estimate per experiment, from case sizes and the catalog prices of the providers it uses. */
-export async function estimateRun(planned: PlannedRun): Promise<Map<string, Estimate>> {
-  const { suite, cases, plan } = planned;
-  const byKey = new Map(cases.map((c) => [c.key, c]));
-  // An unreadable catalog leaves the cost unknown; the dry run still prints the matrix.
-  const catalogs =
-    planned.catalogs ??
-    (
-      await readCatalogs(
-        suite.registry,
-        plan.contenders.map((c) => c.provider),
-        { online: true },
-      )
-    ).catalogs;
-  const prices = new Map<string, { inputPrice?: number; outputPrice?: number }>();
-  for (const [name, catalog] of catalogs) {
-    for (const entry of catalog.entries) prices.set(`${name}:${entry.id}`, entry);
-  }
-  const contenders = new Map(plan.contenders.map((c) => [c.key, c]));
-  const estimates = new Map<string, Estimate>();
-  for (const e of plan.experiments) {
-    const c = contenders.get(e.contender)!;
-    const price = prices.get(`${c.provider}:${c.id}`);
-    let inputTokens = 0;
-    let outputTokens = 0;
-    for (const key of e.caseKeys) {
-      const kase = byKey.get(key)!;
-      inputTokens += estimateTokens(kase.input);
-      outputTokens += estimateTokens(JSON.stringify(kase.expected));
-    }
-    const known = price?.inputPrice !== undefined && price.outputPrice !== undefined;
-    const costUsd = known ? inputTokens * price.inputPrice! + outputTokens * price.outputPrice! : null;
-    estimates.set(e.id, { calls: e.caseKeys.length, inputTokens, outputTokens, costUsd });
-  }
-  return estimates;
 }

@@ -3,15 +3,19 @@ import type { RunFlags } from '../cli/options.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { deliverReports } from '../output/deliver.ts';
 import { openInBrowser } from '../output/open-browser.ts';
+import { renderEstimateLine } from '../report/estimate-line.ts';
+import { namedFailures } from '../report/failures.ts';
 import { renderTracking, trackerPages } from '../report/tracking.ts';
 import type { LoadedSuite } from '../suite/load.ts';
+import pc from 'picocolors';
 
 /** How `results.display` may show a run. */
 export type Display = 'none' | 'tui' | 'browser' | 'both';
 
 /**
  * Shows a saved run as the flags and the lineup's `results.display` ask, rendered from the snapshot exactly as saved
- * (so `render` rebuilds the same report later). Returns the exit code: an aborted or partial run is 1.
+ * (so `render` rebuilds the same report later). Returns the exit code: an aborted or partial run is 1, and so is one
+ * in which a contender produced no scored case, unless `--allow-failures`.
  */
 export async function presentRun(
   snapshot: Snapshot,
@@ -46,6 +50,18 @@ export async function presentRun(
       if (why) io.stderr.write(`not opened: ${why}\n`);
     }
   }
+  const closing = renderEstimateLine(saved);
+  if (closing) io.stderr.write(pc.dim(closing) + '\n');
   // An aborted run reports what finished, then fails the command (S10, S11).
-  return snapshot.status === 'completed' ? 0 : 1;
+  if (snapshot.status !== 'completed') return 1;
+  // A contender with nothing scored is a broken setup (a wrong id, a server down), not a result: say so in the code.
+  const failed = namedFailures(saved).filter((f) => f.scored === 0);
+  if (failed.length === 0 || flags.allowFailures) return 0;
+  const names = failed.map((f) => f.name).join(', ');
+  io.stderr.write(
+    pc.red(`${failed.length === 1 ? 'a contender' : 'contenders'} with no scored case: ${names}`) +
+      pc.dim(' (exit 1; --allow-failures accepts it)') +
+      '\n',
+  );
+  return 1;
 }

@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
+import { sumEstimates, type Estimate } from '../core/estimate.ts';
 import { toRunInput, type RunInput } from '../core/run-input.ts';
 import type { RunHeader, Snapshot } from '../core/snapshot.ts';
 import { Interrupted } from '../errors.ts';
@@ -8,6 +9,7 @@ import { saveRunSnapshot } from '../output/save.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
 import { taskQueueFor } from '../temporal/worker.ts';
 import { collectSnapshot } from './collect.ts';
+import { estimateRun } from './estimate-run.ts';
 import { linkForCommand, runPage } from './link.ts';
 import { pausePolicy } from './pause.ts';
 import type { PlannedRun } from './plan-run.ts';
@@ -31,6 +33,7 @@ export function prepareStart(
   { suite, plan }: PlannedRun,
   tracking: Tracking,
   runId: string = newRunId(),
+  estimate?: Estimate,
 ): RunStart {
   const header: RunHeader = {
     createdAt: new Date().toISOString(),
@@ -44,8 +47,18 @@ export function prepareStart(
     metrics: suite.scorer.metrics(),
     refused: plan.refused,
     ...(plan.weights ? { weights: plan.weights } : {}),
+    ...(estimate ? { estimate } : {}),
   };
   return { runId, input: toRunInput(runId, plan, tracking), header };
+}
+
+/** The whole run's estimate, recorded in its header so the closing line can compare; none if the adapter breaks it. */
+export async function estimateTotal(planned: PlannedRun): Promise<Estimate | undefined> {
+  try {
+    return sumEstimates([...(await estimateRun(planned)).values()]);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Starts a prepared run on a task queue, tagged with its project. */
@@ -90,7 +103,7 @@ async function runTraced(
 ): Promise<{ snapshot: Snapshot; file: string }> {
   const link = await linkForCommand(planned.suite.projectDir, io, command);
   try {
-    const start = prepareStart(planned, tracking);
+    const start = prepareStart(planned, tracking, newRunId(), await estimateTotal(planned));
     const { runId } = start;
     span?.setAttributes({ run_id: runId, suite: planned.suite.name });
     // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting. The

@@ -32,9 +32,13 @@ export const VendorSchema = z.strictObject({
   models: z.array(ModelEntrySchema),
 });
 
-/** A provider's section: its rate limit and either vendors (a router) or models (a direct provider). */
+/** The most calls a section's models have in flight at once, across experiments and workers (a local server: 1). */
+export const MaxConcurrencySchema = z.number().int().positive();
+
+/** A provider's section: its limits and either vendors (a router) or models (a direct provider). */
 export const ProviderSectionSchema = z.strictObject({
   rate_limit: RateLimitSchema.optional(),
+  max_concurrency: MaxConcurrencySchema.optional(),
   vendors: z.record(z.string(), VendorSchema).optional(),
   models: z.array(ModelEntrySchema).optional(),
 });
@@ -64,6 +68,7 @@ export const EndpointSectionSchema = z.strictObject({
   api_key_env: z.string().regex(ENV_NAME).optional(),
   prices: PricesSchema.optional(),
   rate_limit: RateLimitSchema.optional(),
+  max_concurrency: MaxConcurrencySchema.optional(),
   models: z.array(EndpointModelEntrySchema).optional(),
 });
 

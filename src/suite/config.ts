@@ -197,8 +197,12 @@ export function checkConfig(
       const parsed = EndpointSectionSchema.safeParse(value);
       if (!parsed.success) throw configErrorFrom(file, parsed.error, data, [key]);
       endpoints[key] = parsed.data;
-      const { rate_limit, models } = parsed.data;
-      providers[key] = { ...(rate_limit ? { rate_limit } : {}), ...(models ? { models } : {}) };
+      const { rate_limit, max_concurrency, models } = parsed.data;
+      providers[key] = {
+        ...(rate_limit ? { rate_limit } : {}),
+        ...(max_concurrency ? { max_concurrency } : {}),
+        ...(models ? { models } : {}),
+      };
     } else {
       const known = [...providerNames].join(', ');
       const got = SECRET_KEY.test(key) ? '' : `, got ${quote(value)}`;

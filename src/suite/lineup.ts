@@ -16,6 +16,8 @@ export interface SettingOverrides {
 export interface Lineup {
   entries: LineupEntry[];
   limits: Record<string, RateLimit>;
+  /** Per section: the most calls in flight at once (`max_concurrency`). */
+  inFlight: Record<string, number>;
   refused: Refusal[];
 }
 
@@ -38,10 +40,11 @@ export interface LineupSource {
   models?: string[];
 }
 
-function collect(source: LineupSource): { raw: RawEntry[]; limits: Record<string, RateLimit> } {
+function collect(source: LineupSource): Pick<Lineup, 'limits' | 'inFlight'> & { raw: RawEntry[] } {
   const { config, registry } = source;
   const raw: RawEntry[] = [];
   const limits: Record<string, RateLimit> = {};
+  const inFlight: Record<string, number> = {};
   const modelLimitAt: Record<string, string> = {};
   const add = (provider: string, id: string, entry: RawEntry['entry'], keys: string[], where: string) => {
     const modelKey = `${provider}:${id}`;
@@ -61,6 +64,7 @@ function collect(source: LineupSource): { raw: RawEntry[]; limits: Record<string
   for (const [name, section] of Object.entries(config.providers)) {
     const provider = registry.get(name)!;
     if (section.rate_limit) limits[name] = toLimit(section.rate_limit);
+    if (section.max_concurrency) inFlight[name] = section.max_concurrency;
     if (section.vendors && provider.prefix !== '') {
       throw new ConfigError(
         config.file,
@@ -81,7 +85,7 @@ function collect(source: LineupSource): { raw: RawEntry[]; limits: Record<string
       add(name, `${provider.prefix}${e.model}`, e, [name], `${name}.models[${i}]`);
     });
   }
-  return { raw, limits };
+  return { raw, limits, inFlight };
 }
 
 function fromFlags(source: LineupSource, raw: RawEntry[]): RawEntry[] {
@@ -104,7 +108,7 @@ function fromFlags(source: LineupSource, raw: RawEntry[]): RawEntry[] {
 /** Reads the lineup's sections into entries with defaults and flags applied, and refuses what the suite cannot ask. */
 export function readLineup(source: LineupSource): Lineup {
   const { config, registry, overrides = {} } = source;
-  const { raw: listed, limits } = collect(source);
+  const { raw: listed, limits, inFlight } = collect(source);
   const raw = source.models?.length ? fromFlags(source, listed) : listed;
   const defaults = config.values.defaults ?? {};
   const requestTypes: readonly string[] = config.values.request_types;
@@ -130,8 +134,8 @@ export function readLineup(source: LineupSource): Lineup {
       effort: overrides.effort ?? r.entry.effort ?? defaults.effort ?? ['default'],
       temperature: overrides.temperature ?? r.entry.temperature ?? defaults.temperature ?? [null],
       maxTokens: overrides.maxTokens ?? r.entry.max_tokens ?? defaults.max_tokens ?? null,
-      limits: r.keys.filter((key) => key in limits),
+      limits: r.keys.filter((key) => key in limits || key in inFlight),
     });
   }
-  return { entries, limits, refused };
+  return { entries, limits, inFlight, refused };
 }

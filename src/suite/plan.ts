@@ -80,6 +80,7 @@ export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], opti
     cases: cases.map(({ key, id, dataset, variant, hash }) => ({ key, id, dataset, variant, hash })),
     experiments: planExperiments(contenders, datasets),
     limits: lineup.limits,
+    inFlight: lineup.inFlight,
     settings: {
       parallelism: options.parallelism ?? config.values.defaults?.parallelism ?? 4,
       concurrency: options.concurrency,

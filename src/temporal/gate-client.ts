@@ -5,6 +5,7 @@ import { gateWorkflowId } from '../core/run-input.ts';
 import { again } from './again.ts';
 import {
   closeVendorSignal,
+  endCallSignal,
   gateQuery,
   outcomesUpdate,
   slotUpdate,
@@ -55,6 +56,9 @@ export function temporalGate(client: Client): GateClient {
       return again(() =>
         client.workflow.getHandle(gateWorkflowId(runId)).executeUpdate(outcomesUpdate, { args: [outcomes] }),
       );
+    },
+    async endCall(runId, holder) {
+      await again(() => client.workflow.getHandle(gateWorkflowId(runId)).signal(endCallSignal, holder));
     },
     async closeVendor(runId, vendor, seconds) {
       views.delete(runId);

@@ -68,7 +68,7 @@ export class Runs {
     await this.client.workflow.start('runGate', {
       workflowId: gateWorkflowId(input.runId),
       taskQueue,
-      args: [newGate(input.limits, input.abortAfter)],
+      args: [newGate(input.limits, input.abortAfter, input.inFlight)],
       searchAttributes: { LlmEvalsRunId: [input.runId] },
     });
     await this.client.workflow.start('compareRun', {

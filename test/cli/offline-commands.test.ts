@@ -32,7 +32,8 @@ function expectInfoBox(result: CliResult, suite: string, file: string): void {
 }
 
 const PLACES = [
-  ['examples/toy-suite', TOY_SUITE, 'toy-suite', 'evals/eval_helper.ts'],
+  // The toy suite's helper names it toy: the box says the suite's name, not its folder's.
+  ['examples/toy-suite', TOY_SUITE, 'toy', 'evals/eval_helper.ts'],
   ['examples/config-only-suite', CONFIG_ONLY_SUITE, 'config-only-suite', 'evals/.llm-evals.config.yml'],
   // The downward search: both examples sit three levels down; ties go by name.
   [
@@ -95,7 +96,7 @@ describe.concurrent('the CLI', () => {
   it('searches upward from a folder inside the suite, naming a file outside it in full', async () => {
     const result = await runCli(['cases'], { cwd: join(TOY_SUITE, 'evals/datasets/animals') });
     expect(result.code).toBe(0);
-    expectInfoBox(result, 'toy-suite', join(TOY_SUITE, 'evals/eval_helper.ts'));
+    expectInfoBox(result, 'toy', join(TOY_SUITE, 'evals/eval_helper.ts'));
     expect(rows(result.stdout)).toHaveLength(8);
   });
 
@@ -203,7 +204,7 @@ describe.concurrent('the CLI', () => {
     const helper = join(TOY_SUITE, 'evals/eval_helper.ts');
     const result = await runCli(['cases'], { cwd: dirs.os(), env: { LLM_EVALS_HELPER: helper } });
     expect(result.code).toBe(0);
-    expectInfoBox(result, 'toy-suite', helper);
+    expectInfoBox(result, 'toy', helper);
     expect(rows(result.stdout)).toHaveLength(8);
   });
 
@@ -250,5 +251,14 @@ describe.concurrent('verify on a copy of the toy suite', () => {
     const result = await runCli(['verify'], { cwd: copy });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('✗ evals/datasets/colors/cases/clear/001/expected.json: missing');
+  });
+});
+
+describe('the info box', () => {
+  it('names the suite by its own name (intake-extraction), not its folder (extraction-suite)', async () => {
+    const cwd = join(REPO, 'examples/extraction-suite');
+    const result = await runCli(['cases'], { cwd });
+    expect(result.code).toBe(0);
+    expectInfoBox(result, 'intake-extraction', 'evals/eval_helper.ts');
   });
 });

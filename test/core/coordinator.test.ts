@@ -3,14 +3,18 @@ import {
   answerPause,
   closeVendor,
   describeFailures,
+  endCall,
   grantSlot,
+  hasRoom,
   newGate,
   PAUSE_STREAK,
   recordOutcome,
   shouldAbort,
   type Failure,
+  type GateState,
   type SlotAnswer,
 } from '../../src/core/coordinator.ts';
+import { LEASE_MS } from '../../src/core/concurrency.ts';
 
 const startOf = (a: SlotAnswer) => ('startAt' in a ? a.startAt : NaN);
 const fail = (caseKey = 'd/c', contender = 'm', dataset = 'd'): Failure => ({
@@ -163,5 +167,70 @@ describe('the pause after a streak of failures (S11)', () => {
       datasets: 'all of them',
       cases: ['d/1', 'd/2'],
     });
+  });
+});
+
+describe('grantSlot: places in flight (max_concurrency)', () => {
+  const ask = (gate: GateState, holder: string, keys = ['solo'], now = 0) =>
+    grantSlot(gate, { keys, vendor: 'solo', holder }, now);
+
+  it.each([
+    [
+      'max 1: the first call leases, the second queues',
+      1,
+      ['a', 'b'],
+      [{ startAt: 0, leased: true }, { queued: true }],
+    ],
+    [
+      'max 2: two lease, the third queues',
+      2,
+      ['a', 'b', 'c'],
+      [{ startAt: 0, leased: true }, { startAt: 0, leased: true }, { queued: true }],
+    ],
+  ])('%s', (_name, max, holders, answers) => {
+    const gate = newGate({}, undefined, { solo: max });
+    expect(holders.map((h) => ask(gate, h))).toEqual(answers);
+  });
+
+  it('a call that ends gives its place to the next one; hasRoom says when', () => {
+    const gate = newGate({}, undefined, { solo: 1 });
+    ask(gate, 'a');
+    expect(hasRoom(gate, ['solo'], 0)).toBe(false);
+    expect(ask(gate, 'b')).toEqual({ queued: true });
+    endCall(gate, 'a');
+    expect(hasRoom(gate, ['solo'], 0)).toBe(true);
+    expect(ask(gate, 'b')).toEqual({ startAt: 0, leased: true });
+    endCall(gate, 'a'); // twice does nothing
+    expect(ask(gate, 'c')).toEqual({ queued: true });
+  });
+
+  it('a lease nobody gave back (a worker died mid-call) lapses after LEASE_MS', () => {
+    const gate = newGate({}, undefined, { solo: 1 });
+    ask(gate, 'lost', ['solo'], 0);
+    expect(ask(gate, 'b', ['solo'], LEASE_MS - 1)).toEqual({ queued: true });
+    expect(ask(gate, 'b', ['solo'], LEASE_MS)).toEqual({ startAt: LEASE_MS, leased: true });
+  });
+
+  it('leases every counted key or none, and a queued call takes no rate-limit slot', () => {
+    const gate = newGate({ solo: { burst: 1, perMinute: 60 } }, undefined, { solo: 1, 'solo:m': 5 });
+    expect(ask(gate, 'a', ['solo', 'solo:m'])).toEqual({ startAt: 0, leased: true });
+    expect(ask(gate, 'b', ['solo', 'solo:m'])).toEqual({ queued: true });
+    expect(gate.inFlight!.leases['solo:m']).toEqual({ a: LEASE_MS });
+    expect(gate.slots.solo!.granted).toBe(1);
+  });
+
+  it('keys no max counts, a call without a holder, and a gate without max_concurrency never queue', () => {
+    const gate = newGate({}, undefined, { solo: 1 });
+    ask(gate, 'a');
+    expect(ask(gate, 'b', ['other'])).toEqual({ startAt: 0 });
+    expect(grantSlot(gate, { keys: ['solo'], vendor: 'solo' }, 0)).toEqual({ startAt: 0 });
+    expect(ask(newGate({}), 'x')).toEqual({ startAt: 0 });
+  });
+
+  it('a paused or stopped run answers before any lease is taken', () => {
+    const gate = newGate({}, undefined, { solo: 1 });
+    gate.state = 'paused';
+    expect(ask(gate, 'a')).toEqual({ paused: true });
+    expect(gate.inFlight!.leases).toEqual({});
   });
 });

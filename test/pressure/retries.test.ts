@@ -46,7 +46,7 @@ beforeAll(async () => {
     .map((model) => `v-${model}:\n  base_url: ${url}\n  models: [${model}]\n`)
     .join('');
   const project = providerSuite(dirs, sections);
-  run = await runCli(['compare', '-j', '0', '-c', 'clear/001', '--display', 'tui'], {
+  run = await runCli(['compare', '-j', '0', '-c', 'clear/001', '--display', 'tui', '--allow-failures'], {
     cwd: project,
     env: cliEnv(await warmCache(), {}),
   });
@@ -62,7 +62,7 @@ afterAll(async () => {
 const spacing = (model: string) => gaps(server.of(model));
 
 describe('retries and back-off (S8), measured at the server', () => {
-  it('completes the run (exit 0) with one result per model', () => {
+  it('completes the run (exit 0 with --allow-failures: some models never answer) with one result per model', () => {
     expect(run.code, run.stderr).toBe(0);
     expect([...results.keys()].sort()).toEqual(Object.keys(FAULTS).sort());
   });

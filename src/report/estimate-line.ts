@@ -1,0 +1,37 @@
+import type { Snapshot } from '../core/snapshot.ts';
+import { formatCost, formatCount } from './format.ts';
+
+/** Sums a usage field over the results whose provider said it; `null` when none did. */
+function total(snapshot: Snapshot, field: 'inputTokens' | 'outputTokens' | 'costUsd'): number | null {
+  const known = snapshot.results.map((r) => r.usage[field]).filter((v): v is number => v !== null);
+  return known.length ? known.reduce((a, b) => a + b, 0) : null;
+}
+
+/** `3,365 vs 1,238 (+172%)`: the actual figure, the estimate, and how far off it was when both are known. */
+function versus(
+  actual: number | null,
+  estimate: number | null,
+  format: (n: number | null) => string,
+): string {
+  const both = `${format(actual)} vs ${format(estimate)}`;
+  if (actual === null || estimate === null || estimate === 0) return both;
+  const off = Math.round(((actual - estimate) / estimate) * 100);
+  return `${both} (${off >= 0 ? '+' : '−'}${Math.abs(off)}%)`;
+}
+
+/**
+ * The run's closing line: what it used against the estimate made before it started (C4 `-n`'s) —
+ * `used vs estimated: 3,365 vs 1,238 (+172%) tokens in, 290 vs 310 (−6%) out, $0.0031 vs $0.0029 (+7%)`; `''` for a
+ * snapshot saved without an estimate, or whose providers reported no usage.
+ */
+export function renderEstimateLine(snapshot: Snapshot): string {
+  const e = snapshot.estimate;
+  if (!e || snapshot.results.length === 0) return '';
+  const parts = [
+    [versus(total(snapshot, 'inputTokens'), e.inputTokens, formatCount), ' tokens in'],
+    [versus(total(snapshot, 'outputTokens'), e.outputTokens, formatCount), ' tokens out'],
+    [versus(total(snapshot, 'costUsd'), e.costUsd, formatCost), ''],
+  ].filter(([figure]) => figure);
+  if (parts.length === 0) return '';
+  return `used vs estimated: ${parts.map(([figure, unit]) => figure! + unit!).join(', ')}`;
+}

@@ -1,0 +1,66 @@
+import pc from 'picocolors';
+import type { ContenderFailures } from '../core/failures.ts';
+import { failuresOf, type Snapshot } from '../core/snapshot.ts';
+import { contenderName } from './columns.ts';
+import { esc } from './html-escape.ts';
+import { contenderLabel } from './palette.ts';
+import { wrapProse } from './text-width.ts';
+
+/** A failed contender's name and settings, its index for the colour, and its failures. */
+export interface NamedFailures extends ContenderFailures {
+  /** The contender's id with the settings that tell it apart, such as `fake/echo low t=0.1`. */
+  name: string;
+  index: number;
+}
+
+/** The snapshot's failures with each contender's name and index, in lineup order. */
+export function namedFailures(snapshot: Snapshot): NamedFailures[] {
+  const index = new Map(snapshot.contenders.map((c, i) => [c.key, i]));
+  return failuresOf(snapshot).flatMap((f) => {
+    const i = index.get(f.contender);
+    return i === undefined ? [] : [{ ...f, name: contenderName(snapshot.contenders[i]!), index: i }];
+  });
+}
+
+/** `every call failed (11 of 11)` (no reply to score at all) or `2 of 30 cases failed`. */
+export function failureHeadline(f: Pick<ContenderFailures, 'cases' | 'errors' | 'scored'>): string {
+  if (f.scored === 0) return `every call failed (${f.errors} of ${f.cases})`;
+  return `${f.errors} of ${f.cases} cases failed`;
+}
+
+/**
+ * The TUI's error summary (after the leaderboard, before the glossary): per contender with a failure, a headline,
+ * then each distinct reason with its count and first case —
+ * `fake/gpt-x: 11 × HTTP 404: model not found (e.g. roofing/clear/001)`. Empty when nothing failed.
+ */
+export function renderFailures(snapshot: Snapshot, width?: number): string {
+  const named = namedFailures(snapshot);
+  if (named.length === 0) return '';
+  const lines = named.flatMap((f) => {
+    const c = snapshot.contenders[f.index]!;
+    const title = contenderLabel(c, f.index) + f.name.slice(c.id.length);
+    const headline = f.scored === 0 ? pc.red(failureHeadline(f)) : failureHeadline(f);
+    return [
+      `  ${pc.bold(title)}: ${headline}`,
+      ...f.messages.map((m) => `    ${title}: ${m.count} × ${m.message} ${pc.dim(`(e.g. ${m.example})`)}`),
+    ];
+  });
+  return [pc.bold('Errors by contender'), ...lines.map((l) => wrapProse(l, width, 6))].join('\n');
+}
+
+/** The HTML report's error summary: per contender with a failure, its headline and a table of reasons; `''` if none. */
+export function failuresHtml(snapshot: Snapshot, contenderHtml: (index: number) => string): string {
+  const named = namedFailures(snapshot);
+  if (named.length === 0) return '';
+  const blocks = named.map((f) => {
+    const rows = f.messages.map(
+      (m) => `<tr><td class="num">${m.count}</td><td>${esc(m.message)}</td><td>${esc(m.example)}</td></tr>`,
+    );
+    const headline = `<p>${contenderHtml(f.index)}: <span${f.scored === 0 ? ' class="err"' : ''}>${esc(failureHeadline(f))}</span></p>`;
+    return (
+      `${headline}\n<table><thead><tr><th class="num">cases</th><th>reason</th><th>e.g.</th></tr></thead>` +
+      `<tbody>\n${rows.join('\n')}\n</tbody></table>`
+    );
+  });
+  return blocks.join('\n');
+}

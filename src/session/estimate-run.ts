@@ -1,0 +1,110 @@
+import type { Adapter } from '../api/adapter.ts';
+import type { CompletionRequest, Provider, ProviderResponse } from '../api/types.ts';
+import { estimateRequestTokens, estimateTokens, type Estimate } from '../core/estimate.ts';
+import type { Contender } from '../core/matrix.ts';
+import { readCatalogs } from '../providers/catalog-check.ts';
+import type { LoadedCase } from '../suite/cases.ts';
+import type { PlannedRun } from './plan-run.ts';
+
+/**
+ * The first request the adapter builds for a case, caught by a model that answers nothing: what the provider is sent,
+ * system prompt and all. `undefined` when the adapter asks nothing before it fails.
+ */
+export async function sampleRequest(
+  adapter: Adapter,
+  kase: LoadedCase,
+): Promise<CompletionRequest | undefined> {
+  let first: CompletionRequest | undefined;
+  const model = {
+    id: 'estimate/sample',
+    name: 'sample',
+    provider: 'estimate',
+    complete(request: CompletionRequest): Promise<ProviderResponse> {
+      first ??= request;
+      return Promise.resolve({ text: '', usage: { inputTokens: null, outputTokens: null, costUsd: null } });
+    },
+  };
+  try {
+    await adapter.prepare(kase.dataset);
+    await adapter.call(kase, model);
+  } catch {
+    // An empty reply may well break the adapter's parser; the request it sent is all we need.
+  }
+  return first;
+}
+
+/** Counts a request's input tokens as the contender's provider will: its own counter, else the heuristic. */
+function counter(provider: Provider | undefined, c: Contender) {
+  const model = { id: c.id, name: c.id, ...(c.maxTokens !== null ? { maxTokens: c.maxTokens } : {}) };
+  return async (request: CompletionRequest) =>
+    provider?.countTokens ? await provider.countTokens(model, request) : estimateRequestTokens(request);
+}
+
+/**
+ * The estimate per experiment (C4 `-n`, and the closing line of a run): input tokens as the provider counts them — the
+ * adapter's request for the dataset's first case, then each other case by how much longer or shorter its input is —,
+ * output tokens from the expected answers, and dollars from the catalog prices.
+ */
+export async function estimateRun(planned: PlannedRun): Promise<Map<string, Estimate>> {
+  const { suite, cases, plan } = planned;
+  const byKey = new Map(cases.map((c) => [c.key, c]));
+  // An unreadable catalog leaves the cost unknown; the dry run still prints the matrix.
+  const catalogs =
+    planned.catalogs ??
+    (
+      await readCatalogs(
+        suite.registry,
+        plan.contenders.map((c) => c.provider),
+        { online: true },
+      )
+    ).catalogs;
+  const prices = new Map<string, { inputPrice?: number; outputPrice?: number }>();
+  for (const [name, catalog] of catalogs) {
+    for (const entry of catalog.entries) prices.set(`${name}:${entry.id}`, entry);
+  }
+  const samples = new Map<string, { kase: LoadedCase; request: CompletionRequest | undefined }>();
+  for (const e of plan.experiments) {
+    if (samples.has(e.dataset)) continue;
+    const kase = byKey.get(e.caseKeys[0]!)!;
+    samples.set(e.dataset, { kase, request: await sampleRequest(suite.adapter, kase) });
+  }
+  const contenders = new Map(plan.contenders.map((c) => [c.key, c]));
+  const estimates = new Map<string, Estimate>();
+  for (const e of plan.experiments) {
+    const c = contenders.get(e.contender)!;
+    const count = counter(suite.registry.get(c.provider), c);
+    const sample = samples.get(e.dataset)!;
+    // Cases of a dataset share the adapter's prompt; they differ by their input.
+    const base = sample.request
+      ? (await count(sample.request)) - (await count({ user: sample.kase.input }))
+      : 0;
+    let inputTokens = 0;
+    let outputTokens = 0;
+    for (const key of e.caseKeys) {
+      const kase = byKey.get(key)!;
+      inputTokens += base + (await count({ user: kase.input }));
+      outputTokens += estimateTokens(JSON.stringify(kase.expected));
+    }
+    const price = prices.get(`${c.provider}:${c.id}`);
+    const known = price?.inputPrice !== undefined && price.outputPrice !== undefined;
+    const costUsd = known ? inputTokens * price.inputPrice! + outputTokens * price.outputPrice! : null;
+    estimates.set(e.id, { calls: e.caseKeys.length, inputTokens, outputTokens, costUsd });
+  }
+  return estimates;
+}
+
+/**
+ * A dry run's warnings about contenders that set no max_tokens for an endpoint whose own limit is unknown (a local
+ * server's may be 512, or 16): their replies may be cut where nobody looks.
+ */
+export function maxTokensWarnings(planned: PlannedRun): string[] {
+  const unset = planned.plan.contenders.filter(
+    (c) => c.maxTokens === null && planned.suite.registry.get(c.provider)?.unknownDefaultMaxTokens,
+  );
+  const ids = [...new Set(unset.map((c) => c.id))];
+  return ids.map(
+    (id) =>
+      `${id} sets no max_tokens, and its endpoint's default limit is unknown: replies may be cut at it ` +
+      '(set max_tokens in the lineup, or --max-tokens)',
+  );
+}
