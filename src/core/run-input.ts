@@ -1,5 +1,6 @@
 import type { Contender, RateLimit } from './matrix.ts';
 import type { Plan } from './plan.ts';
+import type { RunSchedule } from './schedule.ts';
 
 /** What the compare-run workflow receives: the plan without what only the snapshot needs, cases as `[key, hash]` per dataset. */
 export interface RunInput {
@@ -12,6 +13,8 @@ export interface RunInput {
   concurrency: number;
   limits: Record<string, RateLimit>;
   abortAfter?: { total: number; percent?: number };
+  /** A scheduled run: judged against its schedule's previous run before it ends (D5). */
+  schedule?: RunSchedule;
 }
 
 /** Derives the workflow's input from a plan. */

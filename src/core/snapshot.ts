@@ -3,7 +3,9 @@ import { MetricSchema } from '../api/types.ts';
 import { ContenderSchema, ExperimentSchema } from './matrix.ts';
 import { RefusalSchema, RunSettingsSchema } from './plan.ts';
 import { CaseResultSchema, type CaseResult } from './results.ts';
+import { RunChangeSchema, TrendSchema, type RunChange, type Trend } from './run-change.ts';
 import type { RunInput } from './run-input.ts';
+import { RunScheduleSchema } from './schedule.ts';
 
 /** The snapshot's format version; bump it when a field changes meaning. */
 export const SNAPSHOT_VERSION = 1;
@@ -17,6 +19,8 @@ export const SnapshotCaseSchema = z.object({
   input: z.string(),
   expected: z.json(),
   metadata: z.record(z.string(), z.json()),
+  /** The content hash the run planned the case with, so a later run can tell an edited case. */
+  hash: z.string().optional(),
 });
 
 /** What a run records beside its input when it starts (as memo), so any shell can rebuild its snapshot later. */
@@ -29,6 +33,8 @@ export const RunHeaderSchema = z.object({
   metrics: z.array(MetricSchema),
   refused: z.array(RefusalSchema),
   weights: z.record(z.string(), z.number()).optional(),
+  /** A scheduled run's schedule, the previous run it compares with and its bar (D5). */
+  schedule: RunScheduleSchema.optional(),
 });
 /** What a run records beside its input when it starts. */
 export type RunHeader = z.infer<typeof RunHeaderSchema>;
@@ -37,7 +43,8 @@ export type RunHeader = z.infer<typeof RunHeaderSchema>;
 export const SnapshotSchema = RunHeaderSchema.extend({
   version: z.literal(SNAPSHOT_VERSION),
   runId: z.string(),
-  status: z.enum(['completed', 'aborted', 'partial']),
+  /** `regressed`: completed, but a contender fell below its schedule's bar (D5). */
+  status: z.enum(['completed', 'aborted', 'partial', 'regressed']),
   finishedAt: z.string(),
   contenders: z.array(ContenderSchema),
   experiments: z.array(ExperimentSchema),
@@ -45,6 +52,11 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   links: z.record(z.string(), z.string()).optional(),
   cases: z.array(SnapshotCaseSchema),
   results: z.array(CaseResultSchema),
+  /** A scheduled run: the change since the schedule's previous run, and why it regressed if it did. */
+  change: RunChangeSchema.optional(),
+  regression: z.array(z.string()).optional(),
+  /** A scheduled run: its schedule's recent runs, for the trend picture. */
+  trend: TrendSchema.optional(),
 });
 
 /** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */
@@ -62,13 +74,17 @@ export interface SnapshotParts {
   /** The suite's cases as loaded now; those the run planned are kept, in its order. */
   cases: readonly SnapshotCase[];
   finishedAt: string;
+  /** A scheduled run's change since the previous run, why it regressed, and its schedule's trend. */
+  change?: RunChange;
+  regression?: string[];
+  trend?: Trend;
 }
 
 /** Assembles a run's snapshot (R3) from its parts: the one place a Snapshot is made. */
 export function buildSnapshot(parts: SnapshotParts): Snapshot {
   const { input, header } = parts;
   const byKey = new Map(parts.cases.map((c) => [c.key, c]));
-  const keys = Object.values(input.datasets).flatMap((list) => list.map(([key]) => key));
+  const planned = new Map(Object.values(input.datasets).flatMap((list) => list));
   return {
     version: SNAPSHOT_VERSION,
     runId: parts.runId,
@@ -82,12 +98,15 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
       dataset: e.dataset,
       caseKeys: input.datasets[e.dataset]!.map(([key]) => key),
     })),
-    cases: keys.flatMap((key) => {
+    cases: [...planned].flatMap(([key, hash]) => {
       const c = byKey.get(key);
       if (!c) return [];
       const { id, dataset, variant, input: text, expected, metadata } = c;
-      return [{ key, id, dataset, variant, input: text, expected, metadata }];
+      return [{ key, id, dataset, variant, input: text, expected, metadata, hash }];
     }),
     results: parts.results,
+    ...(parts.change ? { change: parts.change } : {}),
+    ...(parts.regression?.length ? { regression: parts.regression } : {}),
+    ...(parts.trend ? { trend: parts.trend } : {}),
   };
 }
