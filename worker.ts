@@ -4,15 +4,18 @@ import pc from 'picocolors';
 import type { Io } from './src/cli/io.ts';
 import { openSuite } from './src/session/open-suite.ts';
 import type { WorkerFlags } from './src/cli/options.ts';
+import type { ScheduledRunSpec } from './src/core/schedule.ts';
 import { linkForCommand } from './src/session/link.ts';
 import { prepareSuite } from './src/session/prepare.ts';
-import { loadCases } from './src/suite/cases.ts';
+import { planFire } from './src/session/plan-fire.ts';
+import { liveCases } from './src/suite/cases.ts';
 import { createSuiteWorker, taskQueueFor } from './src/temporal/worker.ts';
 
 /** `worker` (D4): serves this suite's runs with its adapter, scorer, providers and cases; any number, on any machine. */
 export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
-  const { cases } = loadCases(suite.root, suite.casesGlob);
+  // Read again when a run planned after this process started (a schedule's fire, a later `start`) needs it.
+  const live = liveCases(suite.root, suite.casesGlob);
   await prepareSuite(suite, io);
   const link = await linkForCommand(suite.projectDir, io, 'worker');
   try {
@@ -24,7 +27,9 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
       adapter: suite.adapter,
       scorer: suite.scorer,
       registry: suite.registry,
-      cases: new Map(cases.map((c) => [c.key, c])),
+      cases: live.cases,
+      refreshCases: live.refresh,
+      planFire: (spec: ScheduledRunSpec, runId: string) => planFire(suite, spec, runId, io),
     };
     const worker = await createSuiteWorker(link, taskQueue, deps, { maxActivities: flags.maxActivities });
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);

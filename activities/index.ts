@@ -1,12 +1,14 @@
 import { createRunCase } from './run-case.ts';
 import { createRunCases, type PoolDeps } from './run-cases.ts';
+import { createScheduleActivities, type ScheduleDeps } from './schedule.ts';
 
 export type { CaseDeps, CaseTask } from './case-runner.ts';
 export type { ExperimentClient, PoolDeps, PoolInput, PoolResult } from './run-cases.ts';
+export type { Judged, PlannedFire, ScheduleDeps } from './schedule.ts';
 
-/** The activities a worker registers, built around the suite it loaded. */
-export function createActivities(deps: PoolDeps) {
-  return { runCases: createRunCases(deps), runCase: createRunCase(deps) };
+/** The activities a worker registers, built around the suite it loaded and its reads of runs in Temporal. */
+export function createActivities(deps: PoolDeps & ScheduleDeps) {
+  return { runCases: createRunCases(deps), runCase: createRunCase(deps), ...createScheduleActivities(deps) };
 }
 
 /** The activities' types, for workflows' `proxyActivities`. */

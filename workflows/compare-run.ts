@@ -3,10 +3,13 @@ import {
   continueAsNew,
   executeChild,
   getExternalWorkflowHandle,
+  proxyActivities,
   setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { Activities } from '../activities/index.ts';
+import type { ScoreRow } from '../src/core/run-change.ts';
 import { gateWorkflowId, experimentWorkflowId, type RunInput } from '../src/core/run-input.ts';
 import {
   experimentStates,
@@ -21,10 +24,22 @@ import { finishSignal, runProgressQuery } from './messages.ts';
 /** The finished run: its state and each experiment's counts; the case results are read from the experiments. */
 export interface RunResult {
   runId: string;
-  /** `aborted` when the gate stopped the run (abort_after, or a pause answered with stop). */
-  state: 'completed' | 'aborted';
+  /**
+   * `aborted` when the gate stopped the run (abort_after, or a pause answered with stop); `regressed` when a scheduled
+   * run fell below its schedule's bar.
+   */
+  state: 'completed' | 'aborted' | 'regressed';
   experiments: { id: string; cases: number; errors: number }[];
+  /** A scheduled run: each contender's figures per dataset (its schedule's trend reads them), and why it regressed. */
+  scores?: ScoreRow[];
+  regression?: string[];
 }
+
+/** Judges a scheduled run on a worker, which reads this run's results and the previous run's from Temporal. */
+const { judgeRun } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { maximumAttempts: 5 },
+});
 
 /** A run: one child workflow per experiment, `concurrency` at once; continues as new when its history grows. */
 export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }): Promise<RunResult> {
@@ -81,7 +96,13 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
     await condition(() => running.size < before || Object.keys(carry.done).length > finished);
   }
   await getExternalWorkflowHandle(gateWorkflowId(input.runId)).signal(finishSignal);
-  const state = carry.stopped ? 'aborted' : 'completed';
+  let state: RunResult['state'] = carry.stopped ? 'aborted' : 'completed';
+  // Only a scheduled run that completed is judged (D5): an aborted one is an error of the run, not a regression.
+  const judged =
+    input.schedule && state === 'completed'
+      ? await judgeRun({ runId: input.runId, schedule: input.schedule })
+      : undefined;
+  if (judged?.regression.length) state = 'regressed';
   upsertSearchAttributes({ LlmEvalsState: [state] });
   return {
     runId: input.runId,
@@ -91,5 +112,6 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
       cases: carry.done[id]?.cases ?? 0,
       errors: carry.done[id]?.errors ?? 0,
     })),
+    ...(judged ? { scores: judged.scores, regression: judged.regression } : {}),
   };
 }

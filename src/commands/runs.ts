@@ -17,7 +17,7 @@ export async function runsCommand(
     const rows: string[][] = [];
     const options = { limit: flags.limit ?? 20, ...(flags.all ? {} : { project }) };
     for await (const run of link.runs.list(options)) {
-      rows.push([run.runId, run.suite, run.status.toLowerCase(), when(run.startedAt), when(run.closedAt)]);
+      rows.push([run.runId, run.suite, run.state, when(run.startedAt), when(run.closedAt)]);
     }
     if (flags.json) {
       const list = rows.map(([runId, suite, state, started, closed]) => ({

@@ -2,6 +2,7 @@ import { reportColumns } from './columns.ts';
 import { formatCount } from './format.ts';
 import { CSP, SCRIPT, STYLE } from './html-assets.ts';
 import { casesHtml } from './html-cases.ts';
+import { changeHtml, trendSvg } from './html-change.ts';
 import { esc, escJson } from './html-escape.ts';
 import { bestHtml, bestSummaryHtml, glossaryHtml, standingsHtml, weightsHtml } from './html-standings.ts';
 import type { Snapshot } from '../core/snapshot.ts';
@@ -20,7 +21,7 @@ function header(snapshot: Snapshot, ranking: string): string {
   ];
   const expected = snapshot.experiments.reduce((n, e) => n + e.caseKeys.length, 0);
   const banner =
-    snapshot.status === 'completed'
+    snapshot.status === 'completed' || snapshot.status === 'regressed'
       ? ''
       : `<p class="banner">This run is ${esc(snapshot.status)}: ${snapshot.results.length} of ${expected} case results.</p>`;
   return [
@@ -28,7 +29,10 @@ function header(snapshot: Snapshot, ranking: string): string {
     snapshot.suite.description ? `<p>${esc(snapshot.suite.description)}</p>` : '',
     `<p class="meta">${facts.join(' · ')}</p>`,
     banner,
-    '<nav><a href="#best">Best value</a><a href="#value">Value picture</a><a href="#overall">Global standings</a><a href="#datasets">By dataset</a>' +
+    '<nav>' +
+      (snapshot.change ? '<a href="#change">Change</a>' : '') +
+      (snapshot.trend?.runs.length ? '<a href="#trend">Trend</a>' : '') +
+      '<a href="#best">Best value</a><a href="#value">Value picture</a><a href="#overall">Global standings</a><a href="#datasets">By dataset</a>' +
       '<a href="#variants">By variant</a><a href="#cases">Cases</a><a href="#glossary">Glossary</a>' +
       '<a href="#run">Run</a></nav>',
   ]
@@ -66,6 +70,16 @@ export function renderHtml(snapshot: Snapshot): string {
       .join('\n');
   const body = [
     header(snapshot, s.ranking),
+    snapshot.change
+      ? section('change', 'Change since the previous run', changeHtml(snapshot.change, snapshot.regression))
+      : '',
+    snapshot.trend && snapshot.trend.runs.length
+      ? section(
+          'trend',
+          'Trend',
+          `<p class="note">${esc(snapshot.trend.primary)} of each contender over the schedule's last runs, oldest on the left.</p>\n${trendSvg(snapshot.trend)}`,
+        )
+      : '',
     section(
       'best',
       'Best value',

@@ -1,15 +1,40 @@
-import { buildSnapshot, type Snapshot } from '../core/snapshot.ts';
+import { diffRuns, digestOf, primaryMetric } from '../core/run-change.ts';
+import { buildSnapshot, type Snapshot, type SnapshotParts } from '../core/snapshot.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
 import type { RunRecord } from '../temporal/runs.ts';
 
+type RunResult = Awaited<ReturnType<TemporalLink['runs']['outcome']>>;
+
 /** The snapshot state of a run Temporal holds: done, stopped by its gate, or closed otherwise (cancelled, failed). */
-async function stateOf(link: TemporalLink, runId: string, record: RunRecord): Promise<Snapshot['status']> {
-  if (record.status === 'COMPLETED') {
-    const result = await link.runs.outcome(runId);
-    return result.state === 'aborted' ? 'aborted' : 'completed';
-  }
+function stateOf(record: RunRecord, outcome: RunResult | undefined): Snapshot['status'] {
+  if (outcome) return outcome.state;
   return record.closed ? 'aborted' : 'partial';
+}
+
+/**
+ * A scheduled run's extras (D5): the change since its schedule's previous run, why it regressed, and the schedule's
+ * trend up to this run. A previous run Temporal no longer holds leaves the change out rather than failing the report.
+ */
+async function scheduledParts(
+  link: TemporalLink,
+  record: RunRecord,
+  base: Snapshot,
+  outcome: RunResult | undefined,
+): Promise<Pick<SnapshotParts, 'change' | 'regression' | 'trend'>> {
+  const schedule = record.header.schedule ?? record.input.schedule;
+  if (!schedule) return {};
+  const before = schedule.previousRunId
+    ? await link.runs.digest(schedule.previousRunId).catch(() => undefined)
+    : undefined;
+  const listing = await link.schedules.runsOf(schedule.id, 50);
+  const upTo = listing.filter((r) => r.startedAt.getTime() <= record.startedAt.getTime());
+  const trend = await link.schedules.trend(upTo, primaryMetric(base.metrics));
+  return {
+    ...(before ? { change: diffRuns(before, digestOf(base)) } : {}),
+    ...(outcome?.regression?.length ? { regression: outcome.regression } : {}),
+    trend,
+  };
 }
 
 /**
@@ -23,20 +48,23 @@ export async function collectSnapshot(
   known?: RunRecord,
 ): Promise<Snapshot> {
   const record = known?.closed ? known : await link.runs.read(runId);
-  const [status, results] = await Promise.all([
-    stateOf(link, runId, record),
+  const [outcome, results] = await Promise.all([
+    record.status === 'COMPLETED' ? link.runs.outcome(runId) : undefined,
     link.runs.results(
       runId,
       record.input.experiments.map((e) => e.id),
     ),
   ]);
-  return buildSnapshot({
+  const parts: SnapshotParts = {
     runId,
     header: record.header,
     input: record.input,
-    status,
+    status: stateOf(record, outcome),
     results,
     cases,
     finishedAt: (record.closedAt ?? new Date()).toISOString(),
-  });
+  };
+  const base = buildSnapshot(parts);
+  const extras = await scheduledParts(link, record, base, outcome);
+  return Object.keys(extras).length ? buildSnapshot({ ...parts, ...extras }) : base;
 }

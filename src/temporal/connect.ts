@@ -5,6 +5,7 @@ import { findTemporalBinary } from '../../temporal/binary.ts';
 import { userStateDir } from '../dirs.ts';
 import { checkReachable, ensureServer } from '../../temporal/server.ts';
 import { Runs } from './runs.ts';
+import { Schedules } from './schedules.ts';
 
 /** A live link to Temporal: a client for starting and watching runs, and a native connection for workers. */
 export interface TemporalLink {
@@ -16,6 +17,8 @@ export interface TemporalLink {
   client: Client;
   /** Every operation on runs: what commands use instead of the client. */
   runs: Runs;
+  /** Every operation on schedules (D5). */
+  schedules: Schedules;
   nativeConnection(): Promise<NativeConnection>;
   close(): Promise<void>;
 }
@@ -71,13 +74,15 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
   let native: Promise<NativeConnection> | undefined;
   const target = address;
   const client = new Client({ connection, namespace });
+  const runs = new Runs(client);
   return {
     address,
     namespace,
     ...(uiUrl ? { uiUrl } : {}),
     embedded: !env.TEMPORAL_ADDRESS,
     client,
-    runs: new Runs(client),
+    runs,
+    schedules: new Schedules(client, runs),
     nativeConnection: () =>
       (native ??= NativeConnection.connect({
         address: target,

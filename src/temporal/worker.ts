@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { createActivities, type CaseDeps } from '../../activities/index.ts';
+import { createActivities, type CaseDeps, type ScheduleDeps } from '../../activities/index.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { workflowBundle } from './bundle.ts';
 import type { TemporalLink } from './connect.ts';
 import { temporalGate } from './gate-client.ts';
 import { temporalExperiments } from './experiment-client.ts';
+import { previousScheduledRun } from './schedule-runs.ts';
 
 /** The workflows' entry file, bundled by the worker for Temporal's sandbox. */
 export const WORKFLOWS_PATH = join(PACKAGE_ROOT, 'workflows', 'index.ts');
@@ -28,8 +29,8 @@ export interface SuiteWorkerOptions {
   maxActivities?: number;
 }
 
-/** What a worker needs of the suite: its adapter, scorer, providers and cases. */
-export type SuiteDeps = Omit<CaseDeps, 'gate'>;
+/** What a worker needs of the suite: its adapter, scorer, providers and cases, and a planner for scheduled fires. */
+export type SuiteDeps = Omit<CaseDeps, 'gate'> & Pick<ScheduleDeps, 'planFire'>;
 
 /** Creates a worker serving the suite's runs with its adapter, scorer, providers and cases. */
 export async function createSuiteWorker(
@@ -50,6 +51,8 @@ export async function createSuiteWorker(
       gate: temporalGate(link.client),
       experiments: temporalExperiments(link.client),
       pools,
+      previousRun: (scheduleId) => previousScheduledRun(link.client, scheduleId),
+      digest: (runId) => link.runs.digest(runId),
     }),
   });
   return {

@@ -1,0 +1,28 @@
+import pc from 'picocolors';
+import type { Io } from '../cli/io.ts';
+import type { RunFlags } from '../cli/options.ts';
+import type { RunInput } from '../core/run-input.ts';
+import type { ScheduledRunSpec } from '../core/schedule.ts';
+import type { RunHeader } from '../core/snapshot.ts';
+import { reloadLineup, type LoadedSuite } from '../suite/load.ts';
+import { planSuite } from './plan-run.ts';
+import { checkKeys } from './prepare.ts';
+import { prepareStart } from './run.ts';
+
+/**
+ * Plans a schedule's fire in a worker of the suite (D5): the lineup and cases as they are on disk now, the flags given
+ * to `schedule create`, under the run id the scheduled workflow chose; the suite's code is what the worker loaded.
+ */
+export async function planFire(
+  suite: LoadedSuite,
+  spec: ScheduledRunSpec,
+  runId: string,
+  io: Io,
+): Promise<{ input: RunInput; header: RunHeader }> {
+  io.stderr.write(`planning ${pc.bold(runId)}, a fire of schedule ${pc.bold(spec.schedule.name)}\n`);
+  const flags = spec.flags as RunFlags;
+  const planned = await planSuite(reloadLineup(suite), flags, io, flags.models);
+  checkKeys(planned, io.env);
+  const { input, header } = prepareStart(planned, runId);
+  return { input, header };
+}
