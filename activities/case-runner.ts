@@ -1,6 +1,6 @@
 import type { Adapter } from '../src/api/adapter.ts';
-import type { Scorer } from '../src/api/scorer.ts';
-import type { Case, Reply } from '../src/api/types.ts';
+import { failedScore, type Scorer } from '../src/api/scorer.ts';
+import type { Case, Reply, Score } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import { capReply, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
@@ -105,8 +105,19 @@ export function createCaseRunner(deps: CaseDeps) {
     const usage = reply.usage ?? log.usage;
     const text = { ...capReply(reply.raw), ...(reply.output !== undefined ? { output: reply.output } : {}) };
     if (reply.error !== undefined) {
-      const zeros = Object.fromEntries(deps.scorer.metrics().map((m) => [m.name, 0]));
-      return finish({ status: 'reply_error', score: 0, metrics: zeros, error: reply.error, usage, ...text });
+      // The scorer decides what a failed reply is worth on each metric; a scorer without `failed` gets the default.
+      const scorer = deps.scorer as Partial<Scorer> & Scorer;
+      let failed: Score;
+      try {
+        failed = scorer.failed
+          ? scorer.failed(kase, reply, deps.adapter.context(kase))
+          : failedScore(scorer.metrics());
+      } catch (error) {
+        return finish({ status: 'error', error: `the scorer failed: ${message(error)}`, usage, ...text });
+      }
+      const { metrics, outcomes = {}, diagnostics = {} } = failed;
+      const fields = { score: 0, metrics, outcomes, diagnostics, error: reply.error, usage, ...text };
+      return finish({ status: 'reply_error', ...fields });
     }
     try {
       const score = deps.scorer.call(kase, reply, deps.adapter.context(kase));

@@ -40,6 +40,12 @@ export function vendorOf(provider: Provider, id: string): string {
   return provider.prefix === '' ? `${provider.name}/${id.split('/')[0]}` : provider.name;
 }
 
+/** Whether a failure speaks for the whole vendor: a 429, or an answer that says how long to wait. */
+function vendorWide(cause: unknown): boolean {
+  const fields = (cause ?? {}) as { status?: unknown; retryAfter?: unknown };
+  return fields.status === 429 || typeof fields.retryAfter === 'number';
+}
+
 /** The HTTP status and Retry-After seconds a provider's error carries (ProviderError, or any error shaped like it). */
 function verdictOf(cause: unknown): FailureClass {
   const fields = (cause ?? {}) as { status?: unknown; retryAfter?: unknown; retryable?: unknown };
@@ -63,9 +69,10 @@ export function gatedModel(
     ...(contender.maxTokens !== null ? { maxTokens: contender.maxTokens } : {}),
   };
   const vendor = vendorOf(provider, contender.id);
+  const model = `${contender.provider}:${contender.id}`;
   const context = Context.current();
   const waitForSlot = async () => {
-    const answer = await gate.slot(runId, { keys: contender.limits, vendor });
+    const answer = await gate.slot(runId, { keys: contender.limits, vendor, model });
     if ('paused' in answer || 'stopped' in answer) {
       log.control = 'paused' in answer ? 'paused' : 'stopped';
       throw new RunControl(`the run is ${log.control}`);
@@ -90,7 +97,9 @@ export function gatedModel(
       } catch (error) {
         const verdict = verdictOf(error);
         const delay = verdict.retry ? (verdict.delay ?? defaultBackoff(attempt)) : undefined;
-        if (delay !== undefined) await gate.closeVendor(runId, vendor, delay);
+        // A 429, or any answer saying how long to wait, speaks for the vendor (S8): it closes for every call. A 5xx
+        // or a dropped connection says only that this model is unwell: its neighbours on the endpoint go on.
+        if (delay !== undefined) await gate.closeVendor(runId, vendorWide(error) ? vendor : model, delay);
         const text = `${contender.provider} ${contender.id}: ${error instanceof Error ? error.message : String(error)}`;
         throw new TransportError(
           text,

@@ -11,8 +11,23 @@ export abstract class Scorer {
     return [];
   }
 
+  /**
+   * The score of a reply the adapter marked failed (`Reply.error`, S9): 0, and by default the primary metric 0 and
+   * the others left out of the means (`null`) — a failed reply must not look good on a lower-is-better rate.
+   * Override it when your metrics have an honest value for a failed reply.
+   */
+  failed(_kase: Case, _reply: Reply, _context: Json): Score {
+    return failedScore(this.metrics());
+  }
+
   /** A short description of the case for `cases`, such as `3/8 answered`. */
   summary(_kase: Case): string {
     return '';
   }
+}
+
+/** The default score of a failed reply: 0, the primary metric (or the first) 0, every other metric `null`. */
+export function failedScore(metrics: readonly Metric[]): Score {
+  const primary = metrics.find((m) => m.primary) ?? metrics[0];
+  return { value: 0, metrics: Object.fromEntries(metrics.map((m) => [m.name, m === primary ? 0 : null])) };
 }

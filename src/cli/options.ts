@@ -29,6 +29,8 @@ export interface RunFlags extends SuiteFlags {
   destination?: string;
   tempDir?: string;
   yes?: boolean;
+  /** `--no-verify`: false skips verify's checks before the first call. */
+  verify?: boolean;
   /** `--scores`: list every experiment by score with its tracker link. */
   scores?: boolean;
 }

@@ -116,7 +116,8 @@ function planOptions(command: Command): Command {
     .option('--max-tokens <n>', 'max tokens for every contender', positiveInt('--max-tokens'))
     .option('-p, --parallelism <n>', 'cases in flight per experiment', positiveInt('-p'))
     .option('-j, --concurrency <n>', 'experiments at once (default: CPU count; 0: all)', wholeNumber)
-    .option('-n, --dry-run', 'print the expanded matrix and estimate; call nothing');
+    .option('-n, --dry-run', 'print the expanded matrix and estimate; call nothing')
+    .option('--no-verify', "skip verify's checks before the first call (keys are still checked)");
 }
 
 /** Where a run's results go besides the report: the trackers (T4). */

@@ -7,7 +7,7 @@ import type { StartFlags } from '../cli/options.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { linkForCommand } from '../session/link.ts';
 import { planRun } from '../session/plan-run.ts';
-import { checkKeys, prepareSuite } from '../session/prepare.ts';
+import { checkBeforeRun, prepareSuite } from '../session/prepare.ts';
 import { prepareStart, startPrepared } from '../session/run.ts';
 import { taskQueueFor } from '../temporal/worker.ts';
 
@@ -35,7 +35,7 @@ function spawnWorker(runId: string, projectDir: string, flags: StartFlags, io: I
 export async function startCommand(flags: StartFlags, io: Io): Promise<number> {
   const planned = await planRun(flags, io, flags.models);
   await prepareSuite(planned.suite, io);
-  checkKeys(planned, io.env);
+  await checkBeforeRun(planned, flags, io);
   const link = await linkForCommand(planned.suite.projectDir, io, 'start');
   try {
     const start = prepareStart(planned);

@@ -1,13 +1,12 @@
 import pc from 'picocolors';
 import { readCatalogs, unknownIds } from '../providers/catalog-check.ts';
 import { loadCases, shortPath } from '../suite/cases.ts';
+import { suiteProblems } from '../suite/checks.ts';
 import { readLineup } from '../suite/lineup.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
 import { openSuite } from '../session/open-suite.ts';
 import type { SuiteFlags } from '../cli/options.ts';
-
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Warnings for lineup ids absent from their provider's catalog, read offline. They do not fail `verify`: a cached
@@ -29,31 +28,14 @@ async function catalogWarnings(suite: LoadedSuite, io: Io): Promise<void> {
 /** `verify` (C2): empty inputs, missing or broken expected.json, then the adapter's and scorer's checks; calls nothing. */
 export async function verifyCommand(flags: SuiteFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
-  const { cases, problems: found } = loadCases(suite.root, suite.casesGlob);
-  const problems = found.map((p) => `${shortPath(io.cwd, p.file)}: ${p.problem}`);
-  const datasets = [...new Set(cases.map((c) => c.dataset))];
-  for (const dataset of datasets) {
-    try {
-      await suite.adapter.prepare(dataset);
-      for (const p of await suite.adapter.verify(dataset)) problems.push(`dataset ${dataset}: ${p}`);
-    } catch (error) {
-      problems.push(`dataset ${dataset}: the adapter's check failed: ${message(error)}`);
-    }
-  }
-  for (const kase of cases) {
-    try {
-      for (const p of suite.scorer.verify(kase, suite.adapter.context(kase))) {
-        problems.push(`${shortPath(io.cwd, kase.path)}/expected.json: ${p}`);
-      }
-    } catch (error) {
-      problems.push(`${kase.key}: the scorer's check failed: ${message(error)}`);
-    }
-  }
-  if (cases.length === 0 && found.length === 0)
+  const { cases, problems: loadProblems } = loadCases(suite.root, suite.casesGlob);
+  const datasets = new Set(cases.map((c) => c.dataset)).size;
+  const problems = await suiteProblems(suite, cases, { cwd: io.cwd, env: io.env, loadProblems });
+  if (cases.length === 0 && loadProblems.length === 0)
     problems.push(`no case matches ${suite.casesGlob} under ${shortPath(io.cwd, suite.root)}`);
   for (const p of problems) io.stdout.write(`${pc.red('✗')} ${p}\n`);
   await catalogWarnings(suite, io);
-  const counted = `${cases.length} cases in ${datasets.length} datasets`;
+  const counted = `${cases.length} cases in ${datasets} datasets`;
   if (problems.length > 0) {
     io.stdout.write(
       pc.red(`verify: ${problems.length} problem${problems.length === 1 ? '' : 's'} (${counted})`) + '\n',

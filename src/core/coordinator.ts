@@ -8,7 +8,7 @@ export interface GateState {
   limits: Record<string, RateLimit>;
   /** Per limit key: calls granted so far, and the earliest start of the next call after the burst (epoch ms). */
   slots: Record<string, { granted: number; next: number }>;
-  /** Per vendor key: closed until this time (epoch ms). */
+  /** Per vendor (or model) key: closed until this time (epoch ms). */
   closedUntil: Record<string, number>;
   abortAfter?: { total: number; percent?: number };
   finished: number;
@@ -31,10 +31,11 @@ export interface Failure {
   error: string;
 }
 
-/** A call asking to start: the limit keys it waits on and its vendor. */
+/** A call asking to start: the limit keys it waits on, its vendor, and its model (closed alone by a 5xx). */
 export interface SlotRequest {
   keys: string[];
   vendor: string;
+  model?: string;
 }
 
 /** The gate's answer: start at a time, come back later (paused), or stop (aborted). */
@@ -66,7 +67,7 @@ export function newGate(
 export function grantSlot(gate: GateState, request: SlotRequest, now: number): SlotAnswer {
   if (gate.state === 'aborted') return { stopped: true };
   if (gate.state === 'paused') return { paused: true };
-  let startAt = Math.max(now, gate.closedUntil[request.vendor] ?? 0);
+  let startAt = Math.max(now, closedUntil(gate, request));
   const keys = request.keys.filter((key) => gate.limits[key]);
   for (const key of keys) {
     // The spacing after the burst starts one interval after the run's first call on this key.
@@ -83,7 +84,16 @@ export function grantSlot(gate: GateState, request: SlotRequest, now: number): S
   return { startAt };
 }
 
-/** Closes a vendor for every call of the run until `until` (epoch ms), keeping the later window (mutates `gate`). */
+/** When the call's vendor and model are open again (epoch ms): the later of their back-off windows. */
+export function closedUntil(
+  gate: Pick<GateState, 'closedUntil'>,
+  request: Pick<SlotRequest, 'vendor' | 'model'>,
+): number {
+  const model = request.model === undefined ? 0 : (gate.closedUntil[request.model] ?? 0);
+  return Math.max(gate.closedUntil[request.vendor] ?? 0, model);
+}
+
+/** Closes a vendor (or one model) for every call of the run until `until` (epoch ms), keeping the later window (mutates `gate`). */
 export function closeVendor(gate: GateState, vendor: string, until: number): void {
   gate.closedUntil[vendor] = Math.max(gate.closedUntil[vendor] ?? 0, until);
 }

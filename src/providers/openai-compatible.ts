@@ -39,5 +39,13 @@ export class OpenAICompatibleProvider extends ChatCompletionsProvider {
       prices: (model) => pricesOf(model.name),
       env,
     });
+    this.address = endpoint.baseUrl;
+  }
+
+  private readonly address: string;
+
+  /** The endpoint's base URL: `verify` and the run commands check that it accepts a connection before any call. */
+  endpoint(): string {
+    return this.address;
   }
 }

@@ -19,6 +19,17 @@ export function redact(text: string, key?: string): string {
   return plain.replace(KEY_LIKE, '[key]');
 }
 
+/** Whether a failure, or one of its causes, is a connection the other side refused. */
+function refused(error: unknown): boolean {
+  let node: unknown = error;
+  for (let depth = 0; depth < 5 && node instanceof Error; depth++) {
+    if ((node as NodeJS.ErrnoException).code === 'ECONNREFUSED' || /ECONNREFUSED/.test(node.message))
+      return true;
+    node = node.cause;
+  }
+  return false;
+}
+
 /** The innermost cause's words: fetch hides `connect ECONNREFUSED …` two levels down. */
 export function rootCause(error: unknown): string | undefined {
   let node: unknown = error;
@@ -65,6 +76,20 @@ export function toProviderError(
     );
   }
   const why = redact(rootCause(error) ?? String(error), call.key);
+  // Nothing listens at the address: no retry can mend it, and five of them per case would only cost time.
+  if (refused(error)) {
+    return new ProviderError(
+      `cannot connect to ${baseUrl} (connection refused)`,
+      provider,
+      model,
+      undefined,
+      undefined,
+      {
+        cause: error,
+        retryable: false,
+      },
+    );
+  }
   return new ProviderError(`no reply from ${baseUrl}: ${why}`, provider, model, undefined, undefined, {
     cause: error,
   });

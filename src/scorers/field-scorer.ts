@@ -156,6 +156,16 @@ export class FieldScorer extends Scorer {
     return { value, metrics, outcomes, diagnostics };
   }
 
+  /** A failed reply answers no field: every field invalid, and no hallucination can be counted (`null`). */
+  override failed(kase: Case, _reply: Reply, context: Json): Score {
+    const { value, metrics, outcomes, diagnostics } = scoreFields(
+      this.validatorFor(context),
+      kase.expected,
+      undefined,
+    );
+    return { value, metrics: { ...metrics, hallucinated_rate: null }, outcomes, diagnostics };
+  }
+
   override verify(kase: Case, context: Json): string[] {
     return this.validatorFor(context).problems(kase.expected);
   }

@@ -1,4 +1,6 @@
+import pc from 'picocolors';
 import { ConfigError } from '../errors.ts';
+import { suiteProblems } from '../suite/checks.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { loadEnvFiles } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
@@ -10,16 +12,36 @@ export async function prepareSuite(suite: LoadedSuite, io: Io): Promise<void> {
   await suite.beforeRun?.();
 }
 
-/** Fails before any call when a provider the plan uses lacks its key, naming the variable (P5). */
-export function checkKeys({ suite, plan }: PlannedRun, env: NodeJS.ProcessEnv): void {
-  for (const name of new Set(plan.contenders.map((c) => c.provider))) {
-    for (const key of suite.registry.get(name)?.envKeys ?? []) {
-      if (!env[key])
-        throw new ConfigError(
-          undefined,
-          key,
-          `not set, and provider ${name} needs it (export it, or put it in an env file)`,
-        );
-    }
-  }
+/**
+ * Runs `verify`'s checks on what a run would call, before any call (unless `--no-verify`): the planned cases, the
+ * adapter's and scorer's checks, the providers' keys (P5) and the local endpoints. Each problem on its own line, then
+ * one error: exit 2, nothing called.
+ */
+export async function checkBeforeRun(
+  { suite, cases, plan }: PlannedRun,
+  flags: { verify?: boolean },
+  io: Io,
+): Promise<void> {
+  const providers = [...new Set(plan.contenders.map((c) => c.provider))];
+  // Without the checks, keys still are: a run without them would fail every case.
+  const problems =
+    flags.verify === false
+      ? missingKeys(suite, providers, io.env)
+      : await suiteProblems(suite, cases, { cwd: io.cwd, env: io.env, providers });
+  if (problems.length === 0) return;
+  for (const p of problems) io.stderr.write(`${pc.red('✗')} ${p}\n`);
+  const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;
+  throw new ConfigError(
+    undefined,
+    undefined,
+    `${count} found before any call; nothing was called (see llm-evals verify)`,
+  );
+}
+
+function missingKeys(suite: LoadedSuite, providers: string[], env: NodeJS.ProcessEnv): string[] {
+  return providers.flatMap((name) =>
+    (suite.registry.get(name)?.envKeys ?? [])
+      .filter((key) => !env[key])
+      .map((key) => `${key}: not set, and provider ${name} needs it (export it, or put it in an env file)`),
+  );
 }

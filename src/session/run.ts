@@ -11,7 +11,7 @@ import { collectSnapshot } from './collect.ts';
 import { linkForCommand, runPage } from './link.ts';
 import { pausePolicy } from './pause.ts';
 import type { PlannedRun } from './plan-run.ts';
-import { checkKeys, prepareSuite } from './prepare.ts';
+import { checkBeforeRun, prepareSuite } from './prepare.ts';
 import { newRunId } from './run-id.ts';
 import { mark } from '../timing.ts';
 import { resumeHint, serveRun, suiteWorker } from './serve.ts';
@@ -65,7 +65,7 @@ export async function runPlanned(
   command: string,
 ): Promise<{ snapshot: Snapshot; file: string }> {
   await prepareSuite(planned.suite, io);
-  checkKeys(planned, io.env);
+  await checkBeforeRun(planned, flags, io);
   const link = await linkForCommand(planned.suite.projectDir, io, command);
   try {
     const start = prepareStart(planned);

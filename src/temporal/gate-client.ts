@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { GateClient } from '../../activities/gated-model.ts';
-import type { GateState, SlotAnswer, SlotRequest } from '../core/coordinator.ts';
+import { closedUntil, type GateState, type SlotAnswer, type SlotRequest } from '../core/coordinator.ts';
 import { gateWorkflowId } from '../core/run-input.ts';
 import { again } from './again.ts';
 import {
@@ -18,7 +18,7 @@ const VIEW_MS = 500;
 function answerFromView(view: GateState, request: SlotRequest, now: number): SlotAnswer {
   if (view.state === 'aborted') return { stopped: true };
   if (view.state === 'paused') return { paused: true };
-  return { startAt: Math.max(now, view.closedUntil[request.vendor] ?? 0) };
+  return { startAt: Math.max(now, closedUntil(view, request)) };
 }
 
 /**

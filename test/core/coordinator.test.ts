@@ -79,6 +79,16 @@ describe('closeVendor: back-off for every call of the run (S8)', () => {
     expect(startOf(grantSlot(gate, { keys: [], vendor }, 0))).toBe(start);
   });
 
+  it.each([
+    ['a closed model delays its own calls', 'v', 'v:m1', 5000],
+    ['its neighbour on the same vendor goes on', 'v', 'v:m2', 0],
+    ['a closed vendor delays every model', 'v', 'v:m3', 5000],
+  ])('%s', (name, vendor, model, start) => {
+    const gate = newGate({});
+    closeVendor(gate, name.startsWith('a closed vendor') ? 'v' : 'v:m1', 5000);
+    expect(startOf(grantSlot(gate, { keys: [], vendor, model }, 0))).toBe(start);
+  });
+
   it('keeps the later of two windows', () => {
     const gate = newGate({});
     closeVendor(gate, 'v', 8000);

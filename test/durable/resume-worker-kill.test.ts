@@ -119,8 +119,11 @@ describe.concurrent('two workers on one run (D6)', () => {
     const { record, env } = scenarioEnv('two-workers');
     const expected = baseline();
     const slow = { ...env, CALL_DELAY_MS: '500' };
-    // Both poll before the run starts, so Temporal hands cases to each rather than to whichever started first.
-    const workers = [0, 1].map(() => spawned(startCli(['worker'], { cwd: dir, env: slow })));
+    // Each experiment's cases run in one pool activity, and Temporal hands each pool to whichever worker polls: at
+    // --max-activities 1 a worker holding one pool leaves the next (-p 2 runs two at once) to the other.
+    const workers = [0, 1].map(() =>
+      spawned(startCli(['worker', '--max-activities', '1'], { cwd: dir, env: slow })),
+    );
     await Promise.all(workers.map((w) => w.waitFor(/worker serving/)));
     const runId = await startRun(slow);
     await waitForState(dir, slow, runId, 'completed');

@@ -1,0 +1,68 @@
+import { afterAll, describe, it } from 'vitest';
+import { always, FaultServer, resultsByModel, warmCache } from '../helpers/fault-server.ts';
+import { runCli, runCliLong } from '../helpers/cli.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
+import { freeServerPort } from '../helpers/temporal.ts';
+import { failure } from '../providers/chat-server.ts';
+import { cliEnv, numberedCases, providerSuite, savedSnapshot } from '../providers/cli-suite.ts';
+
+// S8 and the honest-numbers findings: a 5xx of one model closes that model, not its neighbours on the endpoint
+// (only a 429 or a Retry-After speaks for the vendor); an endpoint that refuses connections fails its contender at
+// once, naming the URL, instead of five retries a case.
+
+const dirs = new TempDirs();
+const servers: FaultServer[] = [];
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  dirs.removeAll();
+});
+
+describe.concurrent('a dead model and a closed port', () => {
+  it('a model answering 503 leaves its neighbour on the endpoint calling at full pace', async ({
+    expect,
+  }) => {
+    const server = new FaultServer({ dead: always(failure(503, 'down for good')) });
+    servers.push(server);
+    const url = await server.start();
+    const lineup = `shared:\n  base_url: ${url}\n  models: [dead, alive]\n`;
+    const project = providerSuite(dirs, lineup, numberedCases(6));
+    const run = await runCliLong(['compare', '-j', '0', '-p', '1', '--display', 'none'], {
+      cwd: project,
+      env: cliEnv(await warmCache(), {}),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const results = resultsByModel(savedSnapshot(project).snapshot);
+    expect(results.get('alive')?.every((r) => r.status === 'scored')).toBe(true);
+    expect(results.get('dead')?.every((r) => r.status === 'error' && r.attempts === 5)).toBe(true);
+    // Were the endpoint closed by the dead model's 503s, the live one would wait out its back-off (1 + 2 + 4 + 8 s)
+    // between calls; on its own, its six calls take a fraction of that even on a loaded machine.
+    const alive = server.of('alive').map((h) => h.t);
+    expect(alive).toHaveLength(6);
+    expect((alive.at(-1)! - alive[0]!) / 1000, 'the live model waited on the dead one').toBeLessThan(8);
+  }, 240_000);
+
+  it('an endpoint that refuses connections fails its contender at once, naming the URL', async ({
+    expect,
+  }) => {
+    const closed = `http://127.0.0.1:${await freeServerPort()}/v1`;
+    const lineup = `gone:\n  base_url: ${closed}\n  models: [m]\n`;
+    const project = providerSuite(dirs, lineup, numberedCases(4));
+    const started = Date.now();
+    // --no-verify: verify would refuse the run before any call (tested in test/cli/checks-before-run.test.ts).
+    const run = await runCli(['compare', '--no-verify', '-p', '1', '--display', 'none'], {
+      cwd: project,
+      env: cliEnv(await warmCache(), {}),
+    });
+    const seconds = (Date.now() - started) / 1000;
+    const { snapshot } = savedSnapshot(project);
+    expect(snapshot.results).toHaveLength(4);
+    for (const r of snapshot.results) {
+      expect(r.status).toBe('error');
+      expect(r.attempts).toBe(1);
+      expect(r.error).toContain(`cannot connect to ${closed} (connection refused)`);
+    }
+    // Five tries a case would take 15 s of back-off each, one case after another at -p 1: a minute.
+    expect(seconds, run.stderr).toBeLessThan(40);
+  }, 60_000);
+});
