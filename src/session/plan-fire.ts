@@ -6,7 +6,7 @@ import type { ScheduledRunSpec } from '../core/schedule.ts';
 import type { RunHeader } from '../core/snapshot.ts';
 import { reloadLineup, type LoadedSuite } from '../suite/load.ts';
 import { planSuite } from './plan-run.ts';
-import { checkKeys } from './prepare.ts';
+import { checkBeforeRun } from './prepare.ts';
 import { prepareStart } from './run.ts';
 
 /**
@@ -22,7 +22,8 @@ export async function planFire(
   io.stderr.write(`planning ${pc.bold(runId)}, a fire of schedule ${pc.bold(spec.schedule.name)}\n`);
   const flags = spec.flags as RunFlags;
   const planned = await planSuite(reloadLineup(suite), flags, io, flags.models);
-  checkKeys(planned, io.env);
+  // The same checks as `start`, at the fire: a case broken since `schedule create` fails the fire, calling nothing.
+  await checkBeforeRun(planned, flags, io);
   const { input, header } = prepareStart(planned, runId);
   return { input, header };
 }
