@@ -7,7 +7,7 @@ import { esc } from './html-escape.ts';
 
 const WIDTH = 640;
 const HEIGHT = 300;
-const MARGIN = { top: 16, right: 16, bottom: 44, left: 52 };
+const MARGIN = { top: 16, right: 40, bottom: 44, left: 68 };
 const px = (v: number) => v.toFixed(1);
 
 const direction = (f: Figure) =>
