@@ -112,15 +112,22 @@ describe.skipIf(!present)('the trend picture in headless Chromium', () => {
     const lines = page.locator('#trend path.trend-line');
     expect(await lines.count()).toBe(3);
     for (let i = 0; i < 3; i++) {
-      const length = await lines.nth(i).evaluate((p) => (p as SVGPathElement).getTotalLength());
+      const length = await lines.nth(i).evaluate((p: { getTotalLength(): number }) => p.getTotalLength());
       expect(length).toBeGreaterThan(50);
-      const stroke = await lines.nth(i).evaluate((p) => getComputedStyle(p).stroke);
+      const stroke = await lines
+        .nth(i)
+        .evaluate(
+          (p: { ownerDocument: { defaultView: { getComputedStyle(e: unknown): { stroke: string } } } }) =>
+            p.ownerDocument.defaultView.getComputedStyle(p).stroke,
+        );
       expect(stroke).not.toBe('none');
     }
     // Higher scores sit higher: alpha's 90% at r1 is above its 50% at r4.
     const ys = await page
       .locator('#trend g.series.c0 circle')
-      .evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('cy'))));
+      .evaluateAll((cs: { getAttribute(name: string): string | null }[]) =>
+        cs.map((c) => Number(c.getAttribute('cy'))),
+      );
     expect(ys[0]).toBeLessThan(ys[2]!);
     expect(await page.locator('#change table.change tbody tr').count()).toBeGreaterThan(0);
     expect(await page.locator('#change .banner.regressed').textContent()).toContain('down 40.0 points');
