@@ -9,6 +9,7 @@ import { linkForCommand } from './src/session/link.ts';
 import { prepareSuite } from './src/session/prepare.ts';
 import { planFire } from './src/session/plan-fire.ts';
 import { liveCases } from './src/suite/cases.ts';
+import { watchTemporal } from './src/temporal/health.ts';
 import { createSuiteWorker, taskQueueFor } from './src/temporal/worker.ts';
 
 /** `worker` (D4): serves this suite's runs with its adapter, scorer, providers and cases; any number, on any machine. */
@@ -43,11 +44,26 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
           () => undefined,
         )
       : new Promise<void>(() => {});
-    await worker.runUntil(async () => {
-      await Promise.race([stopped, closed]);
-      if (interrupt?.aborted)
-        io.stderr.write('stopping: the calls in flight finish and are recorded first\n');
-    });
+    const watching = new AbortController();
+    const said = (up: boolean, error?: string) =>
+      io.stderr.write(
+        up
+          ? `Temporal at ${link.address} answers again; serving ${taskQueue}\n`
+          : pc.yellow(
+              `lost Temporal at ${link.address} (${error}); polling again with back-off until it is back\n`,
+            ),
+      );
+    const watch = watchTemporal(link, said, watching.signal);
+    try {
+      await worker.runUntil(async () => {
+        await Promise.race([stopped, closed]);
+        if (interrupt?.aborted)
+          io.stderr.write('stopping: the calls in flight finish and are recorded first\n');
+      });
+    } finally {
+      watching.abort();
+      await watch;
+    }
     io.stderr.write('worker stopped\n');
     return 0;
   } finally {
