@@ -114,7 +114,7 @@ export function renderScheduleShow(show: ScheduleShow, now: Date, fit: FitOption
     `schedule ${pc.bold(s.name)} (${s.id})`,
     `suite:    ${s.suite}, queue ${s.taskQueue}`,
     `when:     ${s.when}, overlap ${s.overlap}, catch-up window ${catchup}`,
-    `state:    ${state}; fired ${s.fired} times, ${s.skippedOverlap} skipped while a run went on` +
+    `state:    ${state}; fired ${s.fired} time${s.fired === 1 ? '' : 's'}, ${s.skippedOverlap} skipped while a run went on` +
       (s.missedCatchup ? `, ${s.missedCatchup} missed (past the catch-up window)` : ''),
     `plans:    ${flagsText(s.flags)}`,
     `bar:      ${barText(s)}`,

@@ -187,3 +187,69 @@ describe('scheduled regression runs (D5) through the CLI', () => {
     await worker.done;
   }, 300_000);
 });
+
+describe('backfill and bad input (D5)', () => {
+  it('backfill takes the fires of a past range, which wait for a worker; bad flags are exit 2', async () => {
+    const dir = dirs.inRepo('schedule-backfill-');
+    writeRecordingSuite(dir, 2);
+    const env = {
+      TEMPORAL_ADDRESS: temporalAddress(),
+      LLM_EVALS_TASK_QUEUE: `schedule-${randomUUID()}`,
+      RECORDING_API_KEY: 'test-key',
+    };
+    const cli = (args: string[]) => runCli(args, { cwd: dir, env });
+    for (const [args, message] of [
+      [['--every', '2q'], '--every: takes a duration'],
+      [['--every', '1h', '--cron', '0 3 * * 1'], 'give exactly one'],
+      [['--every', '1h', '--max-drop', '200'], '--max-drop takes a number from 0 to 100'],
+      [['--every', '1h', '-d', 'nowhere'], 'selects no case'],
+    ] as const) {
+      const bad = await cli(['schedule', 'create', 'hourly', ...args]);
+      expect([bad.code, bad.stderr], args.join(' ')).toEqual([2, expect.stringContaining(message)]);
+      expect(bad.stderr).not.toMatch(/\n\s+at /);
+    }
+    const badName = await cli(['schedule', 'create', '../x', '--every', '1h']);
+    expect([badName.code, badName.stderr]).toEqual([2, expect.stringContaining('is not a schedule name')]);
+
+    expect((await cli(['schedule', 'create', 'hourly', '--every', '1h', '-d', 'north'])).code).toBe(0);
+    const to = new Date(Date.now() - 3_600_000);
+    const from = new Date(to.getTime() - 2 * 3_600_000);
+    const backfill = await cli([
+      'schedule',
+      'backfill',
+      'hourly',
+      '--from',
+      from.toISOString(),
+      '--to',
+      to.toISOString(),
+    ]);
+    expect(backfill.code, backfill.stderr).toBe(0);
+    const shown = await until('the backfilled fire', async () => {
+      const out = await cli(['schedule', 'show', 'hourly', '--json']);
+      const s = JSON.parse(out.stdout) as {
+        schedule: { fired: number; flags: Record<string, unknown> };
+        problems: { state: string; scheduledAt: string }[];
+      };
+      return s.problems.length ? s : undefined;
+    });
+    expect(shown.schedule.flags).toEqual({ dataset: ['north'] });
+    expect(shown.problems[0]!.state).toBe('planning');
+    const at = new Date(shown.problems[0]!.scheduledAt).getTime();
+    expect(at).toBeGreaterThanOrEqual(from.getTime());
+    expect(at).toBeLessThanOrEqual(to.getTime());
+    const text = await cli(['schedule', 'show', 'hourly']);
+    expect(text.stdout).toContain('waiting for a worker of the suite to plan it');
+    expect(text.stdout).toContain('plans:    -d "north"');
+    const reversed = await cli([
+      'schedule',
+      'backfill',
+      'hourly',
+      '--from',
+      to.toISOString(),
+      '--to',
+      from.toISOString(),
+    ]);
+    expect([reversed.code, reversed.stderr]).toEqual([2, expect.stringContaining('must come after --from')]);
+    expect((await cli(['schedule', 'delete', 'hourly'])).code).toBe(0);
+  }, 120_000);
+});
