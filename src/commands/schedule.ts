@@ -6,7 +6,7 @@ import { catchupWindowFor, formatEvery, parseEvery, SCHEDULE_NAME } from '../cor
 import { ConfigError } from '../errors.ts';
 import { renderScheduleList, renderScheduleShow } from '../report/schedule.ts';
 import { linkForCommand } from '../session/link.ts';
-import { openSuite } from '../session/open-suite.ts';
+import { findSuite, openSuite } from '../session/open-suite.ts';
 import { planSuite } from '../session/plan-run.ts';
 import { showSchedule } from '../session/schedule-view.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
@@ -122,16 +122,19 @@ async function create(name: string, flags: ScheduleFlags, io: Io): Promise<numbe
   }
 }
 
-/** The project the schedule commands act on: the suite's, found as every suite command finds it. */
+/**
+ * Runs an action on the project's schedules: the suite's project, found without loading the suite, so a lineup broken
+ * since (which fails the fires, as `show` says) does not stop `show`, `pause` or `delete`.
+ */
 async function withLink<T>(
   flags: ScheduleFlags,
   io: Io,
   act: (link: TemporalLink, project: string) => Promise<T>,
 ) {
-  const suite = await openSuite(flags, io);
-  const link = await linkForCommand(suite.projectDir, io, 'schedule');
+  const project = findSuite(flags, io).projectDir;
+  const link = await linkForCommand(project, io, 'schedule');
   try {
-    return await act(link, suite.projectDir);
+    return await act(link, project);
   } finally {
     await link.close();
   }

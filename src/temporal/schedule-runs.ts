@@ -59,6 +59,13 @@ export async function previousScheduledRun(client: Client, scheduleId: string): 
   return runs.find((r) => r.state === 'completed' || r.state === 'regressed')?.runId;
 }
 
+/** The message of a failure's deepest cause: the planner's own words, not "Activity task failed". */
+function rootMessage(error: Error): string {
+  let deepest: Error = error;
+  while (deepest.cause instanceof Error) deepest = deepest.cause;
+  return deepest.message;
+}
+
 /** The fires among `recent` that have no run to show yet, or never will: planning, or failed while planning. */
 export async function fireProblems(
   client: Client,
@@ -78,8 +85,7 @@ export async function fireProblems(
       if (status === 'COMPLETED') return undefined;
       const message = await handle.result().then(
         () => undefined,
-        (error: unknown) =>
-          error instanceof WorkflowFailedError ? (error.cause?.message ?? error.message) : String(error),
+        (error: unknown) => (error instanceof WorkflowFailedError ? rootMessage(error) : String(error)),
       );
       return { workflowId, scheduledAt, state: 'failed', ...(message ? { message } : {}) };
     }),

@@ -110,6 +110,18 @@ describe('scheduled regression runs (D5) through the CLI', () => {
     expect((await show()).runs.length).toBe(quiet.runs.length);
     const before = quiet.runs[0]!.runId;
 
+    // A lineup broken since `create` fails the fire before any call, and `show` says why in the planner's words.
+    const lineup = join(dir, 'evals/.llm-evals.config.yml');
+    const good = readFileSync(lineup, 'utf8');
+    writeFileSync(lineup, good + 'bogus_key: 1\n');
+    expect((await cli(['schedule', 'trigger', 'weekly'])).code).toBe(0);
+    const failed = await until('the failed fire', async () => {
+      const out = await cli(['schedule', 'show', 'weekly']);
+      return /failed before its run: .*bogus_key: unknown key/.exec(out.stdout) ? out.stdout : undefined;
+    });
+    expect(failed).toContain('.llm-evals.config.yml');
+    writeFileSync(lineup, good);
+
     // An edited expected answer: rec/beta now answers it wrong (it drops the `tricky` key), 50 points down.
     const edited = join(dir, 'evals/datasets/south/cases/clear/001/expected.json');
     writeFileSync(edited, JSON.stringify({ id: 'south/clear/001', tricky: true }) + '\n');
