@@ -52,7 +52,11 @@ export const WORKER_QUIET_MS = 2 * 60_000;
 export function relativeTime(at: Date, now: Date): string {
   const ms = at.getTime() - now.getTime();
   if (Math.abs(ms) < 1000) return 'now';
-  const text = formatEvery(Math.round(Math.abs(ms) / 1000) * 1000);
+  // The two largest units say enough: `in 2d6h`, not `in 2d6h10m23s`.
+  const text = formatEvery(Math.round(Math.abs(ms) / 1000) * 1000)
+    .split(/(?<=[wdhms])/)
+    .slice(0, 2)
+    .join('');
   return ms > 0 ? `in ${text}` : `${text} ago`;
 }
 
