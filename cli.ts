@@ -27,6 +27,8 @@ const commands: Commands = {
     (await import('./src/commands/status.ts')).statusCommand(runId, flags, io),
   report: async (runId, flags, io) =>
     (await import('./src/commands/report.ts')).reportCommand(runId, flags, io),
+  track: async (target, flags, io) =>
+    (await import('./src/commands/track.ts')).trackCommand(target, flags, io),
   runs: async (flags, io) => (await import('./src/commands/runs.ts')).runsCommand(flags, io),
   cancel: async (runId, flags, io) =>
     (await import('./src/commands/cancel.ts')).cancelCommand(runId, flags, io),

@@ -8,7 +8,9 @@ import type { ScheduledRunSpec } from './src/core/schedule.ts';
 import { linkForCommand } from './src/session/link.ts';
 import { prepareSuite } from './src/session/prepare.ts';
 import { planFire } from './src/session/plan-fire.ts';
+import { suiteDeps } from './src/session/serve.ts';
 import { liveCases } from './src/suite/cases.ts';
+import { engineTracing } from './src/temporal/engine-tracing.ts';
 import { watchTemporal } from './src/temporal/health.ts';
 import { createSuiteWorker, taskQueueFor } from './src/temporal/worker.ts';
 
@@ -25,9 +27,7 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
       ? (await link.runs.read(flags.until)).taskQueue
       : taskQueueFor(suite.name, io.env);
     const deps = {
-      adapter: suite.adapter,
-      scorer: suite.scorer,
-      registry: suite.registry,
+      ...suiteDeps({ suite, cases: [] }, io.env),
       cases: live.cases,
       refreshCases: live.refresh,
       planFire: (spec: ScheduledRunSpec, runId: string) => planFire(suite, spec, runId, io),
@@ -64,6 +64,8 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
       watching.abort();
       await watch;
     }
+    // The engine's last spans leave before the process does.
+    await (await engineTracing(io.env))?.shutdown();
     io.stderr.write('worker stopped\n');
     return 0;
   } finally {

@@ -4,6 +4,7 @@ import type { Failure, GateState, SlotAnswer, SlotRequest } from '../src/core/co
 import type { Contender } from '../src/core/matrix.ts';
 import { addUsage } from '../src/core/results.ts';
 import { classifyFailure, defaultBackoff, type FailureClass } from '../src/core/retry.ts';
+import { traced } from './trace-context.ts';
 
 /** How activities reach the run's gate (a workflow) from a worker. */
 export interface GateClient {
@@ -88,28 +89,38 @@ export function gatedModel(
     name: contender.model,
     provider: contender.provider,
     ...settings,
-    async complete(request: CompletionRequest): Promise<ProviderResponse> {
-      await waitForSlot();
-      const started = performance.now();
-      let response: ProviderResponse;
-      try {
-        response = await provider.complete({ id: contender.id, name: contender.model, ...settings }, request);
-      } catch (error) {
-        const verdict = verdictOf(error);
-        const delay = verdict.retry ? (verdict.delay ?? defaultBackoff(attempt)) : undefined;
-        // A 429, or any answer saying how long to wait, speaks for the vendor (S8): it closes for every call. A 5xx
-        // or a dropped connection says only that this model is unwell: its neighbours on the endpoint go on.
-        if (delay !== undefined) await gate.closeVendor(runId, vendorWide(error) ? vendor : model, delay);
-        const text = `${contender.provider} ${contender.id}: ${error instanceof Error ? error.message : String(error)}`;
-        throw new TransportError(
-          text,
-          { ...verdict, ...(delay !== undefined ? { delay } : {}) },
-          { cause: error },
-        );
-      }
-      log.latency = (log.latency ?? 0) + (performance.now() - started) / 1000;
-      log.usage = addUsage(log.usage, response.usage);
-      return response;
-    },
+    complete: (request: CompletionRequest): Promise<ProviderResponse> =>
+      // A traced run shows each call, and the gate's wait before it, under its pool's activity.
+      traced(`call ${contender.id}`, { provider: contender.provider, model: contender.id }, async (span) => {
+        await traced('gate', { vendor, limits: contender.limits.join(' ') }, waitForSlot);
+        const response = await call(request);
+        span?.setAttributes({
+          input_tokens: response.usage.inputTokens ?? undefined,
+          output_tokens: response.usage.outputTokens ?? undefined,
+        });
+        return response;
+      }),
   };
+  async function call(request: CompletionRequest): Promise<ProviderResponse> {
+    const started = performance.now();
+    let response: ProviderResponse;
+    try {
+      response = await provider.complete({ id: contender.id, name: contender.model, ...settings }, request);
+    } catch (error) {
+      const verdict = verdictOf(error);
+      const delay = verdict.retry ? (verdict.delay ?? defaultBackoff(attempt)) : undefined;
+      // A 429, or any answer saying how long to wait, speaks for the vendor (S8): it closes for every call. A 5xx
+      // or a dropped connection says only that this model is unwell: its neighbours on the endpoint go on.
+      if (delay !== undefined) await gate.closeVendor(runId, vendorWide(error) ? vendor : model, delay);
+      const text = `${contender.provider} ${contender.id}: ${error instanceof Error ? error.message : String(error)}`;
+      throw new TransportError(
+        text,
+        { ...verdict, ...(delay !== undefined ? { delay } : {}) },
+        { cause: error },
+      );
+    }
+    log.latency = (log.latency ?? 0) + (performance.now() - started) / 1000;
+    log.usage = addUsage(log.usage, response.usage);
+    return response;
+  }
 }

@@ -4,7 +4,7 @@ import { holderOf } from '../src/core/experiment-state.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import type { Failure } from '../src/core/coordinator.ts';
 import { outcomeOf } from '../src/core/outcomes.ts';
-import { gateReportDue, nextMove } from '../src/core/pool-pacing.ts';
+import { deliveryStalled, gateReportDue, nextMove } from '../src/core/pool-pacing.ts';
 import { createCaseRunner, type CaseDeps } from './case-runner.ts';
 import type { PoolRegistry } from './pool-registry.ts';
 import { HEARTBEAT_SECONDS } from './run-case.ts';
@@ -64,6 +64,7 @@ export function createRunCases(deps: PoolDeps) {
     let urgent = false;
     let exhausted = !retried && !input.more;
     let exchanging = false;
+    let exchangingSince: number | null = null;
     let ended = 'drained' as PoolResult['ended'];
     let failure: Error | undefined;
     let wake = () => {};
@@ -120,7 +121,7 @@ export function createRunCases(deps: PoolDeps) {
         });
     };
     const startLanes = () => {
-      const held = () => holding || toGate.failures > 0;
+      const held = () => holding || toGate.failures > 0 || deliveryStalled(exchangingSince, Date.now());
       while (
         running < input.parallelism &&
         buffer.length > 0 &&
@@ -142,6 +143,7 @@ export function createRunCases(deps: PoolDeps) {
     };
     const exchange = (want: number) => {
       exchanging = true;
+      exchangingSince = Date.now();
       const settled = outbox.splice(0);
       [oldest, bytes, urgent] = [null, 0, false];
       deps.experiments
@@ -160,6 +162,7 @@ export function createRunCases(deps: PoolDeps) {
         })
         .finally(() => {
           exchanging = false;
+          exchangingSince = null;
           kick();
         });
     };

@@ -127,7 +127,10 @@ async function pack() {
   };
   visit(types);
   const { bundleWorkflowCode } = await import('@temporalio/worker');
-  const { code } = await bundleWorkflowCode({ workflowsPath: join(ROOT, 'workflows', 'index.ts') });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath: join(ROOT, 'workflows', 'index.ts'),
+    workflowInterceptorModules: [join(ROOT, 'workflows', 'tracing.ts')],
+  });
   writeFileSync(join(DIST, 'workflow-bundle.js'), code);
   console.log(`built ${relative(process.cwd(), DIST)}: JavaScript, declarations and the workflow bundle`);
 }

@@ -45,3 +45,11 @@ export type { Contender, Experiment } from './core/matrix.ts';
 export type { Plan } from './core/plan.ts';
 export { OpenRouterProvider } from './providers/openrouter.ts';
 export { TypeSafeProvider } from './providers/typesafe.ts';
+export type {
+  CaseRecord,
+  ExperimentInfo,
+  Tracker,
+  TrackerContext,
+  TrackerDefinition,
+  TrackerLog,
+} from './trackers/types.ts';

@@ -8,7 +8,6 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Activities } from '../activities/index.ts';
 import type { ScoreRow } from '../src/core/run-change.ts';
 import { gateWorkflowId, experimentWorkflowId, type RunInput } from '../src/core/run-input.ts';
 import {
@@ -18,6 +17,8 @@ import {
   runFinished,
   type RunCarry,
 } from '../src/core/run-schedule.ts';
+import { TRACK_ATTEMPTS, type Tracked } from '../src/core/tracking.ts';
+import type { Activities } from '../activities/index.ts';
 import { experiment } from './experiment.ts';
 import { finishSignal, runProgressQuery } from './messages.ts';
 
@@ -29,10 +30,23 @@ export interface RunResult {
    * run fell below its schedule's bar.
    */
   state: 'completed' | 'aborted' | 'regressed';
-  experiments: { id: string; cases: number; errors: number }[];
+  experiments: { id: string; cases: number; errors: number; tracked?: Tracked }[];
   /** A scheduled run: each contender's figures per dataset (its schedule's trend reads them), and why it regressed. */
   scores?: ScoreRow[];
   regression?: string[];
+}
+
+const { track } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  // The last try reports a failing tracker as its result's problem rather than failing.
+  retry: { maximumAttempts: TRACK_ATTEMPTS, initialInterval: '1 second', backoffCoefficient: 2 },
+});
+
+/** The reason an activity failed: its cause's message, not the wrapper's "Activity task failed". */
+function reasonOf(error: unknown): string {
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof Error) return cause.message;
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Judges a scheduled run on a worker, which reads this run's results and the previous run's from Temporal. */
@@ -52,6 +66,21 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
   }));
   const lanes = laneCount(input.concurrency, order.length);
   let failure: Error | undefined;
+  const tracked = (carry.tracked ??= {});
+  const sending = new Set<string>();
+  // Once an experiment's results are durable, its trackers get them, on the run's task queue, by a worker that has
+  // the suite and the keys; a tracker that fails is reported, never failing the run. Runs started before trackers
+  // carry no `tracking` and send nothing, so their histories replay unchanged.
+  const send = (id: string) => {
+    if (!input.tracking) return;
+    sending.add(id);
+    void track({ runId: input.runId, experimentId: id, tracking: input.tracking })
+      .then(
+        (outcome) => (tracked[id] = outcome),
+        (error: unknown) => (tracked[id] = { problem: reasonOf(error) }),
+      )
+      .finally(() => sending.delete(id));
+  };
   const start = (id: string) => {
     const e = input.experiments.find((x) => x.id === id)!;
     running.add(id);
@@ -77,6 +106,7 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
         };
         if (summary.stopped) carry.stopped = true;
         running.delete(id);
+        send(id);
       },
       (error: unknown) => {
         // A failed experiment is a bug of ours: the run fails with it (cancellation arrives the same way).
@@ -90,11 +120,17 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
     if (failure) throw failure;
     draining ||= workflowInfo().continueAsNewSuggested;
     for (const id of experimentsToStart(order, carry, running, lanes, draining)) start(id);
-    if (draining && running.size === 0) return continueAsNew<typeof compareRun>(input, carry);
+    if (draining && running.size === 0 && sending.size === 0) {
+      return continueAsNew<typeof compareRun>(input, carry);
+    }
     const before = running.size;
     const finished = Object.keys(carry.done).length;
-    await condition(() => running.size < before || Object.keys(carry.done).length > finished);
+    const sent = sending.size;
+    await condition(
+      () => running.size < before || Object.keys(carry.done).length > finished || sending.size < sent,
+    );
   }
+  await condition(() => sending.size === 0);
   await getExternalWorkflowHandle(gateWorkflowId(input.runId)).signal(finishSignal);
   let state: RunResult['state'] = carry.stopped ? 'aborted' : 'completed';
   // Only a scheduled run that completed is judged (D5): an aborted one is an error of the run, not a regression.
@@ -111,6 +147,7 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
       id,
       cases: carry.done[id]?.cases ?? 0,
       errors: carry.done[id]?.errors ?? 0,
+      ...(tracked[id] ? { tracked: tracked[id] } : {}),
     })),
     ...(judged ? { scores: judged.scores, regression: judged.regression } : {}),
   };

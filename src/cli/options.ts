@@ -35,6 +35,9 @@ export interface RunFlags extends SuiteFlags {
   scores?: boolean;
 }
 
+/** The flags of `track`: which tracker to send to (else the run's own), and the tracker project. */
+export type TrackFlags = SuiteFlags & Pick<RunFlags, 'tracker' | 'local' | 'project'>;
+
 /** The flags of `start`: `worker: false` leaves serving the run to `llm-evals worker` processes. */
 export interface StartFlags extends RunFlags {
   worker?: boolean;
@@ -72,6 +75,9 @@ export interface ScheduleFlags extends SuiteFlags {
   maxTokens?: number;
   parallelism?: number;
   concurrency?: number;
+  tracker?: string;
+  local?: boolean;
+  project?: string;
   note?: string;
   from?: string;
   to?: string;

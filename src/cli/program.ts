@@ -9,6 +9,7 @@ import type {
   StartFlags,
   StatusFlags,
   SuiteFlags,
+  TrackFlags,
   WorkerFlags,
 } from './options.ts';
 
@@ -26,6 +27,7 @@ export interface Commands {
   resume(runId: string, flags: RunFlags, io: Io): Promise<number>;
   status(runId: string | undefined, flags: StatusFlags, io: Io): Promise<number>;
   report(runId: string, flags: RunFlags, io: Io): Promise<number>;
+  track(target: string, flags: TrackFlags, io: Io): Promise<number>;
   runs(flags: StatusFlags & { limit?: number; all?: boolean }, io: Io): Promise<number>;
   cancel(runId: string, flags: StatusFlags, io: Io): Promise<number>;
   answer(runId: string, goOn: boolean, flags: StatusFlags, io: Io): Promise<number>;
@@ -248,6 +250,17 @@ export function createProgram(
   )
     .argument('<run>', 'the run id')
     .action((runId: string, flags: RunFlags) => run(() => commands.report(runId, flags, io))());
+  trackerOptions(
+    suiteOptions(
+      program
+        .command('track')
+        .description(
+          'send a finished run again to the local log and the remote tracker (its own, or --tracker)',
+        ),
+    ),
+  )
+    .argument('<run>', 'the run id, or a saved snapshot (FILE.json)')
+    .action((target: string, flags: TrackFlags) => run(() => commands.track(target, flags, io))());
   suiteOptions(program.command('runs').description('recent runs of this project (--all: of every project)'))
     .option('--all', 'the runs of every project on this Temporal')
     .option('--json', 'print JSON')
@@ -337,7 +350,9 @@ function scheduleCommands(
     );
   const act = (action: string) => (name: string | undefined, flags: ScheduleFlags) =>
     run(() => commands.schedule(action, name, flags, io))();
-  planOptions(suiteOptions(schedule.command('create').description('create a schedule of compare runs')))
+  trackerOptions(
+    planOptions(suiteOptions(schedule.command('create').description('create a schedule of compare runs'))),
+  )
     .argument('<name>', 'the schedule name (letters, digits, . _ -)')
     .option('--every <duration>', 'fire every so long: 1w, 1d, 12h, 30s')
     .option('--cron <expression>', 'fire on a cron spec, such as "0 3 * * 1"')

@@ -10,6 +10,7 @@ import { pausePolicy } from '../session/pause.ts';
 import { prepareSuite } from '../session/prepare.ts';
 import { presentRun } from '../session/present.ts';
 import { resumeHint, serveRun, suiteWorker } from '../session/serve.ts';
+import { checkTracking } from '../session/trackers.ts';
 import { loadCases, shortPath } from '../suite/cases.ts';
 
 /** `resume RUN` (D3, D4): a worker plus the live view; the run continues where it stopped, finished cases are not called again. */
@@ -20,8 +21,9 @@ export async function resumeCommand(runId: string, flags: RunFlags, io: Io): Pro
   const link = await linkForCommand(suite.projectDir, io, 'resume');
   try {
     const record = await link.runs.read(runId);
+    await checkTracking(suite, runId, record.input.tracking, flags, io);
     io.stderr.write(`resuming run ${pc.bold(runId)}\n`);
-    const worker = await suiteWorker(link, record.taskQueue, { suite, cases });
+    const worker = await suiteWorker(link, record.taskQueue, { suite, cases }, io.env);
     const served = await serveRun(link, worker, runId, record.input, io, pausePolicy(flags.yes, io));
     if (served === 'interrupted') {
       io.stderr.write(resumeHint(runId) + '\n');

@@ -23,6 +23,9 @@ const PLAN_FLAGS = [
   'maxTokens',
   'parallelism',
   'concurrency',
+  'tracker',
+  'local',
+  'project',
 ] as const;
 
 function checkName(name: string | undefined): string {

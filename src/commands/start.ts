@@ -9,6 +9,7 @@ import { linkForCommand } from '../session/link.ts';
 import { planRun } from '../session/plan-run.ts';
 import { checkBeforeRun, prepareSuite } from '../session/prepare.ts';
 import { prepareStart, startPrepared } from '../session/run.ts';
+import { chooseTracking } from '../session/trackers.ts';
 import { taskQueueFor } from '../temporal/worker.ts';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'llm-evals.mjs');
@@ -36,9 +37,10 @@ export async function startCommand(flags: StartFlags, io: Io): Promise<number> {
   const planned = await planRun(flags, io, flags.models);
   await prepareSuite(planned.suite, io);
   await checkBeforeRun(planned, flags, io);
+  const tracking = await chooseTracking(planned.suite, flags, io);
   const link = await linkForCommand(planned.suite.projectDir, io, 'start');
   try {
-    const start = prepareStart(planned);
+    const start = prepareStart(planned, tracking);
     const { runId } = start;
     await startPrepared(link, start, taskQueueFor(planned.suite.name, io.env), planned.suite.projectDir);
     if (flags.worker !== false) {

@@ -73,3 +73,14 @@ export function gateReportDue(
 export function firstLease(parallelism: number): number {
   return parallelism + prefetch(parallelism, 0);
 }
+
+/** How long an exchange may take before the pool stops starting calls whose results it could not make durable. */
+export const STALLED_AFTER_MS = 1000;
+
+/**
+ * Whether a pool holds its idle lanes because its experiment has not answered an exchange for STALLED_AFTER_MS (the
+ * server is gone, or far behind): a call started now could finish without being recorded, and be paid twice.
+ */
+export function deliveryStalled(exchangingSince: number | null, now: number): boolean {
+  return exchangingSince !== null && now - exchangingSince >= STALLED_AFTER_MS;
+}

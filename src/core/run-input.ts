@@ -1,6 +1,7 @@
 import type { Contender, RateLimit } from './matrix.ts';
 import type { Plan } from './plan.ts';
 import type { RunSchedule } from './schedule.ts';
+import type { Tracking } from './tracking.ts';
 
 /** What the compare-run workflow receives: the plan without what only the snapshot needs, cases as `[key, hash]` per dataset. */
 export interface RunInput {
@@ -15,10 +16,12 @@ export interface RunInput {
   abortAfter?: { total: number; percent?: number };
   /** A scheduled run: judged against its schedule's previous run before it ends (D5). */
   schedule?: RunSchedule;
+  /** Where each finished experiment is sent besides the local log; absent in runs started before trackers. */
+  tracking?: Tracking;
 }
 
-/** Derives the workflow's input from a plan. */
-export function toRunInput(runId: string, plan: Plan): RunInput {
+/** Derives the workflow's input from a plan, and the trackers chosen for it. */
+export function toRunInput(runId: string, plan: Plan, tracking?: Tracking): RunInput {
   const contenderIndex = new Map(plan.contenders.map((c, i) => [c.key, i]));
   const datasets: RunInput['datasets'] = {};
   for (const c of plan.cases) (datasets[c.dataset] ??= []).push([c.key, c.hash]);
@@ -36,6 +39,7 @@ export function toRunInput(runId: string, plan: Plan): RunInput {
     concurrency: plan.settings.concurrency,
     limits: plan.limits,
     ...(plan.abortAfter ? { abortAfter: plan.abortAfter } : {}),
+    ...(tracking ? { tracking } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ExperimentStatus } from './progress.ts';
+import type { Tracked } from './tracking.ts';
 
 /** Upper bound on experiments in flight, far below Temporal's 2,000 pending children per workflow. */
 export const MAX_LANES = 500;
@@ -7,6 +8,8 @@ export const MAX_LANES = 500;
 export interface RunCarry {
   done: Record<string, { cases: number; errors: number; stopped?: boolean }>;
   stopped?: boolean;
+  /** How each finished experiment was tracked, once its track activity has ended. */
+  tracked?: Record<string, Tracked>;
 }
 
 /** How many experiments run at once: `-j` (0 = all), at least one, at most MAX_LANES. */

@@ -6,6 +6,7 @@ import { CaseResultSchema, type CaseResult } from './results.ts';
 import { RunChangeSchema, TrendSchema, type RunChange, type Trend } from './run-change.ts';
 import type { RunInput } from './run-input.ts';
 import { RunScheduleSchema } from './schedule.ts';
+import { linkOf, TrackerProblemSchema, type Tracked } from './tracking.ts';
 
 /** The snapshot's format version; bump it when a field changes meaning. */
 export const SNAPSHOT_VERSION = 1;
@@ -50,6 +51,10 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   experiments: z.array(ExperimentSchema),
   /** A tracker's page (or log file) per experiment id, where a tracker recorded it. */
   links: z.record(z.string(), z.string()).optional(),
+  /** The remote tracker the run sent to, when one was chosen (T4). */
+  tracker: z.string().optional(),
+  /** Experiments the remote tracker failed to record: `llm-evals track RUN` sends them again. */
+  trackerProblems: z.array(TrackerProblemSchema).optional(),
   cases: z.array(SnapshotCaseSchema),
   results: z.array(CaseResultSchema),
   /** A scheduled run: the change since the schedule's previous run, and why it regressed if it did. */
@@ -78,6 +83,25 @@ export interface SnapshotParts {
   change?: RunChange;
   regression?: string[];
   trend?: Trend;
+  /** How each experiment was tracked, as the run's result says (a run closed otherwise has none). */
+  tracked?: Readonly<Record<string, Tracked>>;
+}
+
+/** The snapshot's tracker fields: each experiment's link, the remote tracker, and what it failed to record. */
+function trackingOf(input: RunInput, tracked: Readonly<Record<string, Tracked>> = {}) {
+  const links: Record<string, string> = {};
+  const problems: z.infer<typeof TrackerProblemSchema>[] = [];
+  const tracker = input.tracking?.tracker;
+  for (const [experiment, t] of Object.entries(tracked)) {
+    const link = linkOf(t);
+    if (link) links[experiment] = link;
+    if (t.problem) problems.push({ tracker: tracker ?? 'local', experiment, message: t.problem });
+  }
+  return {
+    ...(Object.keys(links).length ? { links } : {}),
+    ...(tracker ? { tracker } : {}),
+    ...(problems.length ? { trackerProblems: problems } : {}),
+  };
 }
 
 /** Assembles a run's snapshot (R3) from its parts: the one place a Snapshot is made. */
@@ -98,6 +122,7 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
       dataset: e.dataset,
       caseKeys: input.datasets[e.dataset]!.map(([key]) => key),
     })),
+    ...trackingOf(input, parts.tracked),
     cases: [...planned].flatMap(([key, hash]) => {
       const c = byKey.get(key);
       if (!c) return [];

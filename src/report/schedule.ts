@@ -71,6 +71,9 @@ export function flagsText(flags: Record<string, Json>): string {
     maxTokens: '--max-tokens',
     parallelism: '-p',
     concurrency: '-j',
+    tracker: '--tracker',
+    local: '--local',
+    project: '--project',
   };
   const parts = Object.entries(flags).map(([key, value]) => {
     const flag = names[key] ?? `--${key}`;

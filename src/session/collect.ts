@@ -1,15 +1,27 @@
 import { diffRuns, digestOf, primaryMetric } from '../core/run-change.ts';
 import { buildSnapshot, type Snapshot, type SnapshotParts } from '../core/snapshot.ts';
+import type { Tracked } from '../core/tracking.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
 import type { RunRecord } from '../temporal/runs.ts';
 
 type RunResult = Awaited<ReturnType<TemporalLink['runs']['outcome']>>;
 
-/** The snapshot state of a run Temporal holds: done, stopped by its gate, or closed otherwise (cancelled, failed). */
-function stateOf(record: RunRecord, outcome: RunResult | undefined): Snapshot['status'] {
-  if (outcome) return outcome.state;
-  return record.closed ? 'aborted' : 'partial';
+/**
+ * The snapshot state of a run Temporal holds (done, stopped by its gate, regressed, or closed otherwise: cancelled,
+ * failed) and, when it completed, how each experiment was tracked.
+ */
+function stateOf(
+  record: RunRecord,
+  outcome: RunResult | undefined,
+): { status: Snapshot['status']; tracked?: Record<string, Tracked> } {
+  if (outcome) {
+    const tracked = Object.fromEntries(
+      outcome.experiments.flatMap((e) => (e.tracked ? [[e.id, e.tracked]] : [])),
+    );
+    return { status: outcome.state, tracked };
+  }
+  return { status: record.closed ? 'aborted' : 'partial' };
 }
 
 /**
@@ -55,14 +67,16 @@ export async function collectSnapshot(
       record.input.experiments.map((e) => e.id),
     ),
   ]);
+  const { status, tracked } = stateOf(record, outcome);
   const parts: SnapshotParts = {
     runId,
     header: record.header,
     input: record.input,
-    status: stateOf(record, outcome),
+    status,
     results,
     cases,
     finishedAt: (record.closedAt ?? new Date()).toISOString(),
+    ...(tracked ? { tracked } : {}),
   };
   const base = buildSnapshot(parts);
   const extras = await scheduledParts(link, record, base, outcome);

@@ -8,6 +8,7 @@ import { reloadLineup, type LoadedSuite } from '../suite/load.ts';
 import { planSuite } from './plan-run.ts';
 import { checkBeforeRun } from './prepare.ts';
 import { prepareStart } from './run.ts';
+import { chooseTracking } from './trackers.ts';
 
 /**
  * Plans a schedule's fire in a worker of the suite (D5): the lineup and cases as they are on disk now, the flags given
@@ -24,6 +25,8 @@ export async function planFire(
   const planned = await planSuite(reloadLineup(suite), flags, io, flags.models);
   // The same checks as `start`, at the fire: a case broken since `schedule create` fails the fire, calling nothing.
   await checkBeforeRun(planned, flags, io);
-  const { input, header } = prepareStart(planned, runId);
+  // The tracker is chosen at the fire too, as `start` chooses it: the flags, the lineup, then the key set now.
+  const tracking = await chooseTracking(planned.suite, flags, io);
+  const { input, header } = prepareStart(planned, tracking, runId);
   return { input, header };
 }

@@ -2,6 +2,8 @@ import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { deliverReports } from '../output/deliver.ts';
+import { openInBrowser } from '../output/open-browser.ts';
+import { renderTracking, trackerPages } from '../report/tracking.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 
 /** How `results.display` may show a run. */
@@ -36,6 +38,14 @@ export async function presentRun(
     },
     io,
   );
+  for (const line of renderTracking(saved)) io.stderr.write(line + '\n');
+  // The remote tracker's page opens like the report's (T3), unless --no-open.
+  if (flags.open !== false) {
+    for (const page of trackerPages(saved)) {
+      const why = await openInBrowser(page, io.env);
+      if (why) io.stderr.write(`not opened: ${why}\n`);
+    }
+  }
   // An aborted run reports what finished, then fails the command (S10, S11).
   return snapshot.status === 'completed' ? 0 : 1;
 }

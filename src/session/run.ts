@@ -15,6 +15,9 @@ import { checkBeforeRun, prepareSuite } from './prepare.ts';
 import { newRunId } from './run-id.ts';
 import { mark } from '../timing.ts';
 import { resumeHint, serveRun, suiteWorker } from './serve.ts';
+import { chooseTracking } from './trackers.ts';
+import { traceCommand } from '../temporal/engine-tracing.ts';
+import type { Tracking } from '../core/tracking.ts';
 
 /** A planned run made ready to start: its id, its workflow input and the header recorded beside it. */
 export interface RunStart {
@@ -24,7 +27,11 @@ export interface RunStart {
 }
 
 /** Names a planned run and derives what its workflows receive and record. */
-export function prepareStart({ suite, plan }: PlannedRun, runId: string = newRunId()): RunStart {
+export function prepareStart(
+  { suite, plan }: PlannedRun,
+  tracking: Tracking,
+  runId: string = newRunId(),
+): RunStart {
   const header: RunHeader = {
     createdAt: new Date().toISOString(),
     suite: {
@@ -38,7 +45,7 @@ export function prepareStart({ suite, plan }: PlannedRun, runId: string = newRun
     refused: plan.refused,
     ...(plan.weights ? { weights: plan.weights } : {}),
   };
-  return { runId, input: toRunInput(runId, plan), header };
+  return { runId, input: toRunInput(runId, plan, tracking), header };
 }
 
 /** Starts a prepared run on a task queue, tagged with its project. */
@@ -66,15 +73,31 @@ export async function runPlanned(
 ): Promise<{ snapshot: Snapshot; file: string }> {
   await prepareSuite(planned.suite, io);
   await checkBeforeRun(planned, flags, io);
+  const tracking = await chooseTracking(planned.suite, flags, io);
+  // With an OTLP endpoint set, one trace shows the command, its workflows, their activities and each provider call.
+  return traceCommand(io.env, `llm-evals ${command}`, (span) =>
+    runTraced(planned, flags, io, command, tracking, span),
+  );
+}
+
+async function runTraced(
+  planned: PlannedRun,
+  flags: RunFlags,
+  io: Io,
+  command: string,
+  tracking: Tracking,
+  span?: { setAttributes(attributes: Record<string, string>): unknown },
+): Promise<{ snapshot: Snapshot; file: string }> {
   const link = await linkForCommand(planned.suite.projectDir, io, command);
   try {
-    const start = prepareStart(planned);
+    const start = prepareStart(planned, tracking);
     const { runId } = start;
+    span?.setAttributes({ run_id: runId, suite: planned.suite.name });
     // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting. The
     // worker is made while the run starts, so the run's first task finds it soon.
     const taskQueue = `${taskQueueFor(planned.suite.name, io.env)}/${runId}`;
     const [worker] = await Promise.all([
-      suiteWorker(link, taskQueue, planned),
+      suiteWorker(link, taskQueue, planned, io.env),
       startPrepared(link, start, taskQueue, planned.suite.projectDir),
     ]);
     mark('started');

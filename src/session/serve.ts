@@ -7,9 +7,10 @@ import { renderProgress } from '../report/progress.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
-import { createSuiteWorker, type SuiteWorker } from '../temporal/worker.ts';
+import { createSuiteWorker, type SuiteDeps, type SuiteWorker } from '../temporal/worker.ts';
 import { LiveLines } from './live-lines.ts';
 import { answerPause, type PausePolicy } from './pause.ts';
+import { trackerSuite } from './trackers.ts';
 
 /** A suite loaded in this process, with the cases its worker serves. */
 export interface Served {
@@ -17,18 +18,26 @@ export interface Served {
   cases: readonly LoadedCase[];
 }
 
-/** Creates a worker for the suite on a run's task queue, with the suite's adapter, scorer, providers and cases. */
-export function suiteWorker(
-  link: TemporalLink,
-  taskQueue: string,
-  { suite, cases }: Served,
-): Promise<SuiteWorker> {
-  return createSuiteWorker(link, taskQueue, {
+/** The worker's share of a loaded suite: its adapter, scorer, providers, cases and trackers, and the env of its keys. */
+export function suiteDeps({ suite, cases }: Served, env: NodeJS.ProcessEnv): SuiteDeps {
+  return {
     adapter: suite.adapter,
     scorer: suite.scorer,
     registry: suite.registry,
     cases: new Map(cases.map((c) => [c.key, c])),
-  });
+    trackers: trackerSuite(suite),
+    env,
+  };
+}
+
+/** Creates a worker for the suite on a run's task queue, with the suite's code, cases and trackers. */
+export function suiteWorker(
+  link: TemporalLink,
+  taskQueue: string,
+  served: Served,
+  env: NodeJS.ProcessEnv,
+): Promise<SuiteWorker> {
+  return createSuiteWorker(link, taskQueue, suiteDeps(served, env));
 }
 
 /** Every experiment done: what the progress view shows once the run has closed and its queries can no longer say. */
@@ -42,7 +51,21 @@ function doneProgress(runId: string, input: RunInput): RunProgress {
   };
 }
 
-/** Runs the worker in this process and draws the run's progress until it closes or the user interrupts. */
+/** How long a stop waits for the calls in flight when the server does not answer. */
+const DRAIN_WITHOUT_SERVER_MS = 10_000;
+
+/** What the live view says while the server does not answer: since when, and what the user can do. */
+export function unreachableLine(since: Date, runId: string): string {
+  const at = since.toTimeString().slice(0, 8);
+  return pc.yellow(
+    `Temporal server unreachable since ${at}; waiting (Ctrl-C stops, \`llm-evals resume ${runId}\` continues later)`,
+  );
+}
+
+/**
+ * Runs the worker in this process and draws the run's progress until it closes or the user interrupts. While the
+ * server does not answer it says so instead of drawing progress it cannot see, and waits for it to come back.
+ */
 export async function serveRun(
   link: TemporalLink,
   worker: SuiteWorker,
@@ -53,35 +76,70 @@ export async function serveRun(
 ): Promise<'closed' | 'interrupted'> {
   const experiments = input.experiments.map((e) => ({ ...e, contender: input.contenders[e.contender]!.key }));
   const stderr = io.stderr as { isTTY?: boolean; columns?: number };
-  const live = new LiveLines(io.stderr, Boolean(stderr.isTTY), stderr.isTTY ? stderr.columns : undefined);
+  const tty = Boolean(stderr.isTTY);
+  const live = new LiveLines(io.stderr, tty, tty ? stderr.columns : undefined);
   const draw = (progress: RunProgress) => live.draw(renderProgress(progress, experiments, input.contenders));
   const interrupt = io.watchInterrupt?.();
-  return worker.runUntil(async () => {
+  const stop = new AbortController();
+  interrupt?.addEventListener('abort', () => stop.abort(), { once: true });
+  let lostSince: Date | undefined;
+  /** The server stopped answering: said once where lines cannot be redrawn, kept on screen where they can. */
+  const lost = () => {
+    if (!lostSince) {
+      lostSince = new Date();
+      if (!tty) io.stderr.write(unreachableLine(lostSince, runId) + '\n');
+    }
+    if (tty) live.draw([unreachableLine(lostSince, runId)]);
+  };
+  const found = () => {
+    if (lostSince && !tty) {
+      const seconds = Math.round((Date.now() - lostSince.getTime()) / 1000);
+      io.stderr.write(`Temporal server back after ${seconds} s; the run goes on\n`);
+    }
+    lostSince = undefined;
+  };
+  let served!: (how: 'closed' | 'interrupted') => void;
+  const ended = new Promise<'closed' | 'interrupted'>((resolve) => (served = resolve));
+  const serving = worker.runUntil(async () => {
     let closed = false;
-    const outcome = link.runs.outcome(runId).then(
-      () => (closed = true),
-      () => (closed = true),
+    const outcome = link.runs.closed(runId, stop.signal).then(() => (closed = !stop.signal.aborted));
+    const stopped = new Promise<void>((resolve) =>
+      stop.signal.addEventListener('abort', () => resolve(), { once: true }),
     );
-    const interrupted = new Promise<void>((resolve) =>
-      interrupt?.addEventListener('abort', () => resolve(), { once: true }),
-    );
-    for (let tick = 0; !closed && !interrupt?.aborted; tick++) {
+    for (let tick = 0; !closed && !stop.signal.aborted; tick++) {
       try {
-        draw(await link.runs.progress(runId));
+        draw(await link.runs.progress(runId, 2000));
+        found();
       } catch {
-        // Between runs of a continue-as-new the query can miss; the next tick draws.
+        // Between runs of a continue-as-new a query can miss, and the next tick draws; a server that does not
+        // answer is said as such.
+        if (!(await link.runs.reachable())) lost();
       }
-      const gate = tick % 4 === 0 ? await link.runs.gate(runId) : undefined;
+      const gate = !lostSince && tick % 4 === 0 ? await link.runs.gate(runId) : undefined;
       if (gate?.state === 'paused') await answerPause(link.runs, runId, gate, input, policy, io);
-      await Promise.race([outcome, interrupted, sleep(250)]);
+      await Promise.race([outcome, stopped, sleep(250)]);
     }
     if (!closed) {
-      io.stderr.write('stopping: the calls in flight finish and are recorded first\n');
+      io.stderr.write(
+        lostSince
+          ? 'stopping: calls in flight finish; those Temporal cannot record now are made again on resume\n'
+          : 'stopping: the calls in flight finish and are recorded first\n',
+      );
+      served('interrupted');
       return 'interrupted';
     }
-    draw(await link.runs.progress(runId).catch(() => doneProgress(runId, input)));
+    draw(await link.runs.progress(runId, 5000).catch(() => doneProgress(runId, input)));
+    served('closed');
     return 'closed';
   });
+  // With the server gone, the worker's shutdown would wait for it as long as it stays gone: once the calls in flight
+  // had their time, stop waiting; what they did not record is made again on resume.
+  const givenUp = ended.then(async (how) => {
+    if (how !== 'interrupted' || !lostSince) return new Promise<never>(() => {});
+    await sleep(DRAIN_WITHOUT_SERVER_MS);
+    return how;
+  });
+  return Promise.race([serving, givenUp]);
 }
 
 /** Tells the user how to pick a run back up. */

@@ -1,6 +1,7 @@
 import type { Adapter } from '../api/adapter.ts';
 import type { Scorer } from '../api/scorer.ts';
 import type { Provider } from '../api/types.ts';
+import type { TrackerDefinition } from '../trackers/types.ts';
 
 /** What a helper file (`evals/eval_helper.ts`) registers: export it as default, made with `defineSuite`. */
 export interface SuiteDefinition {
@@ -19,6 +20,8 @@ export interface SuiteDefinition {
   beforeRun?: () => void | Promise<void>;
   /** Extra providers; the last registered is asked first for an id. */
   providers?: Provider[];
+  /** Custom trackers (T5), chosen by name like the built-in ones; their `packages` are imported only when chosen. */
+  trackers?: TrackerDefinition[];
 }
 
 /** Declares a suite in a helper file: `export default defineSuite({ ... })`. */

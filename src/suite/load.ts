@@ -16,6 +16,7 @@ import { checkConfig, readConfig, suiteCodeKeys, type SuiteConfig } from './conf
 import type { SuiteDefinition } from './define.ts';
 import { CONFIG_NAME, type Discovery } from './discover.ts';
 import { importModule } from './import-module.ts';
+import type { TrackerDefinition } from '../trackers/types.ts';
 
 /** Trackers a lineup may configure with a section of their own. */
 export const TRACKER_SECTIONS = ['local', 'logfire', 'braintrust'];
@@ -34,6 +35,8 @@ export interface LoadedSuite {
   casesGlob: string;
   envFiles: string[];
   beforeRun?: () => void | Promise<void>;
+  /** The helper's own trackers (T5), registered after the built-in ones. */
+  trackers: TrackerDefinition[];
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -137,7 +140,24 @@ export async function loadSuite(discovery: Discovery): Promise<LoadedSuite> {
   for (const m of modules) {
     for (const provider of (m.exports.providers as Provider[] | undefined) ?? []) registry.register(provider);
   }
-  const config = checkConfig(raw, registry.names(), TRACKER_SECTIONS);
+  const trackers = helper.trackers ?? [];
+  for (const t of trackers) {
+    if (!t || typeof t.name !== 'string' || typeof t.create !== 'function') {
+      throw new ConfigError(
+        discovery.helperFile,
+        'trackers',
+        'each tracker needs a name and create(context) (see TrackerDefinition)',
+      );
+    }
+    if (TRACKER_SECTIONS.includes(t.name) || t.name === 'none') {
+      throw new ConfigError(
+        discovery.helperFile,
+        'trackers',
+        `the name ${quote(t.name)} is taken by a built-in tracker`,
+      );
+    }
+  }
+  const config = checkConfig(raw, registry.names(), [...TRACKER_SECTIONS, ...trackers.map((t) => t.name)]);
   // Registered last, so an endpoint is asked first for an id under its own prefix (`-m local/…`).
   for (const [name, section] of Object.entries(config.endpoints)) {
     registry.register(endpointProvider(name, section));
@@ -175,6 +195,7 @@ export async function loadSuite(discovery: Discovery): Promise<LoadedSuite> {
     casesGlob: helper.cases ?? DEFAULT_CASES_GLOB,
     envFiles: helper.envFiles ?? [],
     beforeRun: helper.beforeRun,
+    trackers,
   };
 }
 

@@ -37,7 +37,12 @@ export async function workflowBundle(
   const file = join(cacheDir, `${hash.digest('hex').slice(0, 20)}.js`);
   if (existsSync(file)) return { code: readFileSync(file, 'utf8') };
   // Webpack's build output goes to the runtime's logger (the command's log file), not the terminal.
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: Runtime.instance().logger });
+  const { code } = await bundleWorkflowCode({
+    workflowsPath,
+    // Registered in every bundle; it traces only runs started with a trace context (engine-tracing.ts).
+    workflowInterceptorModules: [join(dirname(workflowsPath), 'tracing.ts')],
+    logger: Runtime.instance().logger,
+  });
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(`${file}.tmp`, code);
   renameSync(`${file}.tmp`, file);

@@ -4,6 +4,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { findTemporalBinary } from '../../temporal/binary.ts';
 import { userStateDir } from '../dirs.ts';
 import { checkReachable, ensureServer } from '../../temporal/server.ts';
+import { engineTracing } from './engine-tracing.ts';
 import { Runs } from './runs.ts';
 import { Schedules } from './schedules.ts';
 
@@ -73,7 +74,12 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
   });
   let native: Promise<NativeConnection> | undefined;
   const target = address;
-  const client = new Client({ connection, namespace });
+  const tracing = await engineTracing(env);
+  const client = new Client({
+    connection,
+    namespace,
+    ...(tracing ? { interceptors: { workflow: [tracing.clientInterceptor()] } } : {}),
+  });
   const runs = new Runs(client);
   return {
     address,
@@ -91,7 +97,8 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
       })),
     async close() {
       await connection.close();
-      if (native) await (await native).close();
+      // A worker given up on while the server was gone still holds the native connection; the process ends anyway.
+      if (native) await (await native).close().catch(() => undefined);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import { newGate, type GateState } from '../core/coordinator.ts';
 import type { ExperimentProgress, RunProgress } from '../core/progress.ts';
@@ -180,6 +180,34 @@ export class Runs {
   /** What the run workflow returned; waits for it to close, and rejects if it did not complete. */
   outcome(runId: string): Promise<RunResult> {
     return this.handle(runWorkflowId(runId)).result() as Promise<RunResult>;
+  }
+
+  /**
+   * Resolves once the run has closed, however it closed. A lost connection is waited out, never taken for a close:
+   * the run goes on in Temporal, and the wait resumes once the server answers again (or ends when `stop` aborts).
+   */
+  async closed(runId: string, stop?: AbortSignal): Promise<void> {
+    while (!stop?.aborted) {
+      try {
+        await this.outcome(runId);
+        return;
+      } catch (error) {
+        if (error instanceof WorkflowFailedError || error instanceof WorkflowNotFoundError) return;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  }
+
+  /** Whether the Temporal server answers within `timeoutMs`. */
+  async reachable(timeoutMs = 1500): Promise<boolean> {
+    try {
+      await this.client.connection.withDeadline(Date.now() + timeoutMs, () =>
+        this.client.workflowService.getSystemInfo({}),
+      );
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** The gate's state, when a worker answers the query within `timeoutMs`. */

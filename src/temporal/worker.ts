@@ -4,10 +4,13 @@ import { createActivities, type CaseDeps, type ScheduleDeps } from '../../activi
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { workflowBundle } from './bundle.ts';
+import { engineTracing } from './engine-tracing.ts';
 import type { TemporalLink } from './connect.ts';
 import { temporalGate } from './gate-client.ts';
 import { temporalExperiments } from './experiment-client.ts';
 import { previousScheduledRun } from './schedule-runs.ts';
+import type { TrackerSuite } from '../trackers/track.ts';
+import type { Env } from '../trackers/types.ts';
 
 /** The workflows' entry file, bundled by the worker for Temporal's sandbox. */
 export const WORKFLOWS_PATH = join(PACKAGE_ROOT, 'workflows', 'index.ts');
@@ -29,10 +32,14 @@ export interface SuiteWorkerOptions {
   maxActivities?: number;
 }
 
-/** What a worker needs of the suite: its adapter, scorer, providers and cases, and a planner for scheduled fires. */
-export type SuiteDeps = Omit<CaseDeps, 'gate'> & Pick<ScheduleDeps, 'planFire'>;
+/** What a worker needs of the suite: its adapter, scorer, providers and cases; its trackers and the env with their
+ * keys; and a planner for scheduled fires. */
+export type SuiteDeps = Omit<CaseDeps, 'gate'> & { trackers: TrackerSuite; env: Env } & Pick<
+    ScheduleDeps,
+    'planFire'
+  >;
 
-/** Creates a worker serving the suite's runs with its adapter, scorer, providers and cases. */
+/** Creates a worker serving the suite's runs with its adapter, scorer, providers, cases and trackers. */
 export async function createSuiteWorker(
   link: TemporalLink,
   taskQueue: string,
@@ -40,12 +47,19 @@ export async function createSuiteWorker(
   options: SuiteWorkerOptions = {},
 ): Promise<SuiteWorker> {
   const pools = new PoolRegistry();
+  const tracing = await engineTracing(deps.env);
   const worker = await Worker.create({
     connection: await link.nativeConnection(),
     namespace: link.namespace,
     taskQueue,
     workflowBundle: await workflowBundle(WORKFLOWS_PATH),
     ...(options.maxActivities ? { maxConcurrentActivityTaskExecutions: options.maxActivities } : {}),
+    ...(tracing
+      ? {
+          interceptors: { activity: [() => ({ inbound: tracing.activityInterceptor() })] },
+          sinks: tracing.sinks(),
+        }
+      : {}),
     activities: createActivities({
       ...deps,
       gate: temporalGate(link.client),
@@ -53,6 +67,7 @@ export async function createSuiteWorker(
       pools,
       previousRun: (scheduleId) => previousScheduledRun(link.client, scheduleId),
       digest: (runId) => link.runs.digest(runId),
+      track: { runs: link.runs, cases: deps.cases, trackers: deps.trackers, env: deps.env },
     }),
   });
   return {

@@ -1,4 +1,5 @@
-import type { TrackedExperiment, Tracker, TrackerProblem } from './types.ts';
+import type { TrackerProblem } from '../core/tracking.ts';
+import type { TrackedExperiment, Tracker } from './types.ts';
 
 /** What sending one experiment gave: the tracker's page, or the problem that stopped it. */
 export interface SendOutcome {

@@ -89,9 +89,4 @@ export interface TrackerDefinition {
   create(context: TrackerContext): Tracker;
 }
 
-/** A tracker that failed to record an experiment: reported beside the results, never failing the run. */
-export interface TrackerProblem {
-  tracker: string;
-  experiment: string;
-  message: string;
-}
+export type { TrackerProblem } from '../core/tracking.ts';

@@ -45,6 +45,7 @@ function recording(code = 0) {
     resume: (runId, flags, given) => handler('resume')({ ...flags, runId } as RunFlags, given),
     status: (runId, flags, given) => handler('status')({ ...flags, runId } as SuiteFlags, given),
     report: (runId, flags, given) => handler('report')({ ...flags, runId } as RunFlags, given),
+    track: (target, flags, given) => handler('track')({ ...flags, target } as RunFlags, given),
     runs: handler('runs'),
     cancel: (runId, flags, given) => handler('cancel')({ ...flags, runId } as SuiteFlags, given),
     answer: (runId, goOn, flags, given) => handler('answer')({ ...flags, runId, goOn } as SuiteFlags, given),

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  deliveryStalled,
   FLUSH_BYTES,
   FLUSH_MS,
   gateReportDue,
   nextMove,
   prefetch,
   REPORT_EVERY_MS,
+  STALLED_AFTER_MS,
   type PoolView,
 } from '../../src/core/pool-pacing.ts';
 
@@ -87,5 +89,17 @@ describe('telling the gate', () => {
     ['one report at a time', { count: 1, failures: 1, since: 0 }, true, 5000, false],
   ])('%s', (_, pending, reporting, now, due) => {
     expect(gateReportDue(pending, reporting, now)).toBe(due);
+  });
+});
+
+describe('a stalled delivery', () => {
+  it.each<[string, number | null, number, boolean]>([
+    ['no exchange under way', null, 10_000, false],
+    ['an exchange just sent', 10_000, 10_000, false],
+    ['an exchange waiting a second', 10_000, 11_000, false],
+    ['an exchange waiting two seconds', 10_000, 10_000 + STALLED_AFTER_MS, true],
+    ['an exchange waiting a minute', 10_000, 70_000, true],
+  ])('%s: new calls held: %s', (_, since, now, held) => {
+    expect(deliveryStalled(since, now)).toBe(held);
   });
 });

@@ -87,6 +87,13 @@ async function runWith(
       gate: temporalGate(client),
       experiments: temporalExperiments(client),
       pools: new PoolRegistry(),
+      // These runs name no tracking, so their workflows never schedule the track activity.
+      track: {
+        runs: new Runs(client),
+        cases: new Map(cases.map((c) => [c.key, c])),
+        trackers: { name: 'test', projectDir: '/nowhere', sections: {}, trackers: [] },
+        env: {},
+      },
     }),
   });
   const runId = `t-${randomUUID().slice(0, 8)}`;

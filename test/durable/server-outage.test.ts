@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, it } from 'vitest';
+import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import {
+  auditCalls,
+  recordFileIn,
+  reportOf,
+  waitForCalls,
+  writeRecordingSuite,
+} from '../helpers/recording-suite.ts';
+import { IN_FLIGHT, recordingEnv, RUN_FLAGS } from '../helpers/durable.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
+import { freeServerPort } from '../helpers/temporal.ts';
+
+// Honest numbers, finding 5: the Temporal server gone for 20 s or more while `compare` serves its run in-process.
+// The live view says so and waits, draws no progress it cannot see, and finishes the run when the server is back;
+// Ctrl-C while it is gone stops within seconds and names the resume command, and `resume` finishes the run.
+
+const CASES = 40;
+const dirs = new TempDirs();
+const started: CliProcess[] = [];
+const projects: { dir: string; env: NodeJS.ProcessEnv }[] = [];
+
+afterAll(async () => {
+  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+  await Promise.all(projects.map(({ dir, env }) => runCli(['server', 'stop'], { cwd: dir, env })));
+  dirs.removeAll();
+});
+
+async function project(name: string) {
+  const dir = dirs.inRepo(`outage-${name}-`);
+  const suite = writeRecordingSuite(dir, CASES);
+  const record = recordFileIn(dir);
+  const env = {
+    TEMPORAL_ADDRESS: '',
+    LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
+    LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
+    ...recordingEnv(record, 'outage'),
+    CALL_DELAY_MS: '1000',
+  };
+  projects.push({ dir, env });
+  const up = await runCli(['server', 'start'], { cwd: dir, env });
+  if (up.code !== 0) throw new Error(`server start exited ${up.code}:\n${up.stderr}`);
+  return { dir, suite, record, env };
+}
+
+/** SIGKILLs the project's embedded server. */
+function killServer(dir: string): void {
+  const { pid } = JSON.parse(readFileSync(join(dir, '.llm-evals/server.json'), 'utf8')) as { pid: number };
+  process.kill(pid, 'SIGKILL');
+}
+
+const UNREACHABLE =
+  /Temporal server unreachable since \d\d:\d\d:\d\d; waiting \(Ctrl-C stops, `llm-evals resume (\S+)` continues later\)/;
+
+describe.concurrent('the Temporal server gone while compare serves its run', () => {
+  it('says so, waits 25 s for it, and finishes the run when it is back', async ({ expect }) => {
+    const { dir, suite, record, env } = await project('wait');
+    const compare = startCli(['compare', ...RUN_FLAGS, '--no-open'], { cwd: dir, env, timeoutMs: 240_000 });
+    started.push(compare);
+    await waitForCalls(record, Math.ceil(0.25 * suite.calls.length), compare.done);
+    killServer(dir);
+    await compare.waitFor(UNREACHABLE, 30_000);
+    await sleep(25_000);
+    expect(compare.child.exitCode).toBeNull();
+    const back = await runCli(['server', 'start'], { cwd: dir, env });
+    expect(back.code, back.stderr).toBe(0);
+
+    const end = await compare.done;
+    expect(end.code, end.stderr).toBe(0);
+    expect(end.stderr).toMatch(/Temporal server back after \d+ s; the run goes on/);
+    const runId = /run (\S+) started/.exec(end.stderr)![1]!;
+    const { report } = await reportOf(dir, env, runId);
+    expect(report.results).toHaveLength(suite.calls.length);
+    const audit = auditCalls(suite, record);
+    expect(audit.missing).toEqual([]);
+    // Made again: the calls in flight when the server went and those started in the second before the pools saw
+    // their reports go unanswered; and, as the restarted server times the silent pools out, what they finished but
+    // could not report before their successors leased the cases again.
+    expect(audit.extra).toBeLessThanOrEqual(3 * IN_FLIGHT);
+  }, 240_000);
+
+  it('Ctrl-C while it is gone stops within seconds, naming resume, which finishes the run', async ({
+    expect,
+  }) => {
+    const { dir, suite, record, env } = await project('stop');
+    const compare = startCli(['compare', ...RUN_FLAGS, '--no-open'], { cwd: dir, env, timeoutMs: 240_000 });
+    started.push(compare);
+    await waitForCalls(record, Math.ceil(0.25 * suite.calls.length), compare.done);
+    killServer(dir);
+    const runId = (await compare.waitFor(UNREACHABLE, 30_000))[1]!;
+    const stoppedAt = Date.now();
+    compare.child.kill('SIGINT');
+    const end = await compare.done;
+    expect(end.code, end.stderr).toBe(130);
+    expect((Date.now() - stoppedAt) / 1000).toBeLessThan(30);
+    expect(end.stderr).toContain(`llm-evals resume ${runId}`);
+
+    expect((await runCli(['server', 'start'], { cwd: dir, env })).code).toBe(0);
+    const resumed = await runCliLong(['resume', runId, '--no-open'], { cwd: dir, env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    const { report } = await reportOf(dir, env, runId);
+    expect(report.results).toHaveLength(suite.calls.length);
+    const audit = auditCalls(suite, record);
+    expect(audit.missing).toEqual([]);
+    // Made again: the calls in flight when the server went, and those started in the second before the pools saw
+    // their reports go unanswered and stopped starting calls; none started in the seconds after.
+    expect(audit.extra).toBeLessThanOrEqual(2 * IN_FLIGHT);
+  }, 240_000);
+});
