@@ -11,13 +11,26 @@ import { prepareSuite } from '../session/prepare.ts';
 import { presentRun } from '../session/present.ts';
 import { resumeHint, serveRun, suiteWorker } from '../session/serve.ts';
 import { checkTracking } from '../session/trackers.ts';
-import { loadCases, shortPath } from '../suite/cases.ts';
+import { loadCases, shortPath, type LoadedCase } from '../suite/cases.ts';
+import type { LoadedSuite } from '../suite/load.ts';
+import { traceCommand } from '../temporal/engine-tracing.ts';
 
 /** `resume RUN` (D3, D4): a worker plus the live view; the run continues where it stopped, finished cases are not called again. */
 export async function resumeCommand(runId: string, flags: RunFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
   const { cases } = loadCases(suite.root, suite.casesGlob);
   await prepareSuite(suite, io);
+  // Engine tracing, when on, sends the spans of this process's worker before the command ends.
+  return traceCommand(io.env, 'llm-evals resume', () => resumeServed(runId, suite, cases, flags, io));
+}
+
+async function resumeServed(
+  runId: string,
+  suite: LoadedSuite,
+  cases: LoadedCase[],
+  flags: RunFlags,
+  io: Io,
+): Promise<number> {
   const link = await linkForCommand(suite.projectDir, io, 'resume');
   try {
     const record = await link.runs.read(runId);
