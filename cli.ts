@@ -39,6 +39,9 @@ const commands: Commands = {
   init: async (io) => (await import('./src/commands/init.ts')).initCommand(io),
   upgradeConfig: async (flags, io) =>
     (await import('./src/commands/upgrade-config.ts')).upgradeConfigCommand(flags, io),
+  schedule: async (action, name, flags, io) =>
+    (await import('./src/commands/schedule.ts')).scheduleCommand(action, name, flags, io),
+  diff: async (a, b, flags, io) => (await import('./src/commands/diff.ts')).diffCommand(a, b, flags, io),
   completion: async (shell, program, io) =>
     (await import('./src/commands/completion.ts')).completionCommand(shell, program, io),
   complete: async (what, flags, io) =>

@@ -4,17 +4,21 @@ import pc from 'picocolors';
 import type { Io } from './src/cli/io.ts';
 import { openSuite } from './src/session/open-suite.ts';
 import type { WorkerFlags } from './src/cli/options.ts';
+import type { ScheduledRunSpec } from './src/core/schedule.ts';
 import { linkForCommand } from './src/session/link.ts';
 import { prepareSuite } from './src/session/prepare.ts';
+import { planFire } from './src/session/plan-fire.ts';
 import { suiteDeps } from './src/session/serve.ts';
-import { loadCases } from './src/suite/cases.ts';
+import { liveCases } from './src/suite/cases.ts';
 import { engineTracing } from './src/temporal/engine-tracing.ts';
+import { watchTemporal } from './src/temporal/health.ts';
 import { createSuiteWorker, taskQueueFor } from './src/temporal/worker.ts';
 
 /** `worker` (D4): serves this suite's runs with its adapter, scorer, providers and cases; any number, on any machine. */
 export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
-  const { cases } = loadCases(suite.root, suite.casesGlob);
+  // Read again when a run planned after this process started (a schedule's fire, a later `start`) needs it.
+  const live = liveCases(suite.root, suite.casesGlob);
   await prepareSuite(suite, io);
   const link = await linkForCommand(suite.projectDir, io, 'worker');
   try {
@@ -22,7 +26,12 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
     const taskQueue = flags.until
       ? (await link.runs.read(flags.until)).taskQueue
       : taskQueueFor(suite.name, io.env);
-    const deps = suiteDeps({ suite, cases }, io.env);
+    const deps = {
+      ...suiteDeps({ suite, cases: [] }, io.env),
+      cases: live.cases,
+      refreshCases: live.refresh,
+      planFire: (spec: ScheduledRunSpec, runId: string) => planFire(suite, spec, runId, io),
+    };
     const worker = await createSuiteWorker(link, taskQueue, deps, { maxActivities: flags.maxActivities });
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);
     const interrupt = io.watchInterrupt?.();
@@ -35,11 +44,26 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
           () => undefined,
         )
       : new Promise<void>(() => {});
-    await worker.runUntil(async () => {
-      await Promise.race([stopped, closed]);
-      if (interrupt?.aborted)
-        io.stderr.write('stopping: the calls in flight finish and are recorded first\n');
-    });
+    const watching = new AbortController();
+    const said = (up: boolean, error?: string) =>
+      io.stderr.write(
+        up
+          ? `Temporal at ${link.address} answers again; serving ${taskQueue}\n`
+          : pc.yellow(
+              `lost Temporal at ${link.address} (${error}); polling again with back-off until it is back\n`,
+            ),
+      );
+    const watch = watchTemporal(link, said, watching.signal);
+    try {
+      await worker.runUntil(async () => {
+        await Promise.race([stopped, closed]);
+        if (interrupt?.aborted)
+          io.stderr.write('stopping: the calls in flight finish and are recorded first\n');
+      });
+    } finally {
+      watching.abort();
+      await watch;
+    }
     // The engine's last spans leave before the process does.
     await (await engineTracing(io.env))?.shutdown();
     io.stderr.write('worker stopped\n');

@@ -12,6 +12,8 @@ export interface CaseDeps {
   scorer: Scorer;
   registry: ProviderRegistry;
   cases: ReadonlyMap<string, Case & { hash: string }>;
+  /** Reads the cases again from disk: a long-lived worker's cases may be older than a run planned since. */
+  refreshCases?: () => void;
   gate: GateClient;
 }
 
@@ -58,7 +60,12 @@ export function createCaseRunner(deps: CaseDeps) {
         },
       };
     };
-    const kase = deps.cases.get(task.caseKey);
+    const current = () => {
+      const found = deps.cases.get(task.caseKey);
+      return found?.hash === task.caseHash ? found : undefined;
+    };
+    if (!current()) deps.refreshCases?.();
+    const kase = current() ?? deps.cases.get(task.caseKey);
     if (!kase) return finish({ status: 'error', error: `this worker has no case ${task.caseKey}` });
     if (kase.hash !== task.caseHash) {
       return finish({

@@ -30,6 +30,7 @@ export const SEARCH_ATTRIBUTES = [
   'LlmEvalsSuite',
   'LlmEvalsState',
   'LlmEvalsProject',
+  'LlmEvalsSchedule',
 ] as const;
 
 /** Options for {@link ensureServer}; `env` defaults to `process.env` (state dir, LLM_EVALS_TEMPORAL_PORT, binary lookup). */

@@ -8,6 +8,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { ScoreRow } from '../src/core/run-change.ts';
 import { gateWorkflowId, experimentWorkflowId, type RunInput } from '../src/core/run-input.ts';
 import {
   experimentStates,
@@ -24,9 +25,15 @@ import { finishSignal, runProgressQuery } from './messages.ts';
 /** The finished run: its state and each experiment's counts; the case results are read from the experiments. */
 export interface RunResult {
   runId: string;
-  /** `aborted` when the gate stopped the run (abort_after, or a pause answered with stop). */
-  state: 'completed' | 'aborted';
+  /**
+   * `aborted` when the gate stopped the run (abort_after, or a pause answered with stop); `regressed` when a scheduled
+   * run fell below its schedule's bar.
+   */
+  state: 'completed' | 'aborted' | 'regressed';
   experiments: { id: string; cases: number; errors: number; tracked?: Tracked }[];
+  /** A scheduled run: each contender's figures per dataset (its schedule's trend reads them), and why it regressed. */
+  scores?: ScoreRow[];
+  regression?: string[];
 }
 
 const { track } = proxyActivities<Activities>({
@@ -41,6 +48,12 @@ function reasonOf(error: unknown): string {
   if (cause instanceof Error) return cause.message;
   return error instanceof Error ? error.message : String(error);
 }
+
+/** Judges a scheduled run on a worker, which reads this run's results and the previous run's from Temporal. */
+const { judgeRun } = proxyActivities<Activities>({
+  startToCloseTimeout: '10 minutes',
+  retry: { maximumAttempts: 5 },
+});
 
 /** A run: one child workflow per experiment, `concurrency` at once; continues as new when its history grows. */
 export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }): Promise<RunResult> {
@@ -119,7 +132,13 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
   }
   await condition(() => sending.size === 0);
   await getExternalWorkflowHandle(gateWorkflowId(input.runId)).signal(finishSignal);
-  const state = carry.stopped ? 'aborted' : 'completed';
+  let state: RunResult['state'] = carry.stopped ? 'aborted' : 'completed';
+  // Only a scheduled run that completed is judged (D5): an aborted one is an error of the run, not a regression.
+  const judged =
+    input.schedule && state === 'completed'
+      ? await judgeRun({ runId: input.runId, schedule: input.schedule })
+      : undefined;
+  if (judged?.regression.length) state = 'regressed';
   upsertSearchAttributes({ LlmEvalsState: [state] });
   return {
     runId: input.runId,
@@ -130,5 +149,6 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
       errors: carry.done[id]?.errors ?? 0,
       ...(tracked[id] ? { tracked: tracked[id] } : {}),
     })),
+    ...(judged ? { scores: judged.scores, regression: judged.regression } : {}),
   };
 }

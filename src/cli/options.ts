@@ -59,3 +59,37 @@ export interface StatusFlags extends SuiteFlags {
   watch?: boolean;
   json?: boolean;
 }
+
+/** The flags of `schedule`: when it fires, its bar, what each fire plans with, and those of its other actions. */
+export interface ScheduleFlags extends SuiteFlags {
+  every?: string;
+  cron?: string;
+  timezone?: string;
+  overlap?: string;
+  catchupWindow?: string;
+  /** `--max-drop POINTS`: a contender's primary score may fall this many points from the previous run. */
+  maxDrop?: number;
+  /** `--min-score PERCENT`: a contender's primary score under this regresses the run. */
+  minScore?: number;
+  models?: string[];
+  dataset?: string[];
+  case?: string[];
+  effort?: string[];
+  temperature?: number[];
+  maxTokens?: number;
+  parallelism?: number;
+  concurrency?: number;
+  tracker?: string;
+  local?: boolean;
+  project?: string;
+  note?: string;
+  from?: string;
+  to?: string;
+  json?: boolean;
+}
+
+/** The flags of `diff`: how the change between two runs is shown. */
+export interface DiffFlags extends SuiteFlags {
+  format?: 'tui' | 'html' | 'json';
+  output?: string;
+}

@@ -2,7 +2,16 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Io } from './io.ts';
 import type { RenderFlags } from '../commands/render.ts';
 import type { UpgradeFlags } from '../commands/upgrade-config.ts';
-import type { RunFlags, StartFlags, StatusFlags, SuiteFlags, TrackFlags, WorkerFlags } from './options.ts';
+import type {
+  DiffFlags,
+  RunFlags,
+  ScheduleFlags,
+  StartFlags,
+  StatusFlags,
+  SuiteFlags,
+  TrackFlags,
+  WorkerFlags,
+} from './options.ts';
 
 /** The command handlers the program dispatches to; each returns the exit code. */
 export interface Commands {
@@ -24,6 +33,8 @@ export interface Commands {
   cancel(runId: string, flags: StatusFlags, io: Io): Promise<number>;
   answer(runId: string, goOn: boolean, flags: StatusFlags, io: Io): Promise<number>;
   upgradeConfig(flags: UpgradeFlags, io: Io): Promise<number>;
+  schedule(action: string, name: string | undefined, flags: ScheduleFlags, io: Io): Promise<number>;
+  diff(a: string, b: string, flags: DiffFlags, io: Io): Promise<number>;
   init(io: Io): Promise<number>;
   /** Gets the program itself, so the script it prints completes exactly the commands and flags parsed here. */
   completion(shell: string, program: Command, io: Io): Promise<number>;
@@ -56,6 +67,13 @@ const wholeNumber = (value: string) => {
   if (!/^\d+$/.test(value))
     throw new InvalidArgumentError(`takes a whole number ≥ 0, got ${JSON.stringify(value)}`);
   return Number(value);
+};
+
+const points = (flag: string) => (value: string) => {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100)
+    throw new InvalidArgumentError(`${flag} takes a number from 0 to 100, got ${JSON.stringify(value)}`);
+  return n;
 };
 
 const list = (value: string, previous: string[] = []) => [
@@ -296,6 +314,19 @@ export function createProgram(
       .argument('<run>', 'the run id')
       .action((runId: string, flags: StatusFlags) => run(() => commands.answer(runId, goOn, flags, io))());
   }
+  scheduleCommands(program, commands, io, run);
+  suiteOptions(
+    program
+      .command('diff')
+      .description('the change between two runs (ids or saved snapshot files): scores, cost, latency, cases'),
+  )
+    .argument('<a>', 'the earlier run: a run id or a snapshot file')
+    .argument('<b>', 'the later run: a run id or a snapshot file')
+    .addOption(
+      new Option('--format <format>', 'output format (default: tui)').choices(['tui', 'html', 'json']),
+    )
+    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .action((a: string, b: string, flags: DiffFlags) => run(() => commands.diff(a, b, flags, io))());
   program
     .command('init')
     .description('write a working suite into evals/ (stand-in models, one dataset); overwrites nothing')
@@ -324,4 +355,84 @@ export function createProgram(
       io.stdout.write(`llm-evals ${help.version}\n`);
     });
   return { program, exitCode: () => code };
+}
+
+/** `schedule create|list|show|pause|unpause|trigger|backfill|delete` (D5), each a subcommand of `schedule`. */
+function scheduleCommands(
+  program: Command,
+  commands: Commands,
+  io: Io,
+  run: (handler: () => Promise<number>) => () => Promise<void>,
+): void {
+  const schedule = program
+    .command('schedule')
+    .description(
+      'regression runs on a Temporal Schedule: create, list, show, pause, unpause, trigger, backfill, delete',
+    );
+  const act = (action: string) => (name: string | undefined, flags: ScheduleFlags) =>
+    run(() => commands.schedule(action, name, flags, io))();
+  trackerOptions(
+    planOptions(suiteOptions(schedule.command('create').description('create a schedule of compare runs'))),
+  )
+    .argument('<name>', 'the schedule name (letters, digits, . _ -)')
+    .option('--every <duration>', 'fire every so long: 1w, 1d, 12h, 30s')
+    .option('--cron <expression>', 'fire on a cron spec, such as "0 3 * * 1"')
+    .option('--timezone <zone>', 'the time zone of --cron (default UTC)')
+    .addOption(
+      new Option('--overlap <policy>', 'a fire while a run still goes on (default skip)').choices([
+        'skip',
+        'buffer-one',
+        'buffer-all',
+        'cancel-other',
+        'terminate-other',
+        'allow-all',
+      ]),
+    )
+    .option(
+      '--catchup-window <duration>',
+      'how late a missed fire may still run (default: one period, 1m to 1d)',
+    )
+    .option(
+      '--max-drop <points>',
+      "a drop of a contender's primary score, in points, that regresses a run",
+      points('--max-drop'),
+    )
+    .option(
+      '--min-score <percent>',
+      "a contender's primary score under this regresses a run",
+      points('--min-score'),
+    )
+    .option('-m, --models <ids...>', 'only these model ids')
+    .action((name: string, flags: ScheduleFlags) => act('create')(name, flags));
+  suiteOptions(schedule.command('list').description("this project's schedules"))
+    .option('--json', 'print JSON')
+    .action((flags: ScheduleFlags) => act('list')(undefined, flags));
+  suiteOptions(
+    schedule.command('show').description('a schedule: spec, next fires, last runs, the change, workers'),
+  )
+    .argument('<name>', 'the schedule name')
+    .option('--json', 'print JSON')
+    .action((name: string, flags: ScheduleFlags) => act('show')(name, flags));
+  for (const [action, what] of [
+    ['pause', 'stop firing until unpaused; a run going on finishes'],
+    ['unpause', 'fire again'],
+  ] as const) {
+    suiteOptions(schedule.command(action).description(what))
+      .argument('<name>', 'the schedule name')
+      .option('--note <text>', 'why, shown by schedule show')
+      .action((name: string, flags: ScheduleFlags) => act(action)(name, flags));
+  }
+  for (const [action, what] of [
+    ['trigger', 'fire now (under the overlap policy)'],
+    ['delete', 'delete the schedule; its runs stay'],
+  ] as const) {
+    suiteOptions(schedule.command(action).description(what))
+      .argument('<name>', 'the schedule name')
+      .action((name: string, flags: ScheduleFlags) => act(action)(name, flags));
+  }
+  suiteOptions(schedule.command('backfill').description('take the fires a time range had, one after another'))
+    .argument('<name>', 'the schedule name')
+    .requiredOption('--from <date>', 'the range start, such as 2025-01-06T00:00:00Z')
+    .requiredOption('--to <date>', 'the range end')
+    .action((name: string, flags: ScheduleFlags) => act('backfill')(name, flags));
 }

@@ -18,14 +18,18 @@ export async function reportCommand(runId: string, flags: RunFlags, io: Io): Pro
   const link = await linkForCommand(suite.projectDir, io, 'report');
   try {
     const snapshot = await collectSnapshot(link, cases, runId);
-    if (snapshot.status !== 'completed') {
+    if (snapshot.status === 'partial' || snapshot.status === 'aborted') {
       const total = snapshot.experiments.reduce((n, e) => n + e.caseKeys.length, 0);
       const note = `partial report: run ${runId} is ${snapshot.status}; ${snapshot.results.length} of ${total} case results so far`;
       io.stderr.write(pc.yellow(note) + '\n');
     }
     const file = saveRunSnapshot(snapshot, suite, { ...flags, autosave: false });
-    // A report of a run still going is still a report: it succeeds.
     await presentRun(snapshot, file, suite, flags, io, { display: 'tui' });
+    // A report of a run still going is still a report: it succeeds. A regressed run fails it, so CI can gate on it (D5).
+    if (snapshot.status === 'regressed') {
+      io.stderr.write(pc.red(`run ${runId} regressed: ${snapshot.regression?.join('; ') ?? ''}`) + '\n');
+      return 1;
+    }
     return 0;
   } finally {
     await link.close();

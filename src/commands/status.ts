@@ -4,8 +4,10 @@ import type { Io } from '../cli/io.ts';
 import { projectOf } from '../session/open-suite.ts';
 import type { StatusFlags } from '../cli/options.ts';
 import type { RunProgress } from '../core/progress.ts';
+import { diffRuns, type RunChange } from '../core/run-change.ts';
 import { runStateOf } from '../core/run-state.ts';
 import { contenderName } from '../report/columns.ts';
+import { renderChange, renderRegression } from '../report/change.ts';
 import { formatSeconds } from '../report/format.ts';
 import { renderTable } from '../report/table.ts';
 import { linkForCommand, runPage } from '../session/link.ts';
@@ -56,6 +58,21 @@ async function progressOf(
   };
 }
 
+/** A scheduled run's change since its schedule's previous run (D5), once it closed; none for other runs. */
+async function changeOf(
+  link: TemporalLink,
+  runId: string,
+  record: RunRecord,
+): Promise<RunChange | undefined> {
+  const previous = record.header.schedule?.previousRunId;
+  if (!previous || !record.closed) return undefined;
+  const [before, after] = await Promise.all([
+    link.runs.digest(previous).catch(() => undefined),
+    link.runs.digest(runId),
+  ]);
+  return before ? diffRuns(before, after) : undefined;
+}
+
 /** `status [RUN]` (D4): per experiment done/total, errors and state; the run's state, time, ETA and Temporal UI link. */
 export async function statusCommand(runArg: string | undefined, flags: StatusFlags, io: Io): Promise<number> {
   const project = projectOf(flags, io);
@@ -76,12 +93,18 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
       // An ETA only while a worker serves the run: without one, nothing moves.
       const eta = !record.closed && progress.live && done > 0 ? ((total - done) * elapsed) / done : null;
       const gate = record.closed ? undefined : await link.runs.gate(runId);
-      const ended = record.status === 'COMPLETED' ? (await link.runs.outcome(runId)).state : undefined;
-      const state = runStateOf(record.status, ended, gate?.state);
+      const outcome = record.status === 'COMPLETED' ? await link.runs.outcome(runId) : undefined;
+      const state = runStateOf(record.status, outcome?.state, gate?.state);
+      const change = await changeOf(link, runId, record);
+      const regression = outcome?.regression ?? [];
+      const schedule = record.header.schedule;
       const ui = runPage(link, runId);
       if (flags.json) {
         const fields = { runId, suite: record.header.suite.name, state, done, total, elapsed, eta, ui };
-        io.stdout.write(JSON.stringify({ ...fields, experiments: progress.experiments }, null, 2) + '\n');
+        const scheduled = schedule ? { schedule: schedule.name, change: change ?? null, regression } : {};
+        io.stdout.write(
+          JSON.stringify({ ...fields, experiments: progress.experiments, ...scheduled }, null, 2) + '\n',
+        );
       } else {
         const contenders = record.input.contenders;
         const rows = record.input.experiments.map((e, i) => {
@@ -104,6 +127,9 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
               { width: io.columns },
             ) +
             '\n' +
+            (schedule ? `a run of schedule ${pc.bold(schedule.name)}\n` : '') +
+            (change ? renderChange(change, { width: io.columns }) + '\n' : '') +
+            (regression.length ? renderRegression(regression) + '\n' : '') +
             (ui ? `Temporal UI: ${ui}\n` : ''),
         );
       }

@@ -1,5 +1,6 @@
 import type { Contender, RateLimit } from './matrix.ts';
 import type { Plan } from './plan.ts';
+import type { RunSchedule } from './schedule.ts';
 import type { Tracking } from './tracking.ts';
 
 /** What the compare-run workflow receives: the plan without what only the snapshot needs, cases as `[key, hash]` per dataset. */
@@ -15,6 +16,8 @@ export interface RunInput {
   /** Per key: the most calls in flight at once; absent from runs started before it existed. */
   inFlight?: Record<string, number>;
   abortAfter?: { total: number; percent?: number };
+  /** A scheduled run: judged against its schedule's previous run before it ends (D5). */
+  schedule?: RunSchedule;
   /** Where each finished experiment is sent besides the local log; absent in runs started before trackers. */
   tracking?: Tracking;
 }

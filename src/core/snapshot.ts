@@ -6,7 +6,9 @@ import { ContenderSchema, ExperimentSchema } from './matrix.ts';
 import { RefusalSchema, RunSettingsSchema } from './plan.ts';
 import { RescoreOfSchema } from './rescore.ts';
 import { CaseResultSchema, type CaseResult } from './results.ts';
+import { RunChangeSchema, TrendSchema, type RunChange, type Trend } from './run-change.ts';
 import type { RunInput } from './run-input.ts';
+import { RunScheduleSchema } from './schedule.ts';
 import { linkOf, TrackerProblemSchema, type Tracked } from './tracking.ts';
 
 /** The snapshot's format version; bump it when a field changes meaning. */
@@ -21,6 +23,8 @@ export const SnapshotCaseSchema = z.object({
   input: z.string(),
   expected: z.json(),
   metadata: z.record(z.string(), z.json()),
+  /** The content hash the run planned the case with, so a later run can tell an edited case. */
+  hash: z.string().optional(),
 });
 
 /** What a run records beside its input when it starts (as memo), so any shell can rebuild its snapshot later. */
@@ -35,6 +39,8 @@ export const RunHeaderSchema = z.object({
   weights: z.record(z.string(), z.number()).optional(),
   /** What the run was estimated to send, receive and cost before it started; the closing line compares. */
   estimate: EstimateSchema.optional(),
+  /** A scheduled run's schedule, the previous run it compares with and its bar (D5). */
+  schedule: RunScheduleSchema.optional(),
 });
 /** What a run records beside its input when it starts. */
 export type RunHeader = z.infer<typeof RunHeaderSchema>;
@@ -60,6 +66,11 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   rescoreOf: RescoreOfSchema.optional(),
   /** Why cases failed, per contender (absent from snapshots saved before it existed: see `failuresOf`). */
   failures: FailureSummarySchema.optional(),
+  /** A scheduled run: the change since the schedule's previous run, and why it regressed if it did. */
+  change: RunChangeSchema.optional(),
+  regression: z.array(z.string()).optional(),
+  /** A scheduled run: its schedule's recent runs, for the trend picture. */
+  trend: TrendSchema.optional(),
 });
 
 /** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */
@@ -77,6 +88,10 @@ export interface SnapshotParts {
   /** The suite's cases as loaded now; those the run planned are kept, in its order. */
   cases: readonly SnapshotCase[];
   finishedAt: string;
+  /** A scheduled run's change since the previous run, why it regressed, and its schedule's trend. */
+  change?: RunChange;
+  regression?: string[];
+  trend?: Trend;
   /** How each experiment was tracked, as the run's result says (a run closed otherwise has none). */
   tracked?: Readonly<Record<string, Tracked>>;
 }
@@ -102,13 +117,13 @@ function trackingOf(input: RunInput, tracked: Readonly<Record<string, Tracked>> 
 export function buildSnapshot(parts: SnapshotParts): Snapshot {
   const { input, header } = parts;
   const byKey = new Map(parts.cases.map((c) => [c.key, c]));
-  const keys = Object.values(input.datasets).flatMap((list) => list.map(([key]) => key));
   const experiments = input.experiments.map((e) => ({
     id: e.id,
     contender: input.contenders[e.contender]!.key,
     dataset: e.dataset,
     caseKeys: input.datasets[e.dataset]!.map(([key]) => key),
   }));
+  const planned = new Map(Object.values(input.datasets).flatMap((list) => list));
   return {
     version: SNAPSHOT_VERSION,
     runId: parts.runId,
@@ -118,14 +133,17 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
     contenders: input.contenders,
     experiments,
     ...trackingOf(input, parts.tracked),
-    cases: keys.flatMap((key) => {
+    cases: [...planned].flatMap(([key, hash]) => {
       const c = byKey.get(key);
       if (!c) return [];
       const { id, dataset, variant, input: text, expected, metadata } = c;
-      return [{ key, id, dataset, variant, input: text, expected, metadata }];
+      return [{ key, id, dataset, variant, input: text, expected, metadata, hash }];
     }),
     results: parts.results,
     failures: summarizeFailures(input.contenders, experiments, parts.results),
+    ...(parts.change ? { change: parts.change } : {}),
+    ...(parts.regression?.length ? { regression: parts.regression } : {}),
+    ...(parts.trend ? { trend: parts.trend } : {}),
   };
 }
 

@@ -1,3 +1,5 @@
+import type { Summary } from './aggregate.ts';
+
 /** The columns a weight may name besides the scorer's own metrics (R2); tokens are not among them. */
 export const WEIGHT_COLUMNS = ['score', 'errors', 'time', 'cost', 'latency', 'p95'] as const;
 
@@ -141,4 +143,16 @@ export function bestValueIndex(rows: readonly BestCandidate[], points = 0.02): n
     if (cost < pickCost || (cost === pickCost && r.rank > rows[pick]!.rank!)) pick = i;
   });
   return pick;
+}
+
+/** The values a weight may name, read from a row's figures; a scorer metric wins over a built-in of the same name. */
+export function weightValues(s: Summary): Record<string, number | null> {
+  return {
+    score: s.score,
+    time: s.time,
+    cost: s.usage.costUsd,
+    latency: s.latency,
+    p95: s.p95,
+    ...s.metrics,
+  };
 }

@@ -1,4 +1,5 @@
 import { renderBreakdown } from './breakdown.ts';
+import { renderChange, renderRegression } from './change.ts';
 import { renderHtml } from './html.ts';
 import { renderLeaderboard, type LeaderboardOptions } from './leaderboard.ts';
 import type { Snapshot } from '../core/snapshot.ts';
@@ -30,5 +31,7 @@ export function renderReport(format: ReportFormat, snapshot: Snapshot, options: 
   if (format === 'html') return renderHtml(snapshot);
   if (format === 'json') return JSON.stringify(snapshot, null, 2) + '\n';
   const breakdown = options.breakdown ? renderBreakdown(snapshot, options) + '\n\n' : '';
-  return breakdown + renderLeaderboard(snapshot, options) + '\n';
+  const change = snapshot.change ? '\n' + renderChange(snapshot.change, options) + '\n' : '';
+  const regression = snapshot.regression?.length ? '\n' + renderRegression(snapshot.regression) + '\n' : '';
+  return breakdown + renderLeaderboard(snapshot, options) + '\n' + change + regression;
 }

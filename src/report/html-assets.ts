@@ -45,6 +45,8 @@ svg.chart .ring-best { fill: none; stroke: #1a7f37; stroke-width: 2.5; }
 svg.chart .ring-value { fill: none; stroke: #bf8700; stroke-width: 2.5; stroke-dasharray: 4 3; }
 .chart-key { list-style: none; padding: 0; margin: .4rem 0; font-size: .85rem; columns: 2; }
 .chart-key .n { display: inline-block; min-width: 1.4rem; font-weight: 700; }
+svg.chart .trend-line { fill: none; stroke: currentColor; stroke-width: 2; } .drop { color: #cf222e; }
+.rise { color: #1a7f37; } .banner.regressed { background: #ffebe9; }
 `;
 
 /** Makes every `table.sortable` sort by a clicked header (again: the other way), by each cell's `data-v`. */

@@ -2,6 +2,7 @@ import { reportColumns } from './columns.ts';
 import { formatCount } from './format.ts';
 import { CSP, SCRIPT, STYLE } from './html-assets.ts';
 import { casesHtml } from './html-cases.ts';
+import { changeHtml, trendSvg } from './html-change.ts';
 import { esc, escJson } from './html-escape.ts';
 import { failuresHtml } from './failures.ts';
 import {
@@ -29,7 +30,7 @@ function header(snapshot: Snapshot, ranking: string, failed: boolean): string {
   ];
   const expected = snapshot.experiments.reduce((n, e) => n + e.caseKeys.length, 0);
   const banner =
-    snapshot.status === 'completed'
+    snapshot.status === 'completed' || snapshot.status === 'regressed'
       ? ''
       : `<p class="banner">This run is ${esc(snapshot.status)}: ${snapshot.results.length} of ${expected} case results.</p>`;
   const rescore = rescoreNote(snapshot);
@@ -41,6 +42,8 @@ function header(snapshot: Snapshot, ranking: string, failed: boolean): string {
     banner,
     '<nav>' +
       (failed ? '<a href="#errors">Errors</a>' : '') +
+      (snapshot.change ? '<a href="#change">Change</a>' : '') +
+      (snapshot.trend?.runs.length ? '<a href="#trend">Trend</a>' : '') +
       '<a href="#best">Best value</a><a href="#value">Value picture</a><a href="#overall">Global standings</a><a href="#datasets">By dataset</a>' +
       '<a href="#variants">By variant</a><a href="#cases">Cases</a><a href="#glossary">Glossary</a>' +
       '<a href="#run">Run</a></nav>',
@@ -88,6 +91,16 @@ export function renderHtml(snapshot: Snapshot): string {
           'Errors',
           '<p class="note">Why cases failed, per contender: each distinct reason, how many cases, and the first.</p>\n' +
             failures,
+        )
+      : '',
+    snapshot.change
+      ? section('change', 'Change since the previous run', changeHtml(snapshot.change, snapshot.regression))
+      : '',
+    snapshot.trend && snapshot.trend.runs.length
+      ? section(
+          'trend',
+          'Trend',
+          `<p class="note">${esc(snapshot.trend.primary)} of each contender over the schedule's last runs, oldest on the left.</p>\n${trendSvg(snapshot.trend)}`,
         )
       : '',
     section(

@@ -2,8 +2,16 @@ import { meanSkippingNull, summarize, type Summary } from '../core/aggregate.ts'
 import { groupBy } from '../core/group.ts';
 import { withoutRepeat } from '../core/matrix.ts';
 import { separated, tInterval, type Interval } from '../core/stats.ts';
-import { bestIndex, bestValueIndex, weightedScores, type BestCandidate } from '../core/weights.ts';
+import {
+  bestIndex,
+  bestValueIndex,
+  weightValues,
+  weightedScores,
+  type BestCandidate,
+} from '../core/weights.ts';
 import type { Snapshot } from '../core/snapshot.ts';
+
+export { weightValues };
 
 type Contender = Snapshot['contenders'][number];
 type Result = Snapshot['results'][number];
@@ -61,18 +69,6 @@ export function summarizeAcross(
     ...all,
     time: times.length ? times.reduce((a, b) => a + b, 0) : null,
     p95: meanSkippingNull(each.map((s) => s.p95)),
-  };
-}
-
-/** The values a weight may name, read from a row's figures; a scorer metric wins over a built-in of the same name. */
-export function weightValues(s: Summary): Record<string, number | null> {
-  return {
-    score: s.score,
-    time: s.time,
-    cost: s.usage.costUsd,
-    latency: s.latency,
-    p95: s.p95,
-    ...s.metrics,
   };
 }
 

@@ -1,29 +1,55 @@
-import { buildSnapshot, type Snapshot } from '../core/snapshot.ts';
+import { diffRuns, digestOf, primaryMetric } from '../core/run-change.ts';
+import { buildSnapshot, type Snapshot, type SnapshotParts } from '../core/snapshot.ts';
 import { runStateOf } from '../core/run-state.ts';
 import type { Tracked } from '../core/tracking.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
 import type { RunRecord } from '../temporal/runs.ts';
 
+type RunResult = Awaited<ReturnType<TemporalLink['runs']['outcome']>>;
+
 /**
- * The snapshot state of a run Temporal holds (done, stopped by its gate, or closed otherwise: cancelled, failed) and,
- * when it completed, how each experiment was tracked.
+ * The snapshot state of a run Temporal holds (done, stopped by its gate, regressed, or closed otherwise: cancelled,
+ * failed) and, when it completed, how each experiment was tracked.
  */
-async function stateOf(
-  link: TemporalLink,
-  runId: string,
+function stateOf(
   record: RunRecord,
-): Promise<{ status: Snapshot['status']; tracked?: Record<string, Tracked> }> {
-  if (record.status === 'COMPLETED') {
-    const result = await link.runs.outcome(runId);
+  outcome: RunResult | undefined,
+): { status: Snapshot['status']; tracked?: Record<string, Tracked> } {
+  if (outcome) {
     const tracked = Object.fromEntries(
-      result.experiments.flatMap((e) => (e.tracked ? [[e.id, e.tracked]] : [])),
+      outcome.experiments.flatMap((e) => (e.tracked ? [[e.id, e.tracked]] : [])),
     );
-    return { status: result.state === 'aborted' ? 'aborted' : 'completed', tracked };
+    return { status: outcome.state, tracked };
   }
   if (!record.closed) return { status: 'partial' };
   const state = runStateOf(record.status);
   return { status: state === 'cancelled' ? 'cancelled' : 'failed' };
+}
+
+/**
+ * A scheduled run's extras (D5): the change since its schedule's previous run, why it regressed, and the schedule's
+ * trend up to this run. A previous run Temporal no longer holds leaves the change out rather than failing the report.
+ */
+async function scheduledParts(
+  link: TemporalLink,
+  record: RunRecord,
+  base: Snapshot,
+  outcome: RunResult | undefined,
+): Promise<Pick<SnapshotParts, 'change' | 'regression' | 'trend'>> {
+  const schedule = record.header.schedule ?? record.input.schedule;
+  if (!schedule) return {};
+  const before = schedule.previousRunId
+    ? await link.runs.digest(schedule.previousRunId).catch(() => undefined)
+    : undefined;
+  const listing = await link.schedules.runsOf(schedule.id, 50);
+  const upTo = listing.filter((r) => r.startedAt.getTime() <= record.startedAt.getTime());
+  const trend = await link.schedules.trend(upTo, primaryMetric(base.metrics));
+  return {
+    ...(before ? { change: diffRuns(before, digestOf(base)) } : {}),
+    ...(outcome?.regression?.length ? { regression: outcome.regression } : {}),
+    trend,
+  };
 }
 
 /**
@@ -37,14 +63,15 @@ export async function collectSnapshot(
   known?: RunRecord,
 ): Promise<Snapshot> {
   const record = known?.closed ? known : await link.runs.read(runId);
-  const [{ status, tracked }, results] = await Promise.all([
-    stateOf(link, runId, record),
+  const [outcome, results] = await Promise.all([
+    record.status === 'COMPLETED' ? link.runs.outcome(runId) : undefined,
     link.runs.results(
       runId,
       record.input.experiments.map((e) => e.id),
     ),
   ]);
-  return buildSnapshot({
+  const { status, tracked } = stateOf(record, outcome);
+  const parts: SnapshotParts = {
     runId,
     header: record.header,
     input: record.input,
@@ -53,5 +80,8 @@ export async function collectSnapshot(
     cases,
     finishedAt: (record.closedAt ?? new Date()).toISOString(),
     ...(tracked ? { tracked } : {}),
-  });
+  };
+  const base = buildSnapshot(parts);
+  const extras = await scheduledParts(link, record, base, outcome);
+  return Object.keys(extras).length ? buildSnapshot({ ...parts, ...extras }) : base;
 }

@@ -108,3 +108,24 @@ export function shortPath(from: string, path: string): string {
   const rel = relative(from, path);
   return rel.startsWith('..') ? path : rel || basename(path);
 }
+
+/** A worker's cases by key, and a way to read them again from disk. */
+export interface LiveCases {
+  cases: Map<string, LoadedCase>;
+  /** Reads every case again. */
+  refresh: () => void;
+}
+
+/**
+ * The cases of a long-lived worker: loaded now, and read again when a run planned later (a scheduled fire, a `start`
+ * after an edit) names a case this process lacks or holds in another version.
+ */
+export function liveCases(root: string, glob: string): LiveCases {
+  const cases = new Map<string, LoadedCase>();
+  const refresh = () => {
+    cases.clear();
+    for (const c of loadCases(root, glob).cases) cases.set(c.key, c);
+  };
+  refresh();
+  return { cases, refresh };
+}

@@ -198,3 +198,17 @@ export async function loadSuite(discovery: Discovery): Promise<LoadedSuite> {
     trackers,
   };
 }
+
+/**
+ * The suite with its lineup read again from disk, for a long-lived worker planning a scheduled run: the lineup as it
+ * is now, its endpoint sections (re)registered; the suite's code stays what the process loaded.
+ */
+export function reloadLineup(suite: LoadedSuite): LoadedSuite {
+  const endpointsBefore = new Set(Object.keys(suite.config.endpoints));
+  const providerNames = suite.registry.names().filter((name) => !endpointsBefore.has(name));
+  const config = checkConfig(readConfig(suite.config.file), providerNames, TRACKER_SECTIONS);
+  for (const [name, section] of Object.entries(config.endpoints)) {
+    suite.registry.register(endpointProvider(name, section));
+  }
+  return { ...suite, config };
+}

@@ -6,6 +6,7 @@ import { userStateDir } from '../dirs.ts';
 import { checkReachable, ensureServer, serverStatus } from '../../temporal/server.ts';
 import { engineTracing } from './engine-tracing.ts';
 import { Runs } from './runs.ts';
+import { Schedules } from './schedules.ts';
 
 /** A live link to Temporal: a client for starting and watching runs, and a native connection for workers. */
 export interface TemporalLink {
@@ -17,6 +18,8 @@ export interface TemporalLink {
   client: Client;
   /** Every operation on runs: what commands use instead of the client. */
   runs: Runs;
+  /** Every operation on schedules (D5). */
+  schedules: Schedules;
   nativeConnection(): Promise<NativeConnection>;
   close(): Promise<void>;
 }
@@ -77,13 +80,15 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     namespace,
     ...(tracing ? { interceptors: { workflow: [tracing.clientInterceptor()] } } : {}),
   });
+  const runs = new Runs(client);
   return {
     address,
     namespace,
     ...(uiUrl ? { uiUrl } : {}),
     embedded: !env.TEMPORAL_ADDRESS,
     client,
-    runs: new Runs(client),
+    runs,
+    schedules: new Schedules(client, runs),
     nativeConnection: () =>
       (native ??= NativeConnection.connect({
         address: target,

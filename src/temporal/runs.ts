@@ -3,8 +3,10 @@ import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common
 import { newGate, type GateState } from '../core/coordinator.ts';
 import type { ExperimentProgress, RunProgress } from '../core/progress.ts';
 import type { CaseResult } from '../core/results.ts';
+import { digestOf, type RunDigest } from '../core/run-change.ts';
 import { experimentWorkflowId, gateWorkflowId, runWorkflowId, type RunInput } from '../core/run-input.ts';
-import { RunHeaderSchema, type RunHeader } from '../core/snapshot.ts';
+import { runStateOf, type RunState } from '../core/run-state.ts';
+import { buildSnapshot, RunHeaderSchema, type RunHeader } from '../core/snapshot.ts';
 import { ConfigError } from '../errors.ts';
 import type { RunResult } from '../../workflows/compare-run.ts';
 import {
@@ -33,6 +35,8 @@ export interface RunListing {
   runId: string;
   suite: string;
   status: string;
+  /** The run's state: its `LlmEvalsState` once it ended (`regressed`, `aborted`…), else from Temporal's status. */
+  state: RunState;
   startedAt: Date;
   closedAt?: Date;
 }
@@ -156,6 +160,29 @@ export class Runs {
     return all;
   }
 
+  /**
+   * A run's figures per contender and dataset (what a change compares), from every result its experiments hold; its
+   * cases carry the hashes it planned with.
+   */
+  async digest(runId: string): Promise<RunDigest> {
+    const record = await this.read(runId);
+    const results = await this.results(
+      runId,
+      record.input.experiments.map((e) => e.id),
+    );
+    const { input, header } = record;
+    const snapshot = buildSnapshot({
+      runId,
+      header,
+      input,
+      status: 'partial',
+      results,
+      cases: [],
+      finishedAt: '',
+    });
+    return digestOf(snapshot, new Map(Object.values(input.datasets).flat()));
+  }
+
   /** What the run workflow returned; waits for it to close, and rejects if it did not complete. */
   outcome(runId: string): Promise<RunResult> {
     return this.handle(runWorkflowId(runId)).result() as Promise<RunResult>;
@@ -242,6 +269,7 @@ export class Runs {
         runId: first(run.searchAttributes?.LlmEvalsRunId),
         suite: first(run.searchAttributes?.LlmEvalsSuite),
         status: run.status.name,
+        state: runStateOf(run.status.name, first(run.searchAttributes?.LlmEvalsState)),
         startedAt: run.startTime,
         ...(run.closeTime ? { closedAt: run.closeTime } : {}),
       };

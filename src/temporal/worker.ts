@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { createActivities, type CaseDeps } from '../../activities/index.ts';
+import { createActivities, type CaseDeps, type ScheduleDeps } from '../../activities/index.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { workflowBundle } from './bundle.ts';
@@ -8,6 +8,7 @@ import { engineTracing } from './engine-tracing.ts';
 import type { TemporalLink } from './connect.ts';
 import { temporalGate } from './gate-client.ts';
 import { temporalExperiments } from './experiment-client.ts';
+import { previousScheduledRun } from './schedule-runs.ts';
 import type { TrackerSuite } from '../trackers/track.ts';
 import type { Env } from '../trackers/types.ts';
 
@@ -31,8 +32,12 @@ export interface SuiteWorkerOptions {
   maxActivities?: number;
 }
 
-/** What a worker needs of the suite: its adapter, scorer, providers and cases; its trackers and the env with their keys. */
-export type SuiteDeps = Omit<CaseDeps, 'gate'> & { trackers: TrackerSuite; env: Env };
+/** What a worker needs of the suite: its adapter, scorer, providers and cases; its trackers and the env with their
+ * keys; and a planner for scheduled fires. */
+export type SuiteDeps = Omit<CaseDeps, 'gate'> & { trackers: TrackerSuite; env: Env } & Pick<
+    ScheduleDeps,
+    'planFire'
+  >;
 
 /** Creates a worker serving the suite's runs with its adapter, scorer, providers, cases and trackers. */
 export async function createSuiteWorker(
@@ -60,6 +65,8 @@ export async function createSuiteWorker(
       gate: temporalGate(link.client),
       experiments: temporalExperiments(link.client),
       pools,
+      previousRun: (scheduleId) => previousScheduledRun(link.client, scheduleId),
+      digest: (runId) => link.runs.digest(runId),
       track: { runs: link.runs, cases: deps.cases, trackers: deps.trackers, env: deps.env },
     }),
   });

@@ -54,6 +54,9 @@ function recording(code = 0) {
     init: (given) => handler('init')({}, given),
     completion: (shell, program, given) => handler('completion')({ shell, program } as SuiteFlags, given),
     complete: (what, flags, given) => handler('complete')({ ...flags, what } as SuiteFlags, given),
+    schedule: (action, name, flags, given) =>
+      handler('schedule')({ ...flags, action, name } as SuiteFlags, given),
+    diff: (a, b, flags, given) => handler('diff')({ ...flags, a, b } as SuiteFlags, given),
   };
   const { program, exitCode } = createProgram(commands, io, HELP);
   const parse = async (args: string[]) => {

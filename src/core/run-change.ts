@@ -1,0 +1,251 @@
+import { z } from 'zod';
+import { summarize } from './aggregate.ts';
+import { groupBy } from './group.ts';
+import { ContenderSchema } from './matrix.ts';
+import type { RunSchedule } from './schedule.ts';
+import type { Snapshot } from './snapshot.ts';
+import { weightedScores, weightValues } from './weights.ts';
+
+/** One contender over one dataset of a run, as a change compares it. */
+export const ScoreRowSchema = z.object({
+  /** The contender's key. */
+  contender: z.string(),
+  dataset: z.string(),
+  /** The primary metric's mean. */
+  score: z.number().nullable(),
+  /** `null` without weights, or when a weighted value is missing. */
+  wscore: z.number().nullable(),
+  cost: z.number().nullable(),
+  latency: z.number().nullable(),
+  errors: z.number(),
+  cases: z.number(),
+});
+/** One contender over one dataset of a run, as a change compares it. */
+export type ScoreRow = z.infer<typeof ScoreRowSchema>;
+
+/** What of a run a change compares: its figures per contender and dataset, and its cases with their content hashes. */
+export const RunDigestSchema = z.object({
+  runId: z.string(),
+  createdAt: z.string(),
+  /** The primary metric's name (`score` when the scorer declares none). */
+  primary: z.string(),
+  contenders: z.array(ContenderSchema),
+  rows: z.array(ScoreRowSchema),
+  /** Per dataset, each case key and its content hash (`''` when unknown). */
+  cases: z.record(z.string(), z.record(z.string(), z.string())),
+});
+/** What of a run a change compares. */
+export type RunDigest = z.infer<typeof RunDigestSchema>;
+
+const FigureSchema = z.object({
+  before: z.number().nullable(),
+  after: z.number().nullable(),
+  delta: z.number().nullable(),
+});
+/** A figure then and now, and now minus then (`null` when either is missing). */
+export type Figure = z.infer<typeof FigureSchema>;
+
+/** The change from one run to another (B4, D5): per contender and dataset, contenders and cases added or gone. */
+export const RunChangeSchema = z.object({
+  before: z.object({ runId: z.string(), createdAt: z.string() }),
+  after: z.object({ runId: z.string(), createdAt: z.string() }),
+  primary: z.string(),
+  /** Every contender of either run, so gone ones keep their names. */
+  contenders: z.array(ContenderSchema),
+  rows: z.array(
+    z.object({
+      contender: z.string(),
+      dataset: z.string(),
+      /** `both`, or only in the later run (`added`), or only in the earlier (`gone`). */
+      presence: z.enum(['both', 'added', 'gone']),
+      score: FigureSchema,
+      wscore: FigureSchema,
+      cost: FigureSchema,
+      latency: FigureSchema,
+      errors: FigureSchema,
+    }),
+  ),
+  addedContenders: z.array(z.string()),
+  goneContenders: z.array(z.string()),
+  cases: z.object({ added: z.array(z.string()), gone: z.array(z.string()), changed: z.array(z.string()) }),
+});
+/** The change from one run to another. */
+export type RunChange = z.infer<typeof RunChangeSchema>;
+/** One contender on one dataset in a change. */
+export type ChangeRow = RunChange['rows'][number];
+
+/** A schedule's recent runs, oldest first, with each contender's primary score per dataset: the trend picture's data. */
+export const TrendSchema = z.object({
+  primary: z.string(),
+  contenders: z.array(ContenderSchema),
+  runs: z.array(
+    z.object({
+      runId: z.string(),
+      at: z.string(),
+      state: z.string(),
+      scores: z.array(z.object({ contender: z.string(), dataset: z.string(), score: z.number().nullable() })),
+    }),
+  ),
+});
+/** A schedule's recent runs with each contender's primary score per dataset, oldest first. */
+export type Trend = z.infer<typeof TrendSchema>;
+
+/** The primary metric of a run's scorer: the one marked primary, else the first, else `score`. */
+export function primaryMetric(metrics: readonly { name: string; primary?: boolean | undefined }[]): string {
+  return (metrics.find((m) => m.primary) ?? metrics[0])?.name ?? 'score';
+}
+
+/**
+ * A snapshot's digest: each experiment's figures as its dataset's standings show them (the same summary, the same
+ * wscore within the dataset's table), and every planned case with its hash (from the snapshot's cases, unless given).
+ */
+export function digestOf(
+  snapshot: Snapshot,
+  hashes: ReadonlyMap<string, string> = new Map(snapshot.cases.map((c) => [c.key, c.hash ?? ''])),
+): RunDigest {
+  const metricNames = snapshot.metrics.map((m) => m.name);
+  const primary = primaryMetric(snapshot.metrics);
+  const resultsOf = groupBy(snapshot.results, (r) => r.experimentId);
+  const summaries = snapshot.experiments.map((e) =>
+    summarize(resultsOf.get(e.id) ?? [], metricNames, snapshot.settings.parallelism),
+  );
+  const wscores = new Map<number, number | null>();
+  if (snapshot.weights) {
+    const byDataset = groupBy(
+      snapshot.experiments.map((e, i) => ({ e, i })),
+      ({ e }) => e.dataset,
+    );
+    for (const members of byDataset.values()) {
+      const inputs = members.map(({ i }) => ({
+        values: weightValues(summaries[i]!),
+        errors: summaries[i]!.errors,
+      }));
+      weightedScores(inputs, snapshot.weights).forEach((w, j) => wscores.set(members[j]!.i, w));
+    }
+  }
+  const cases: RunDigest['cases'] = {};
+  for (const e of snapshot.experiments) {
+    cases[e.dataset] ??= Object.fromEntries(e.caseKeys.map((k) => [k, hashes.get(k) ?? '']));
+  }
+  return {
+    runId: snapshot.runId,
+    createdAt: snapshot.createdAt,
+    primary,
+    contenders: snapshot.contenders,
+    rows: snapshot.experiments.map((e, i) => {
+      const s = summaries[i]!;
+      return {
+        contender: e.contender,
+        dataset: e.dataset,
+        score: weightValues(s)[primary] ?? null,
+        wscore: wscores.get(i) ?? null,
+        cost: s.usage.costUsd,
+        latency: s.latency,
+        errors: s.errors,
+        cases: s.cases,
+      };
+    }),
+    cases,
+  };
+}
+
+const figure = (before: number | null | undefined, after: number | null | undefined): Figure => {
+  const b = before ?? null;
+  const a = after ?? null;
+  return { before: b, after: a, delta: a !== null && b !== null ? a - b : null };
+};
+
+/** The change from `before` to `after`: rows in the later run's order, then those gone; cases added, gone or edited. */
+export function diffRuns(before: RunDigest, after: RunDigest): RunChange {
+  const rowKey = (r: Pick<ScoreRow, 'contender' | 'dataset'>) => `${r.contender}\u0000${r.dataset}`;
+  const then = new Map(before.rows.map((r) => [rowKey(r), r]));
+  const now = new Map(after.rows.map((r) => [rowKey(r), r]));
+  const pair = (b: ScoreRow | undefined, a: ScoreRow | undefined): ChangeRow => {
+    const { contender, dataset } = (a ?? b)!;
+    return {
+      contender,
+      dataset,
+      presence: a && b ? 'both' : a ? 'added' : 'gone',
+      score: figure(b?.score, a?.score),
+      wscore: figure(b?.wscore, a?.wscore),
+      cost: figure(b?.cost, a?.cost),
+      latency: figure(b?.latency, a?.latency),
+      errors: figure(b?.errors, a?.errors),
+    };
+  };
+  const rows = [
+    ...after.rows.map((a) => pair(then.get(rowKey(a)), a)),
+    ...before.rows.filter((b) => !now.has(rowKey(b))).map((b) => pair(b, undefined)),
+  ];
+  const keysOf = (d: RunDigest) => new Set(d.contenders.map((c) => c.key));
+  const [was, is] = [keysOf(before), keysOf(after)];
+  const hashesOf = (d: RunDigest) =>
+    new Map(Object.values(d.cases).flatMap((dataset) => Object.entries(dataset)));
+  const [oldCases, newCases] = [hashesOf(before), hashesOf(after)];
+  const changed = [...newCases].filter(([key, hash]) => {
+    const old = oldCases.get(key);
+    return old !== undefined && old !== '' && hash !== '' && old !== hash;
+  });
+  const contenders = [...after.contenders, ...before.contenders.filter((c) => !is.has(c.key))];
+  return {
+    before: { runId: before.runId, createdAt: before.createdAt },
+    after: { runId: after.runId, createdAt: after.createdAt },
+    primary: after.primary,
+    contenders,
+    rows,
+    addedContenders: [...is].filter((k) => !was.has(k)),
+    goneContenders: [...was].filter((k) => !is.has(k)),
+    cases: {
+      added: [...newCases.keys()].filter((k) => !oldCases.has(k)).sort(),
+      gone: [...oldCases.keys()].filter((k) => !newCases.has(k)).sort(),
+      changed: changed.map(([k]) => k).sort(),
+    },
+  };
+}
+
+/** Whether a run regressed, and why: each contender on a dataset that fell below the schedule's bar. */
+export interface Verdict {
+  regressed: boolean;
+  reasons: string[];
+}
+
+const points = (v: number) => `${(v * 100).toFixed(1)}%`;
+
+/**
+ * Judges a run against its schedule's bar (D5): a contender on a dataset whose primary score fell by more than
+ * `maxDrop` points since the previous run (or has no score any more), or sits below `minScore`, regresses the run.
+ * Contenders or datasets new since the previous run are held only to `minScore`.
+ */
+export function judgeRegression(
+  after: RunDigest,
+  change: RunChange | undefined,
+  bar: Pick<RunSchedule, 'maxDrop' | 'minScore'>,
+  label: (contenderKey: string) => string = (key) => key,
+): Verdict {
+  const reasons: string[] = [];
+  const primary = after.primary;
+  if (bar.maxDrop !== undefined && change) {
+    for (const row of change.rows) {
+      const { before, after: now } = row.score;
+      if (row.presence !== 'both' || before === null) continue;
+      const name = `${label(row.contender)} on ${row.dataset}`;
+      if (now === null) reasons.push(`${name}: ${primary} ${points(before)} → no score`);
+      else if ((before - now) * 100 > bar.maxDrop + 1e-9) {
+        const drop = ((before - now) * 100).toFixed(1);
+        reasons.push(
+          `${name}: ${primary} ${points(before)} → ${points(now)}, down ${drop} points (max drop ${bar.maxDrop})`,
+        );
+      }
+    }
+  }
+  if (bar.minScore !== undefined) {
+    for (const row of after.rows) {
+      if (row.score !== null && row.score >= bar.minScore - 1e-9) continue;
+      const now = row.score === null ? 'no score' : points(row.score);
+      reasons.push(
+        `${label(row.contender)} on ${row.dataset}: ${primary} ${now}, under the min score ${points(bar.minScore)}`,
+      );
+    }
+  }
+  return { regressed: reasons.length > 0, reasons };
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+/** What a scheduled run records of its schedule (in its input and header): which one, the run it compares with, the bar. */
+export const RunScheduleSchema = z.object({
+  /** The schedule's id, which carries the project and the name (see `scheduleIdFor`). */
+  id: z.string(),
+  name: z.string(),
+  /** The schedule's previous run that completed, found when this one was planned; none for the first. */
+  previousRunId: z.string().optional(),
+  /** `--max-drop`: percentage points the primary score of a contender on a dataset may lose before the run regresses. */
+  maxDrop: z.number().optional(),
+  /** `--min-score`: the primary score (0..1) under which a contender on a dataset makes the run regress. */
+  minScore: z.number().optional(),
+});
+/** What a scheduled run records of its schedule: which one, the run it compares with, and the bar it must clear. */
+export type RunSchedule = z.infer<typeof RunScheduleSchema>;
+
+/** What a schedule's every fire starts `scheduledRun` with: the schedule, its project, and the compare flags to plan with. */
+export const ScheduledRunSpecSchema = z.object({
+  schedule: z.object({ id: z.string(), name: z.string(), project: z.string() }),
+  /** The compare flags given to `schedule create` (models, datasets, cases, efforts…), replanned at each fire. */
+  flags: z.record(z.string(), z.json()),
+  maxDrop: z.number().optional(),
+  minScore: z.number().optional(),
+});
+/** What a schedule's every fire starts `scheduledRun` with. */
+export type ScheduledRunSpec = z.infer<typeof ScheduledRunSpecSchema>;
+
+/** A schedule's name: what users type after `schedule show`, and part of its id. */
+export const SCHEDULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+/** The prefix of every schedule id of a project, so `schedule list` keeps its own. */
+export function scheduleIdPrefix(project: string): string {
+  const base = project.split(/[\\/]/).filter(Boolean).pop() ?? 'project';
+  return `llm-evals/${base.replace(/[^A-Za-z0-9._-]/g, '_')}-${fnv1a(project)}/`;
+}
+
+/** A schedule's id: the project (its folder's name and a hash of its path, so two `app` folders differ) and the name. */
+export function scheduleIdFor(project: string, name: string): string {
+  return `${scheduleIdPrefix(project)}${name}`;
+}
+
+/** The 32-bit FNV-1a hash of a string, in hex: a short, stable tag that needs no crypto module in the sandbox. */
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `--every`: `1w`, `12h`, `1h30m`, `2s` in milliseconds; undefined when it is not such a duration. */
+export function parseEvery(text: string): number | undefined {
+  const trimmed = text.trim();
+  if (!/^(\d+[smhdw])+$/.test(trimmed)) return undefined;
+  let ms = 0;
+  for (const [, n, unit] of trimmed.matchAll(/(\d+)([smhdw])/g)) ms += Number(n) * UNITS[unit!]!;
+  return ms > 0 ? ms : undefined;
+}
+
+/** Milliseconds as the shortest `--every` that says them: `1w`, `1d12h`, `2s`. */
+export function formatEvery(ms: number): string {
+  let left = Math.round(ms);
+  const parts: string[] = [];
+  for (const unit of ['w', 'd', 'h', 'm', 's']) {
+    const size = UNITS[unit]!;
+    if (left >= size) {
+      parts.push(`${Math.floor(left / size)}${unit}`);
+      left %= size;
+    }
+  }
+  return parts.join('') || `${ms}ms`;
+}
+
+/**
+ * How late a missed fire may still start when Temporal comes back (the machine slept, the server was down): one
+ * period, but at least a minute and at most a day. A weekly run missed at 3 am starts when the laptop opens that
+ * morning; one missed for days is skipped, since the next fire is near and stale catch-ups would pile up.
+ */
+export function catchupWindowFor(periodMs: number | undefined): number {
+  const day = UNITS.d!;
+  if (periodMs === undefined) return day;
+  return Math.min(day, Math.max(60_000, periodMs));
+}
+
+/**
+ * The id of a scheduled run, shaped like any run's (`20250106-030000-k3x9`): the fire's time and a tag of the fire.
+ * The tag's end is taken: Temporal's run ids (UUIDv7) start with the time, so their starts repeat fire after fire.
+ */
+export function scheduledRunId(firedAt: Date, tag: string): string {
+  const stamp = firedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  const end = tag.replace(/[^a-z0-9]/gi, '').slice(-4);
+  return `${stamp}-${end.toLowerCase()}`;
+}

@@ -1,0 +1,213 @@
+import pc from 'picocolors';
+import type { Json } from '../api/types.ts';
+import type { Contender } from '../core/matrix.ts';
+import type { RunChange } from '../core/run-change.ts';
+import { formatEvery } from '../core/schedule.ts';
+import { renderChange, renderRegression } from './change.ts';
+import { contenderName } from './columns.ts';
+import { formatPercent } from './format.ts';
+import { renderTable, type FitOptions } from './table.ts';
+
+/** A schedule as `schedule list` and `show` print it. */
+export interface ScheduleSummary {
+  id: string;
+  name: string;
+  suite: string;
+  taskQueue: string;
+  when: string;
+  paused: boolean;
+  note?: string;
+  overlap: string;
+  catchupWindowMs: number;
+  flags: Record<string, Json>;
+  maxDrop?: number;
+  minScore?: number;
+  nextFires: Date[];
+  fired: number;
+  skippedOverlap: number;
+  missedCatchup: number;
+}
+
+/** Everything `schedule show` prints (D5): the schedule, its last runs with scores, the latest change, workers. */
+export interface ScheduleShow {
+  schedule: ScheduleSummary;
+  primary: string;
+  contenders: Contender[];
+  runs: {
+    runId: string;
+    state: string;
+    startedAt: Date;
+    scores: { contender: string; dataset: string; score: number | null }[];
+  }[];
+  change?: RunChange;
+  regression: string[];
+  problems: { workflowId: string; scheduledAt: Date; state: 'planning' | 'failed'; message?: string }[];
+  workers: { identity: string; lastSeen?: Date }[];
+}
+
+/** How long since a worker polled before `schedule show` warns that none serves the suite. */
+export const WORKER_QUIET_MS = 2 * 60_000;
+
+/** A moment relative to now: `in 5s`, `3m ago`, `now`. */
+export function relativeTime(at: Date, now: Date): string {
+  const ms = at.getTime() - now.getTime();
+  if (Math.abs(ms) < 1000) return 'now';
+  // The two largest units say enough: `in 2d6h`, not `in 2d6h10m23s`.
+  const text = formatEvery(Math.round(Math.abs(ms) / 1000) * 1000)
+    .split(/(?<=[wdhms])/)
+    .slice(0, 2)
+    .join('');
+  return ms > 0 ? `in ${text}` : `${text} ago`;
+}
+
+/** The compare flags a schedule plans with, as a user would type them. */
+export function flagsText(flags: Record<string, Json>): string {
+  const names: Record<string, string> = {
+    models: '-m',
+    dataset: '-d',
+    case: '-c',
+    effort: '-e',
+    temperature: '-t',
+    maxTokens: '--max-tokens',
+    parallelism: '-p',
+    concurrency: '-j',
+    tracker: '--tracker',
+    local: '--local',
+    project: '--project',
+  };
+  const parts = Object.entries(flags).map(([key, value]) => {
+    const flag = names[key] ?? `--${key}`;
+    return `${flag} ${Array.isArray(value) ? value.map((v) => JSON.stringify(v)).join(',') : JSON.stringify(value)}`;
+  });
+  return parts.length ? parts.join(' ') : '(the whole lineup)';
+}
+
+function barText(s: ScheduleSummary): string {
+  const parts = [
+    s.maxDrop !== undefined ? `max drop ${s.maxDrop} points` : '',
+    s.minScore !== undefined ? `min score ${formatPercent(s.minScore)}` : '',
+  ].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'none (runs never regress)';
+}
+
+function stateCell(state: string): string {
+  if (state === 'regressed' || state === 'failed' || state === 'aborted') return pc.red(state);
+  if (state === 'completed') return pc.green(state);
+  return state;
+}
+
+/** The workers line: who polled the suite's queue lately, or a warning that nobody did. */
+export function workersLine(show: ScheduleShow, now: Date): string {
+  const recent = show.workers.filter(
+    (w) => w.lastSeen && now.getTime() - w.lastSeen.getTime() < WORKER_QUIET_MS,
+  );
+  const queue = show.schedule.taskQueue;
+  if (!recent.length) {
+    return pc.yellow(
+      `workers:  none has polled ${queue} in the last ${formatEvery(WORKER_QUIET_MS)}: fires wait, planning, ` +
+        `until ${pc.bold('llm-evals worker')} runs in the suite's project`,
+    );
+  }
+  const seen = recent.map((w) => `${w.identity} (${relativeTime(w.lastSeen!, now)})`).join(', ');
+  return `workers:  ${recent.length} polling ${queue}: ${seen}`;
+}
+
+/** `schedule show NAME` as text: spec, state, bar, next fires, the last runs with their scores, the change, workers. */
+export function renderScheduleShow(show: ScheduleShow, now: Date, fit: FitOptions = {}): string {
+  const s = show.schedule;
+  const state = s.paused ? pc.yellow(`paused${s.note ? ` (${s.note})` : ''}`) : pc.green('active');
+  const catchup = formatEvery(s.catchupWindowMs);
+  const lines = [
+    `schedule ${pc.bold(s.name)} (${s.id})`,
+    `suite:    ${s.suite}, queue ${s.taskQueue}`,
+    `when:     ${s.when}, overlap ${s.overlap}, catch-up window ${catchup}`,
+    `state:    ${state}; fired ${s.fired} time${s.fired === 1 ? '' : 's'}, ${s.skippedOverlap} skipped while a run went on` +
+      (s.missedCatchup ? `, ${s.missedCatchup} missed (past the catch-up window)` : ''),
+    `plans:    ${flagsText(s.flags)}`,
+    `bar:      ${barText(s)}`,
+    `next:     ${
+      s.paused
+        ? '(paused)'
+        : s.nextFires
+            .slice(0, 3)
+            .map((d) => `${d.toISOString()} (${relativeTime(d, now)})`)
+            .join(', ') || '-'
+    }`,
+    workersLine(show, now),
+  ];
+  for (const p of show.problems) {
+    const when = `${p.scheduledAt.toISOString()} (${relativeTime(p.scheduledAt, now)})`;
+    lines.push(
+      p.state === 'planning'
+        ? pc.yellow(`fire of ${when}: waiting for a worker of the suite to plan it`)
+        : pc.red(`fire of ${when} failed before its run: ${p.message ?? 'see the Temporal UI'}`),
+    );
+  }
+  const series = [
+    ...new Set(show.runs.flatMap((r) => r.scores.map((x) => `${x.contender}\u0000${x.dataset}`))),
+  ];
+  const datasets = new Set(series.map((k) => k.split('\u0000')[1])).size;
+  const names = new Map(show.contenders.map((c) => [c.key, contenderName(c)]));
+  const header = series.map((k) => {
+    const [contender, dataset] = k.split('\u0000') as [string, string];
+    return `${names.get(contender) ?? contender}${datasets > 1 ? ` ${dataset}` : ''}`;
+  });
+  const rows = show.runs.map((r) => {
+    const byKey = new Map(r.scores.map((x) => [`${x.contender}\u0000${x.dataset}`, x.score]));
+    return [
+      r.runId,
+      stateCell(r.state),
+      `${r.startedAt.toISOString()} (${relativeTime(r.startedAt, now)})`,
+      ...series.map((k) => (byKey.has(k) ? formatPercent(byKey.get(k)) : '')),
+    ];
+  });
+  const table = rows.length
+    ? renderTable(
+        [
+          { header: 'run', key: true },
+          { header: 'state' },
+          { header: 'started' },
+          ...header.map((h) => ({ header: `${show.primary} ${h}`, align: 'right' as const })),
+        ],
+        rows,
+        fit,
+      )
+    : 'no runs yet';
+  return [
+    ...lines,
+    '',
+    `last runs (newest first):`,
+    table,
+    ...(show.change ? ['', renderChange(show.change, fit)] : []),
+    ...(show.regression.length ? [renderRegression(show.regression)] : []),
+  ].join('\n');
+}
+
+/** `schedule list` as text: one row per schedule of the project. */
+export function renderScheduleList(
+  views: readonly Pick<ScheduleSummary, 'name' | 'when' | 'paused' | 'nextFires' | 'fired'>[],
+  now: Date,
+  fit: FitOptions = {},
+): string {
+  if (!views.length)
+    return 'no schedules in this project (create one with llm-evals schedule create NAME --every 1w)';
+  return renderTable(
+    [
+      { header: 'schedule', key: true },
+      { header: 'when' },
+      { header: 'state' },
+      { header: 'fired', align: 'right' },
+      { header: 'next fire' },
+    ],
+    views.map((v) => [
+      v.name,
+      v.when,
+      v.paused ? 'paused' : 'active',
+      String(v.fired),
+      v.paused || !v.nextFires[0]
+        ? '-'
+        : `${v.nextFires[0].toISOString()} (${relativeTime(v.nextFires[0], now)})`,
+    ]),
+    fit,
+  );
+}

@@ -1,0 +1,77 @@
+import type { Io } from '../cli/io.ts';
+import type { ScheduleFlags } from '../cli/options.ts';
+import { diffRuns, primaryMetric } from '../core/run-change.ts';
+import type { ScheduleShow } from '../report/schedule.ts';
+import type { TemporalLink } from '../temporal/connect.ts';
+
+/** How many of a schedule's runs `schedule show` lists. */
+const SHOWN_RUNS = 10;
+
+/** Gathers what `schedule show` prints: the spec, next fires, last runs and their scores, the latest change, workers. */
+export async function scheduleShow(link: TemporalLink, project: string, name: string): Promise<ScheduleShow> {
+  const view = await link.schedules.describe(project, name);
+  const [listing, problems, workers] = await Promise.all([
+    link.schedules.runsOf(view.id, SHOWN_RUNS),
+    link.schedules.problems(view),
+    link.schedules.pollers(view.taskQueue),
+  ]);
+  const newest = listing.find((r) => r.state === 'completed' || r.state === 'regressed');
+  const record = newest ? await link.runs.read(newest.runId) : undefined;
+  const primary = record ? primaryMetric(record.header.metrics) : 'score';
+  const trend = await link.schedules.trend(listing, primary, SHOWN_RUNS);
+  const scores = new Map(trend.runs.map((r) => [r.runId, r.scores]));
+  const previous = record?.header.schedule?.previousRunId;
+  const [before, after] =
+    previous && newest
+      ? await Promise.all([link.runs.digest(previous).catch(() => undefined), link.runs.digest(newest.runId)])
+      : [undefined, undefined];
+  const outcome = newest ? await link.runs.outcome(newest.runId) : undefined;
+  const { spec } = view;
+  return {
+    schedule: {
+      id: view.id,
+      name: view.name,
+      suite: view.suite,
+      taskQueue: view.taskQueue,
+      when: view.when,
+      paused: view.paused,
+      ...(view.note ? { note: view.note } : {}),
+      overlap: view.overlap,
+      catchupWindowMs: view.catchupWindowMs,
+      flags: spec.flags,
+      ...(spec.maxDrop !== undefined ? { maxDrop: spec.maxDrop } : {}),
+      ...(spec.minScore !== undefined ? { minScore: spec.minScore } : {}),
+      nextFires: view.nextFires,
+      fired: view.fired,
+      skippedOverlap: view.skippedOverlap,
+      missedCatchup: view.missedCatchup,
+    },
+    primary,
+    contenders: trend.contenders,
+    runs: listing.map((r) => ({
+      runId: r.runId,
+      state: r.state,
+      startedAt: r.startedAt,
+      scores: scores.get(r.runId) ?? [],
+    })),
+    ...(before && after ? { change: diffRuns(before, after) } : {}),
+    regression: outcome?.regression ?? [],
+    problems,
+    workers,
+  };
+}
+
+/** `schedule show NAME`: the schedule as text, or as JSON with `--json`. */
+export async function showSchedule(
+  link: TemporalLink,
+  project: string,
+  name: string,
+  flags: ScheduleFlags,
+  io: Io,
+  render: (show: ScheduleShow, now: Date, fit: { width?: number }) => string,
+): Promise<number> {
+  const show = await scheduleShow(link, project, name);
+  if (flags.json) io.stdout.write(JSON.stringify(show, null, 2) + '\n');
+  else io.stdout.write(render(show, new Date(), { width: io.columns }) + '\n');
+  return 0;
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import {
+  catchupWindowFor,
+  formatEvery,
+  parseEvery,
+  SCHEDULE_NAME,
+  scheduledRunId,
+  scheduleIdFor,
+  scheduleIdPrefix,
+} from '../../src/core/schedule.ts';
+
+describe('--every durations', () => {
+  it.each<[string, number | undefined]>([
+    ['2s', 2000],
+    ['1w', 604_800_000],
+    ['1h30m', 5_400_000],
+    [' 12h ', 43_200_000],
+    ['0s', undefined],
+    ['1x', undefined],
+    ['1.5h', undefined],
+    ['', undefined],
+    ['weekly', undefined],
+  ])('%j is %s ms', (text, ms) => {
+    expect(parseEvery(text)).toBe(ms);
+  });
+
+  it.each([
+    [2000, '2s'],
+    [604_800_000, '1w'],
+    [129_600_000, '1d12h'],
+    [500, '500ms'],
+  ])('%d ms is written %s', (ms, text) => {
+    expect(formatEvery(ms)).toBe(text);
+  });
+});
+
+describe('the catch-up window, set on purpose', () => {
+  it.each<[number | undefined, number]>([
+    [2000, 60_000],
+    [3_600_000, 3_600_000],
+    [604_800_000, 86_400_000],
+    [undefined, 86_400_000],
+  ])('period %s ms: %d ms', (period, window) => {
+    expect(catchupWindowFor(period)).toBe(window);
+  });
+});
+
+describe("a schedule's id", () => {
+  it('carries the project folder and name, and tells two folders of one name apart', () => {
+    expect(scheduleIdFor('/home/me/app', 'nightly')).toMatch(/^llm-evals\/app-[0-9a-f]{8}\/nightly$/);
+    expect(scheduleIdPrefix('/home/me/app')).not.toBe(scheduleIdPrefix('/srv/app'));
+    expect(scheduleIdFor('/home/me/my app', 'x')).toMatch(/^llm-evals\/my_app-/);
+  });
+
+  it.each([
+    ['nightly', true],
+    ['weekly.v2_a-b', true],
+    ['-x', false],
+    ['a/b', false],
+    ['', false],
+    ['x'.repeat(64), false],
+  ])('%j is a name: %s', (name, ok) => {
+    expect(SCHEDULE_NAME.test(name)).toBe(ok);
+  });
+
+  it("a scheduled run's id has the fire's time and the end of the workflow's run id", () => {
+    const at = new Date(Date.UTC(2025, 0, 6, 3, 0, 0));
+    expect(scheduledRunId(at, '0193a1b2-aaaa-7bbb-8ccc-1234567890ab')).toBe('20250106-030000-90ab');
+  });
+});
