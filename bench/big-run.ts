@@ -1,8 +1,9 @@
 // Measures a big run end to end: `start --no-worker`, then one `worker` process serving it, on the embedded server.
-// Prints the wall time, cases per second and the peak memory (max RSS) of the worker and of the CLI.
+// Prints the wall time, cases per second and the peak memory (max RSS) of the CLI processes and of the server.
+// The server is one of its own (state under tmp/bench-big-run), never the user's.
 // Usage: node --import tsx bench/big-run.ts [cases=20000] [parallelism=8] [concurrency=4]
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const [cases = 20_000, parallelism = 8, concurrency = 4] = process.argv.slice(2).map(Number);
@@ -40,6 +41,7 @@ const env = {
   ...process.env,
   NO_COLOR: '1',
   LLM_EVALS_TEMPORAL_PORT: process.env.LLM_EVALS_TEMPORAL_PORT ?? '7533',
+  LLM_EVALS_STATE_DIR: join(dir, 'state'),
   TEMPORAL_ADDRESS: '',
 };
 const timed = (args: string[]) => {
@@ -60,6 +62,8 @@ const start = timed(['start', '--no-worker', '-p', String(parallelism), '-j', St
 const runId = start.stdout.trim().split('\n').pop()!;
 const worker = timed(['worker', '--until', runId]);
 const report = timed(['report', runId, '--format', 'json', '-o', 'report.json']);
+const { pid } = JSON.parse(readFileSync(join(dir, 'state', 'server.json'), 'utf8')) as { pid: number };
+const serverPeakMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
 spawnSync(process.execPath, [bin, 'server', 'stop'], { cwd: dir, env, stdio: 'inherit' });
 
 console.log(`cases: ${cases} (${datasets} datasets, 1 contender), -p ${parallelism} -j ${concurrency}`);
@@ -72,3 +76,4 @@ console.log(
 console.log(
   `report (fetch every result): ${report.seconds.toFixed(1)} s, peak ${report.rssMb.toFixed(0)} MB`,
 );
+console.log(`server: peak ${serverPeakMb.toFixed(0)} MB`);

@@ -1,4 +1,4 @@
-import { ConfigError, quote } from '../errors.ts';
+import { ConfigError, editDistance, quote } from '../errors.ts';
 import type { Env, TrackerDefinition } from './types.ts';
 
 /** What selection reads: the flags, the lineup's `tracker:`, the env and the remote trackers registered. */
@@ -23,23 +23,6 @@ export interface Selection<T> {
 /** Names that mean "no remote tracker": the local log is always written anyway. */
 const NONE = ['none', 'local'];
 
-/** The edit distance between two names, for "did you mean". */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(
-        previous[j]! + 1,
-        row[j - 1]! + 1,
-        previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
-      );
-    }
-    previous = row;
-  }
-  return previous[b.length]!;
-}
-
 function byName<T extends Pick<TrackerDefinition, 'name'>>(
   name: string,
   trackers: readonly T[],
@@ -50,7 +33,7 @@ function byName<T extends Pick<TrackerDefinition, 'name'>>(
   if (found) return found;
   const known = [...trackers.map((t) => t.name), 'none'];
   const near = known
-    .map((k) => ({ k, d: distance(name.toLowerCase(), k) }))
+    .map((k) => ({ k, d: editDistance(name.toLowerCase(), k) }))
     .filter((x) => x.d <= Math.max(2, Math.floor(x.k.length / 3)))
     .sort((a, b) => a.d - b.d)[0];
   const hint = near ? `; did you mean ${quote(near.k)}?` : '';

@@ -66,6 +66,6 @@ describe('contenders of one model are told apart everywhere', () => {
       m[1]!.replace(/<[^>]+>/g, ''),
     );
     expect(new Set(chips)).toEqual(new Set(NAMES));
-    expect(html).toContain('<th>temp</th><th class="num">max</th>');
+    expect(html).toContain('<th>temp</th><th class="num">max_tokens</th>');
   }, 150_000);
 });

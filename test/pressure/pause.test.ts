@@ -124,7 +124,11 @@ describe.concurrent('100 failures in a row pause the run (S11)', () => {
 
   it('with --yes: shows the same and goes on, pausing again 100 failures later', async ({ expect }) => {
     const { server, project, env, calls, overshoot } = await failingSuite(['north', 'south'], 62);
-    const cli = spawnCli(['compare', '-j', '0', '-p', String(P), '--display', 'none', '--yes'], project, env);
+    const cli = spawnCli(
+      ['compare', '-j', '0', '-p', String(P), '--display', 'none', '--yes', '--allow-failures'],
+      project,
+      env,
+    );
     // The requests the server had seen when each pause was shown (the CLI answers it right after).
     await cli.waitFor(PAUSED, 200_000);
     const first = server.hits.length;

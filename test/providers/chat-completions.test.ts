@@ -168,7 +168,7 @@ describe('OpenRouter: failures become ProviderErrors', () => {
     expect(error.retryAfter).toBeLessThanOrEqual(30);
   });
 
-  it('throws with no status when the endpoint is down', async () => {
+  it('throws with no status, not to be retried, when the endpoint refuses connections', async () => {
     const env = {
       OPENROUTER_BASE_URL: await closedPort(),
       OPENROUTER_API_KEY: 'k',
@@ -179,7 +179,8 @@ describe('OpenRouter: failures become ProviderErrors', () => {
       .catch((e: unknown) => e)) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.status).toBeUndefined();
-    expect(error.message).toMatch(/^no reply from http:\/\/127\.0\.0\.1:\d+\/v1: .*ECONNREFUSED/);
+    expect(error.message).toMatch(/^cannot connect to http:\/\/127\.0\.0\.1:\d+\/v1 \(connection refused\)/);
+    expect(error.retryable).toBe(false);
   });
 });
 

@@ -106,7 +106,8 @@ describe('compare through the real CLI against a chat-completions server', () =>
       const before = server.received.length;
       const result = await runCli(['compare'], { cwd: project, env: { ...env, [key]: '' } });
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(new RegExp(`llm-evals: ${key}: not set`));
+      expect(result.stderr).toMatch(new RegExp(`${key}: not set`));
+      expect(result.stderr).toContain('nothing was called');
       expect(server.received.length).toBe(before);
     },
     60_000,

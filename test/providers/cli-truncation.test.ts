@@ -67,7 +67,7 @@ describe('a reply cut at the token limit, through the real CLI', () => {
   });
 
   it('shows max_tokens in the progress view', () => {
-    expect(stripAnsi(run.stderr)).toMatch(/2\/2 cutter\/short default max_tokens 5 pets/);
+    expect(stripAnsi(run.stderr)).toMatch(/2\/2 cutter\/short max=5 pets/);
   });
 
   it('compare -n warns about the entry that sets no max_tokens on an endpoint with an unknown default', async () => {

@@ -16,7 +16,7 @@ describe("run's per-case breakdown", () => {
   it('names score once when the scorer has a metric named score', () => {
     const cells = headerCells(renderBreakdown(snapshotFixture()));
     expect(cells.filter((c) => c === 'score')).toHaveLength(1);
-    expect(cells).toEqual(['case', 'model', 'effort', 'score', 'exact', 'latency', 'cost', 'error']);
+    expect(cells).toEqual(['case', 'contender', 'score', 'exact', 'latency', 'cost', 'error']);
   });
 
   it('keeps an error with newlines on its row: one line per result', () => {
