@@ -61,7 +61,23 @@ export interface StatusFlags extends SuiteFlags {
 }
 
 /** The flags of `schedule`: when it fires, its bar, what each fire plans with, and those of its other actions. */
-export interface ScheduleFlags extends SuiteFlags {
+export interface ScheduleFlags
+  extends
+    SuiteFlags,
+    Pick<
+      RunFlags,
+      | 'models'
+      | 'dataset'
+      | 'case'
+      | 'effort'
+      | 'temperature'
+      | 'maxTokens'
+      | 'parallelism'
+      | 'concurrency'
+      | 'tracker'
+      | 'local'
+      | 'project'
+    > {
   every?: string;
   cron?: string;
   timezone?: string;
@@ -71,17 +87,6 @@ export interface ScheduleFlags extends SuiteFlags {
   maxDrop?: number;
   /** `--min-score PERCENT`: a contender's primary score under this regresses the run. */
   minScore?: number;
-  models?: string[];
-  dataset?: string[];
-  case?: string[];
-  effort?: string[];
-  temperature?: number[];
-  maxTokens?: number;
-  parallelism?: number;
-  concurrency?: number;
-  tracker?: string;
-  local?: boolean;
-  project?: string;
   note?: string;
   from?: string;
   to?: string;

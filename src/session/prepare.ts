@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import { ConfigError } from '../errors.ts';
-import { suiteProblems } from '../suite/checks.ts';
+import { missingKeys, suiteProblems } from '../suite/checks.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { loadEnvFiles } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
@@ -35,13 +35,5 @@ export async function checkBeforeRun(
     undefined,
     undefined,
     `${count} found before any call; nothing was called (see llm-evals verify)`,
-  );
-}
-
-function missingKeys(suite: LoadedSuite, providers: string[], env: NodeJS.ProcessEnv): string[] {
-  return providers.flatMap((name) =>
-    (suite.registry.get(name)?.envKeys ?? [])
-      .filter((key) => !env[key])
-      .map((key) => `${key}: not set, and provider ${name} needs it (export it, or put it in an env file)`),
   );
 }

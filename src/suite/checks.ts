@@ -69,16 +69,8 @@ export async function suiteProblems(
       problems.push(`${kase.key}: the scorer's check failed: ${message(error)}`);
     }
   }
+  problems.push(...missingKeys(suite, options.providers ?? [], options.env));
   const providers = (options.providers ?? []).flatMap((name) => suite.registry.get(name) ?? []);
-  for (const provider of providers) {
-    for (const key of provider.envKeys) {
-      if (!options.env[key]) {
-        problems.push(
-          `${key}: not set, and provider ${provider.name} needs it (export it, or put it in an env file)`,
-        );
-      }
-    }
-  }
   const endpoints = providers.filter(reachable).flatMap((p) => {
     const url = p.endpoint();
     return url ? [{ name: p.name, url }] : [];
@@ -88,4 +80,17 @@ export async function suiteProblems(
     if (answers[i]) problems.push(`${name}: ${url} is not reachable (${answers[i]})`);
   });
   return problems;
+}
+
+/** The keys the named providers need and the environment lacks (P5), one line each naming the variable. */
+export function missingKeys(
+  suite: LoadedSuite,
+  providers: readonly string[],
+  env: NodeJS.ProcessEnv,
+): string[] {
+  return providers.flatMap((name) =>
+    (suite.registry.get(name)?.envKeys ?? [])
+      .filter((key) => !env[key])
+      .map((key) => `${key}: not set, and provider ${name} needs it (export it, or put it in an env file)`),
+  );
 }
