@@ -17,7 +17,8 @@ import {
   runFinished,
   type RunCarry,
 } from '../src/core/run-schedule.ts';
-import { TRACK_ATTEMPTS, type Tracked } from '../src/core/tracking.ts';
+import { TRACK_ATTEMPTS } from '../src/core/retry.ts';
+import type { Tracked } from '../src/core/tracking.ts';
 import type { Activities } from '../activities/index.ts';
 import { experiment } from './experiment.ts';
 import { finishSignal, runProgressQuery } from './messages.ts';

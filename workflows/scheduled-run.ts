@@ -8,7 +8,8 @@ import {
 import type { Activities } from '../activities/index.ts';
 import { newGate } from '../src/core/coordinator.ts';
 import { gateWorkflowId, runWorkflowId } from '../src/core/run-input.ts';
-import { scheduledRunId, type ScheduledRunSpec } from '../src/core/schedule.ts';
+import { scheduledRunId } from '../src/core/run-input.ts';
+import type { ScheduledRunSpec } from '../src/core/schedule.ts';
 import { compareRun, type RunResult } from './compare-run.ts';
 import { runGate } from './run-gate.ts';
 

@@ -5,7 +5,6 @@ import { renderMatrix } from '../report/matrix-table.ts';
 import { estimateRun, maxTokensWarnings } from '../session/estimate-run.ts';
 import { planRun } from '../session/plan-run.ts';
 import { presentRun } from '../session/present.ts';
-import { runPlanned } from '../session/run.ts';
 import { shortPath } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
 
@@ -19,6 +18,8 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
     io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
     return 0;
   }
+  // Temporal's SDK is loaded only for a run: `-n` answers at once.
+  const { runPlanned } = await import('../session/run.ts');
   const { snapshot, file } = await runPlanned(planned, flags, io, models ? 'run' : 'compare');
   io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
   const code = await presentRun(snapshot, file, planned.suite, flags, io, { breakdown: Boolean(models) });

@@ -34,3 +34,6 @@ export function parseRetryAfter(header: string | null | undefined, now: number):
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, (at - now) / 1000);
 }
+
+/** Tries of sending one experiment before its problem is reported with the run's results. */
+export const TRACK_ATTEMPTS = 3;

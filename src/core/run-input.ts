@@ -60,3 +60,13 @@ export function gateWorkflowId(runId: string): string {
 export function experimentWorkflowId(runId: string, experimentId: string): string {
   return `${runWorkflowId(runId)}/${experimentId}`;
 }
+
+/**
+ * The id of a scheduled run, shaped like any run's (`20250106-030000-k3x9`): the fire's time and a tag of the fire.
+ * The tag's end is taken: Temporal's run ids (UUIDv7) start with the time, so their starts repeat fire after fire.
+ */
+export function scheduledRunId(firedAt: Date, tag: string): string {
+  const stamp = firedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  const end = tag.replace(/[^a-z0-9]/gi, '').slice(-4);
+  return `${stamp}-${end.toLowerCase()}`;
+}

@@ -85,13 +85,3 @@ export function catchupWindowFor(periodMs: number | undefined): number {
   if (periodMs === undefined) return day;
   return Math.min(day, Math.max(60_000, periodMs));
 }
-
-/**
- * The id of a scheduled run, shaped like any run's (`20250106-030000-k3x9`): the fire's time and a tag of the fire.
- * The tag's end is taken: Temporal's run ids (UUIDv7) start with the time, so their starts repeat fire after fire.
- */
-export function scheduledRunId(firedAt: Date, tag: string): string {
-  const stamp = firedAt.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  const end = tag.replace(/[^a-z0-9]/gi, '').slice(-4);
-  return `${stamp}-${end.toLowerCase()}`;
-}

@@ -10,8 +10,6 @@ export const TrackingSchema = z.object({
   /** The tracker project: `--project`, else the lineup's `project`, else the suite's name. */
   project: z.string(),
 });
-/** Tries of sending one experiment before its problem is reported with the run's results. */
-export const TRACK_ATTEMPTS = 3;
 
 /** What a run records of its trackers when it starts. */
 export type Tracking = z.infer<typeof TrackingSchema>;

@@ -17,6 +17,7 @@ import { checkBeforeRun, prepareSuite } from './prepare.ts';
 import { newRunId } from './run-id.ts';
 import { mark } from '../timing.ts';
 import { resumeHint, serveRun, suiteWorker } from './serve.ts';
+import type { SuiteWorker } from '../temporal/worker.ts';
 import { chooseTracking } from './trackers.ts';
 import { traceCommand } from '../temporal/engine-tracing.ts';
 import type { Tracking } from '../core/tracking.ts';
@@ -102,15 +103,18 @@ async function runTraced(
   span?: { setAttributes(attributes: Record<string, string>): unknown },
 ): Promise<{ snapshot: Snapshot; file: string }> {
   const link = await linkForCommand(planned.suite.projectDir, io, command);
+  // Made on a worker thread while its run is estimated and started, so the run's first task finds it soon; a run that
+  // never started leaves it unused.
+  let made: Promise<SuiteWorker> | undefined;
   try {
-    const start = prepareStart(planned, tracking, newRunId(), await estimateTotal(planned));
-    const { runId } = start;
-    span?.setAttributes({ run_id: runId, suite: planned.suite.name });
-    // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting. The
-    // worker is made while the run starts, so the run's first task finds it soon.
+    const runId = newRunId();
+    // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting.
     const taskQueue = `${taskQueueFor(planned.suite.name, io.env)}/${runId}`;
+    made = suiteWorker(link, taskQueue, planned, io.env);
+    const start = prepareStart(planned, tracking, runId, await estimateTotal(planned));
+    span?.setAttributes({ run_id: runId, suite: planned.suite.name });
     const [worker] = await Promise.all([
-      suiteWorker(link, taskQueue, planned, io.env),
+      made,
       startPrepared(link, start, taskQueue, planned.suite.projectDir),
     ]);
     mark('started');
@@ -125,6 +129,8 @@ async function runTraced(
     mark('collected');
     return { snapshot, file: saveRunSnapshot(snapshot, planned.suite, flags) };
   } finally {
+    // A worker made for a run that did not start is shut down before the connection it polls on closes.
+    await made?.then((w) => w.discard()).catch(() => undefined);
     await link.close();
   }
 }

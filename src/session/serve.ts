@@ -7,6 +7,7 @@ import { renderProgress } from '../report/progress.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
+import type { RunResult } from '../temporal/runs.ts';
 import { createSuiteWorker, type SuiteDeps, type SuiteWorker } from '../temporal/worker.ts';
 import { LiveLines } from './live-lines.ts';
 import { answerPause, type PausePolicy } from './pause.ts';
@@ -40,13 +41,21 @@ export function suiteWorker(
   return createSuiteWorker(link, taskQueue, suiteDeps(served, env));
 }
 
-/** Every experiment done: what the progress view shows once the run has closed and its queries can no longer say. */
-function doneProgress(runId: string, input: RunInput): RunProgress {
+/**
+ * What the progress view shows once the run has closed: each experiment's counts as the run returned them, without
+ * asking a closed workflow (a query a worker would answer by replaying the whole run); every case done if the run
+ * returned nothing it could say.
+ */
+export function closedProgress(runId: string, input: RunInput, result?: RunResult): RunProgress {
+  const counts = new Map(result?.experiments.map((e) => [e.id, e]));
   return {
     runId,
     experiments: input.experiments.map((e) => {
       const total = input.datasets[e.dataset]!.length;
-      return { id: e.id, total, done: total, errors: 0, state: 'completed' as const };
+      const own = counts.get(e.id);
+      if (!own) return { id: e.id, total, done: total, errors: 0, state: 'completed' as const };
+      const state = own.cases < total ? ('stopped' as const) : ('completed' as const);
+      return { id: e.id, total, done: own.cases, errors: own.errors, state };
     }),
   };
 }
@@ -102,7 +111,11 @@ export async function serveRun(
   const ended = new Promise<'closed' | 'interrupted'>((resolve) => (served = resolve));
   const serving = worker.runUntil(async () => {
     let closed = false;
-    const outcome = link.runs.closed(runId, stop.signal).then(() => (closed = !stop.signal.aborted));
+    let result: RunResult | undefined;
+    const outcome = link.runs.closed(runId, stop.signal).then((returned) => {
+      closed = !stop.signal.aborted;
+      result = returned;
+    });
     const stopped = new Promise<void>((resolve) =>
       stop.signal.addEventListener('abort', () => resolve(), { once: true }),
     );
@@ -128,7 +141,12 @@ export async function serveRun(
       served('interrupted');
       return 'interrupted';
     }
-    draw(await link.runs.progress(runId, 5000).catch(() => doneProgress(runId, input)));
+    // A run that did not complete (failed, cancelled, terminated) says what it got to through its queries.
+    draw(
+      result
+        ? closedProgress(runId, input, result)
+        : await link.runs.progress(runId, 5000).catch(() => closedProgress(runId, input)),
+    );
     served('closed');
     return 'closed';
   });

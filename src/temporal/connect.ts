@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import type { NativeConnection } from '@temporalio/worker';
 import { findTemporalBinary } from '../../temporal/binary.ts';
 import { userStateDir } from '../dirs.ts';
 import { checkReachable, ensureServer, serverStatus } from '../../temporal/server.ts';
 import { engineTracing } from './engine-tracing.ts';
 import { Runs } from './runs.ts';
 import { Schedules } from './schedules.ts';
+import { loadWorkerSdk } from './runtime-log.ts';
 
 /** A live link to Temporal: a client for starting and watching runs, and a native connection for workers. */
 export interface TemporalLink {
@@ -90,11 +91,13 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     runs,
     schedules: new Schedules(client, runs),
     nativeConnection: () =>
-      (native ??= NativeConnection.connect({
-        address: target,
-        ...(tls ? { tls } : {}),
-        ...(apiKey ? { apiKey } : {}),
-      })),
+      (native ??= loadWorkerSdk().then(({ NativeConnection }) =>
+        NativeConnection.connect({
+          address: target,
+          ...(tls ? { tls } : {}),
+          ...(apiKey ? { apiKey } : {}),
+        }),
+      )),
     async close() {
       await connection.close();
       // A worker given up on while the server was gone still holds the native connection; the process ends anyway.

@@ -9,6 +9,8 @@ import { runStateOf, type RunState } from '../core/run-state.ts';
 import { buildSnapshot, RunHeaderSchema, type RunHeader } from '../core/snapshot.ts';
 import { ConfigError } from '../errors.ts';
 import type { RunResult } from '../../workflows/compare-run.ts';
+
+export type { RunResult };
 import {
   answerPauseSignal,
   experimentProgressQuery,
@@ -69,13 +71,14 @@ export class Runs {
 
   /** Starts a run's gate and its run workflow, tagged so `runs` and `status` find it without a worker. */
   async start(taskQueue: string, input: RunInput, header: RunHeader, project?: string): Promise<void> {
-    await this.client.workflow.start('runGate', {
+    // Both at once, one round trip sooner; a run whose gate did not start could not go on, so it is ended with it.
+    const gate = this.client.workflow.start('runGate', {
       workflowId: gateWorkflowId(input.runId),
       taskQueue,
       args: [newGate(input.limits, input.abortAfter, input.inFlight)],
       searchAttributes: { LlmEvalsRunId: [input.runId] },
     });
-    await this.client.workflow.start('compareRun', {
+    const run = this.client.workflow.start('compareRun', {
       workflowId: runWorkflowId(input.runId),
       taskQueue,
       args: [input],
@@ -87,6 +90,18 @@ export class Runs {
         ...(project ? { LlmEvalsProject: [project] } : {}),
       },
     });
+    const [gateStarted, runStarted] = await Promise.allSettled([gate, run]);
+    if (gateStarted.status === 'fulfilled') {
+      if (runStarted.status === 'rejected') {
+        await gateStarted.value.terminate('its run did not start').catch(() => undefined);
+        throw runStarted.reason;
+      }
+      return;
+    }
+    if (runStarted.status === 'fulfilled') {
+      await runStarted.value.terminate('its gate did not start').catch(() => undefined);
+    }
+    throw gateStarted.reason;
   }
 
   /** Reads a run's input (the first event of its first execution), header (memo) and state, without a worker. */
@@ -189,19 +204,19 @@ export class Runs {
   }
 
   /**
-   * Resolves once the run has closed, however it closed. A lost connection is waited out, never taken for a close:
-   * the run goes on in Temporal, and the wait resumes once the server answers again (or ends when `stop` aborts).
+   * Resolves once the run has closed, however it closed, with what it returned if it completed. A lost connection is
+   * waited out, never taken for a close: the run goes on in Temporal, and the wait resumes once the server answers
+   * again (or ends when `stop` aborts).
    */
-  async closed(runId: string, stop?: AbortSignal): Promise<void> {
-    const stopped = new Promise<void>((resolve) =>
-      stop?.addEventListener('abort', () => resolve(), { once: true }),
+  async closed(runId: string, stop?: AbortSignal): Promise<RunResult | undefined> {
+    const stopped = new Promise<undefined>((resolve) =>
+      stop?.addEventListener('abort', () => resolve(undefined), { once: true }),
     );
     while (!stop?.aborted) {
       try {
-        await Promise.race([this.outcome(runId), stopped]);
-        return;
+        return await Promise.race([this.outcome(runId), stopped]);
       } catch (error) {
-        if (error instanceof WorkflowFailedError || error instanceof WorkflowNotFoundError) return;
+        if (error instanceof WorkflowFailedError || error instanceof WorkflowNotFoundError) return undefined;
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }

@@ -25,6 +25,8 @@ export interface SuiteWorker {
   worker: Worker;
   /** Runs the worker until `until` settles; the pools first report the calls they have running, then it stops. */
   runUntil<T>(until: () => Promise<T>): Promise<T>;
+  /** Shuts down a worker that was made but never run (its run did not start); does nothing to one that ran. */
+  discard(): Promise<void>;
 }
 
 /** Options of a suite worker: `maxActivities` caps the pools (and retries) it runs at once, to share work out. */
@@ -81,5 +83,8 @@ export async function createSuiteWorker(
           await pools.drain();
         }
       }),
+    discard: async () => {
+      if (worker.getState() === 'INITIALIZED') await worker.runUntil(Promise.resolve());
+    },
   };
 }

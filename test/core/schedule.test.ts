@@ -4,10 +4,10 @@ import {
   formatEvery,
   parseEvery,
   SCHEDULE_NAME,
-  scheduledRunId,
   scheduleIdFor,
   scheduleIdPrefix,
 } from '../../src/core/schedule.ts';
+import { scheduledRunId } from '../../src/core/run-input.ts';
 
 describe('--every durations', () => {
   it.each<[string, number | undefined]>([
