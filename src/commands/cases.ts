@@ -1,3 +1,4 @@
+import { counted } from '../report/format.ts';
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import { openSuite } from '../session/open-suite.ts';
@@ -13,7 +14,7 @@ export async function casesCommand(flags: RunFlags, io: Io): Promise<number> {
   const rows = cases.map((c) => ({ ...c, summary: suite.scorer.summary(c) }));
   io.stdout.write(renderCases(rows, { width: io.columns }) + '\n');
   const datasets = new Set(cases.map((c) => c.dataset)).size;
-  io.stdout.write(`${cases.length} cases in ${datasets} datasets\n`);
+  io.stdout.write(`${counted(cases.length, 'case')} in ${counted(datasets, 'dataset')}\n`);
   const { refused } = readLineup({ config: suite.config, registry: suite.registry });
   for (const r of refused) io.stdout.write(pc.yellow(r.message) + '\n');
   return 0;

@@ -1,3 +1,4 @@
+import { counted } from '../report/format.ts';
 import pc from 'picocolors';
 import { readCatalogs, unknownIds } from '../providers/catalog-check.ts';
 import { loadCases, shortPath } from '../suite/cases.ts';
@@ -35,13 +36,11 @@ export async function verifyCommand(flags: SuiteFlags, io: Io): Promise<number> 
     problems.push(`no case matches ${suite.casesGlob} under ${shortPath(io.cwd, suite.root)}`);
   for (const p of problems) io.stdout.write(`${pc.red('✗')} ${p}\n`);
   await catalogWarnings(suite, io);
-  const counted = `${cases.length} cases in ${datasets} datasets`;
+  const scope = `${counted(cases.length, 'case')} in ${counted(datasets, 'dataset')}`;
   if (problems.length > 0) {
-    io.stdout.write(
-      pc.red(`verify: ${problems.length} problem${problems.length === 1 ? '' : 's'} (${counted})`) + '\n',
-    );
+    io.stdout.write(pc.red(`verify: ${counted(problems.length, 'problem')} (${scope})`) + '\n');
     return 1;
   }
-  io.stdout.write(`${pc.green('✓')} verify: ${counted}, no problems\n`);
+  io.stdout.write(`${pc.green('✓')} verify: ${scope}, no problems\n`);
   return 0;
 }

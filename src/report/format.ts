@@ -25,3 +25,8 @@ export function formatSeconds(seconds: number | null | undefined): string {
 export function formatTemperature(t: number | null): string {
   return t === null ? 'default' : String(t);
 }
+
+/** A count with its noun, singular for one: `1 contender`, `3 contenders`, `1,200 cases`. */
+export function counted(n: number, noun: string): string {
+  return `${formatCount(n)} ${noun}${n === 1 ? '' : 's'}`;
+}

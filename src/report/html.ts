@@ -1,5 +1,5 @@
 import { reportColumns } from './columns.ts';
-import { formatCount } from './format.ts';
+import { counted, formatCount } from './format.ts';
 import { CSP, SCRIPT, STYLE } from './html-assets.ts';
 import { casesHtml } from './html-cases.ts';
 import { changeHtml, trendSvg } from './html-change.ts';
@@ -24,7 +24,7 @@ function header(snapshot: Snapshot, ranking: string, failed: boolean): string {
     `run ${esc(snapshot.runId)}`,
     esc(snapshot.status),
     `${esc(snapshot.createdAt)} → ${esc(snapshot.finishedAt)}`,
-    `${snapshot.contenders.length} contenders × ${datasets} datasets`,
+    `${counted(snapshot.contenders.length, 'contender')} × ${counted(datasets, 'dataset')}`,
     `${formatCount(snapshot.cases.length)} cases, ${formatCount(snapshot.results.length)} results`,
     `ranked by ${esc(ranking)}`,
   ];

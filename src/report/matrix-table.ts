@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { Estimate } from '../core/estimate.ts';
 import { sumEstimates } from '../core/estimate.ts';
 import type { Plan } from '../core/plan.ts';
-import { formatCost, formatCount, formatTemperature } from './format.ts';
+import { counted, formatCost, formatCount, formatTemperature } from './format.ts';
 import { renderTable, type FitOptions } from './table.ts';
 
 /** The dry run's view (C4 `-n`): each experiment with its settings and estimate, then the totals and refusals. */
@@ -50,8 +50,8 @@ export function renderMatrix(
   const datasets = new Set(plan.experiments.map((e) => e.dataset)).size;
   const lines = [
     table,
-    `${plan.experiments.length} experiments (${plan.contenders.length} contenders × ${datasets} datasets), ` +
-      `${plan.cases.length} cases, ${total.calls} calls`,
+    `${counted(plan.experiments.length, 'experiment')} (${counted(plan.contenders.length, 'contender')} × ` +
+      `${counted(datasets, 'dataset')}), ${counted(plan.cases.length, 'case')}, ${counted(total.calls, 'call')}`,
     `estimated: ${formatCount(total.inputTokens)} tokens in, ${formatCount(total.outputTokens)} tokens out, ` +
       `${formatCost(total.costUsd)}${total.costUsd === null ? ' (some prices unknown)' : ''}`,
   ];

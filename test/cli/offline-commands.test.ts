@@ -108,7 +108,7 @@ describe.concurrent('the CLI', () => {
       'clear/002',
       'tricky/002',
     ]);
-    expect(result.stdout).toContain('3 cases in 1 datasets');
+    expect(result.stdout).toContain('3 cases in 1 dataset');
   });
 
   it('plans the selection and the flags in compare -n', async () => {
@@ -119,7 +119,7 @@ describe.concurrent('the CLI', () => {
       },
     );
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('4 experiments (4 contenders × 1 datasets), 1 cases, 4 calls');
+    expect(result.stdout).toContain('4 experiments (4 contenders × 1 dataset), 1 case, 4 calls');
     expect(
       rows(result.stdout).map((r) =>
         r

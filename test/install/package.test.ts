@@ -178,6 +178,6 @@ describe.concurrent('a helper loads in any project', () => {
     writeFileSync(join(dir, 'evals', `eval_helper.${ext}`), commonJs ? CJS_HELPER : ESM_HELPER);
     const verify = await sh('npx', ['llm-evals', 'verify'], dir, 60_000);
     expect(verify.stderr).not.toMatch(/failed to load|Cannot require|cycle/);
-    expect(verify.stdout + verify.stderr).toMatch(/2 cases in 1 datasets/);
+    expect(verify.stdout + verify.stderr).toMatch(/2 cases in 1 dataset/);
   });
 });
