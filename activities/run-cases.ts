@@ -217,6 +217,9 @@ export function createRunCases(deps: PoolDeps) {
       }
     } finally {
       clearInterval(beat);
+      // The worker's drain signal outlives this pool: a listener left on it would pile up, one per pool.
+      cancelled.removeEventListener('abort', kick);
+      draining.removeEventListener('abort', kick);
       quieted();
     }
   };

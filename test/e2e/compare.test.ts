@@ -52,6 +52,15 @@ describe('compare end to end on the embedded Temporal server', () => {
     expect(existsSync(join(dir, '.llm-evals/temporal.db'))).toBe(true);
   }, 120_000);
 
+  // Each experiment's pool listens to the worker's drain signal: listeners left behind by finished pools used to add up
+  // to Node's leak warning past ten experiments in one process.
+  it('runs 18 experiments in one process without a listener-leak warning', async () => {
+    const { code, stderr } = await runCli(['compare', '-t', '0,0.5,1', '--no-open'], { cwd: dir, env });
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toContain('MaxListenersExceededWarning');
+    expect(snapshots(dir).find((s) => s.experiments.length === 18)?.results).toHaveLength(72);
+  }, 120_000);
+
   it('reuses the running server on the next compare', async () => {
     const { code, stderr } = await runCli(['compare'], { cwd: dir, env });
     expect(code, stderr).toBe(0);
