@@ -65,7 +65,7 @@ describe('compare end to end on the embedded Temporal server', () => {
     const { code, stderr } = await runCli(['compare'], { cwd: dir, env });
     expect(code, stderr).toBe(0);
     expect(stderr).not.toContain('Starting the Temporal dev server');
-    expect(snapshots(dir)).toHaveLength(2);
+    expect(snapshots(dir)).toHaveLength(3);
   }, 120_000);
 
   it('run -m adds the per-case breakdown for the named model only', async () => {
