@@ -38,12 +38,8 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
     const stopped = new Promise<void>((resolve) =>
       interrupt?.addEventListener('abort', () => resolve(), { once: true }),
     );
-    const closed = flags.until
-      ? link.runs.outcome(flags.until).then(
-          () => undefined,
-          () => undefined,
-        )
-      : new Promise<void>(() => {});
+    // A lost server is waited out, never taken for the run's close: the run goes on once it answers again.
+    const closed = flags.until ? link.runs.closed(flags.until, interrupt) : new Promise<void>(() => {});
     const watching = new AbortController();
     const said = (up: boolean, error?: string) =>
       io.stderr.write(

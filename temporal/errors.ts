@@ -152,3 +152,16 @@ export class TemporalUnreachable extends TemporalSetupError {
     );
   }
 }
+
+/** Thrown when the TLS handshake with a Temporal server fails for a reason its TLS settings can fix. */
+export class TemporalTlsFailed extends TemporalSetupError {
+  readonly code = 'TemporalTlsFailed';
+
+  constructor(
+    readonly address: string,
+    readonly problem: string,
+    readonly fix: string,
+  ) {
+    super(`Cannot reach the Temporal server at ${address} over TLS: ${problem}. ${fix}`);
+  }
+}

@@ -3,11 +3,14 @@ import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { findTemporalBinary } from '../../temporal/binary.ts';
 import { userStateDir } from '../dirs.ts';
+import { ConfigError } from '../errors.ts';
+import { TemporalTlsFailed } from '../../temporal/errors.ts';
 import { checkReachable, ensureServer, serverStatus } from '../../temporal/server.ts';
 import { engineTracing } from './engine-tracing.ts';
 import { Runs } from './runs.ts';
 import { Schedules } from './schedules.ts';
 import { loadWorkerSdk } from './runtime-log.ts';
+import { probeTls, type TlsFiles } from './tls-probe.ts';
 
 /** A live link to Temporal: a client for starting and watching runs, and a native connection for workers. */
 export interface TemporalLink {
@@ -31,16 +34,48 @@ export interface LinkOptions {
   log: (line: string) => void;
 }
 
-function tlsFrom(env: NodeJS.ProcessEnv): TLSConfig | undefined {
+/** Reads a certificate or key file that a TLS setting names, saying which setting when it cannot. */
+function readTlsFile(variable: string, path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    const reason = (error as { code?: string }).code ?? String(error);
+    throw new ConfigError(undefined, variable, `cannot read ${JSON.stringify(path)} (${reason})`, {
+      cause: error,
+    });
+  }
+}
+
+/** The TLS settings (the env names Temporal's CLI reads), or undefined for a plaintext server. */
+function tlsFrom(env: NodeJS.ProcessEnv): { tls: TLSConfig; files: TlsFiles } | undefined {
   const cert = env.TEMPORAL_TLS_CERT;
   const key = env.TEMPORAL_TLS_KEY;
   const ca = env.TEMPORAL_TLS_CA;
   if (!cert && !key && !ca && env.TEMPORAL_TLS !== 'true' && !env.TEMPORAL_API_KEY) return undefined;
-  return {
+  // One without the other would quietly send no client certificate, and the server's refusal would name neither.
+  if (Boolean(cert) !== Boolean(key)) {
+    const [set, unset] = cert
+      ? ['TEMPORAL_TLS_CERT', 'TEMPORAL_TLS_KEY']
+      : ['TEMPORAL_TLS_KEY', 'TEMPORAL_TLS_CERT'];
+    throw new ConfigError(
+      undefined,
+      unset,
+      `${set} is set but ${unset} is not: a client certificate needs both`,
+    );
+  }
+  const tls: TLSConfig = {
     ...(env.TEMPORAL_TLS_SERVER_NAME ? { serverNameOverride: env.TEMPORAL_TLS_SERVER_NAME } : {}),
-    ...(ca ? { serverRootCACertificate: readFileSync(ca) } : {}),
-    ...(cert && key ? { clientCertPair: { crt: readFileSync(cert), key: readFileSync(key) } } : {}),
+    ...(ca ? { serverRootCACertificate: readTlsFile('TEMPORAL_TLS_CA', ca) } : {}),
+    ...(cert && key
+      ? {
+          clientCertPair: {
+            crt: readTlsFile('TEMPORAL_TLS_CERT', cert),
+            key: readTlsFile('TEMPORAL_TLS_KEY', key),
+          },
+        }
+      : {}),
   };
+  return { tls, files: { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}) } };
 }
 
 /** Connects to the configured cluster, or starts (or reuses) the user's embedded dev server, shared by every project. */
@@ -49,9 +84,13 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
   const namespace = env.TEMPORAL_NAMESPACE ?? 'default';
   let address = env.TEMPORAL_ADDRESS;
   let uiUrl: string | undefined = env.TEMPORAL_UI_URL;
-  const tls = tlsFrom(env);
+  const settings = tlsFrom(env);
+  const tls = settings?.tls;
   const apiKey = env.TEMPORAL_API_KEY;
   if (address) {
+    // gRPC's connect says only "failed to connect before the deadline" when TLS fails; the handshake says why.
+    const problem = settings ? await probeTls(address, settings.tls, settings.files) : undefined;
+    if (problem) throw new TemporalTlsFailed(address, problem.problem, problem.fix);
     await checkReachable(address, {
       timeoutMs: 10_000,
       ...(tls ? { tls } : {}),
@@ -114,7 +153,7 @@ export async function linkIfRunning(options: LinkOptions): Promise<TemporalLink 
   const { env } = options;
   if (env.TEMPORAL_ADDRESS) {
     try {
-      const tls = tlsFrom(env);
+      const tls = tlsFrom(env)?.tls;
       await checkReachable(env.TEMPORAL_ADDRESS, {
         timeoutMs: 2_000,
         ...(tls ? { tls } : {}),
