@@ -85,3 +85,26 @@ export function catchupWindowFor(periodMs: number | undefined): number {
   if (periodMs === undefined) return day;
   return Math.min(day, Math.max(60_000, periodMs));
 }
+
+/** A schedule as `schedule list` and `schedule show` see it. */
+export interface ScheduleView {
+  id: string;
+  name: string;
+  project: string;
+  suite: string;
+  taskQueue: string;
+  /** When it fires, as it was given: `every 1w`, or `cron 0 3 * * 1 (Europe/Paris)`. */
+  when: string;
+  paused: boolean;
+  note?: string;
+  overlap: string;
+  catchupWindowMs: number;
+  spec: ScheduledRunSpec;
+  nextFires: Date[];
+  /** The fires taken, newest last: each one's `scheduledRun` workflow. */
+  recent: { scheduledAt: Date; takenAt: Date; workflowId: string }[];
+  fired: number;
+  skippedOverlap: number;
+  missedCatchup: number;
+  createdAt: Date;
+}

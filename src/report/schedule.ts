@@ -2,35 +2,15 @@ import pc from 'picocolors';
 import type { Json } from '../api/types.ts';
 import type { Contender } from '../core/matrix.ts';
 import type { RunChange } from '../core/run-change.ts';
-import { formatEvery } from '../core/schedule.ts';
+import { formatEvery, type ScheduleView } from '../core/schedule.ts';
 import { renderChange, renderRegression } from './change.ts';
 import { contenderName } from './columns.ts';
 import { formatPercent } from './format.ts';
 import { renderTable, type FitOptions } from './table.ts';
 
-/** A schedule as `schedule list` and `show` print it. */
-export interface ScheduleSummary {
-  id: string;
-  name: string;
-  suite: string;
-  taskQueue: string;
-  when: string;
-  paused: boolean;
-  note?: string;
-  overlap: string;
-  catchupWindowMs: number;
-  flags: Record<string, Json>;
-  maxDrop?: number;
-  minScore?: number;
-  nextFires: Date[];
-  fired: number;
-  skippedOverlap: number;
-  missedCatchup: number;
-}
-
 /** Everything `schedule show` prints (D5): the schedule, its last runs with scores, the latest change, workers. */
 export interface ScheduleShow {
-  schedule: ScheduleSummary;
+  schedule: ScheduleView;
   primary: string;
   contenders: Contender[];
   runs: {
@@ -82,10 +62,10 @@ export function flagsText(flags: Record<string, Json>): string {
   return parts.length ? parts.join(' ') : '(the whole lineup)';
 }
 
-function barText(s: ScheduleSummary): string {
+function barText(s: ScheduleView): string {
   const parts = [
-    s.maxDrop !== undefined ? `max drop ${s.maxDrop} points` : '',
-    s.minScore !== undefined ? `min score ${formatPercent(s.minScore)}` : '',
+    s.spec.maxDrop !== undefined ? `max drop ${s.spec.maxDrop} points` : '',
+    s.spec.minScore !== undefined ? `min score ${formatPercent(s.spec.minScore)}` : '',
   ].filter(Boolean);
   return parts.length ? parts.join(', ') : 'none (runs never regress)';
 }
@@ -123,7 +103,7 @@ export function renderScheduleShow(show: ScheduleShow, now: Date, fit: FitOption
     `when:     ${s.when}, overlap ${s.overlap}, catch-up window ${catchup}`,
     `state:    ${state}; fired ${s.fired} time${s.fired === 1 ? '' : 's'}, ${s.skippedOverlap} skipped while a run went on` +
       (s.missedCatchup ? `, ${s.missedCatchup} missed (past the catch-up window)` : ''),
-    `plans:    ${flagsText(s.flags)}`,
+    `plans:    ${flagsText(s.spec.flags)}`,
     `bar:      ${barText(s)}`,
     `next:     ${
       s.paused
@@ -185,7 +165,7 @@ export function renderScheduleShow(show: ScheduleShow, now: Date, fit: FitOption
 
 /** `schedule list` as text: one row per schedule of the project. */
 export function renderScheduleList(
-  views: readonly Pick<ScheduleSummary, 'name' | 'when' | 'paused' | 'nextFires' | 'fired'>[],
+  views: readonly Pick<ScheduleView, 'name' | 'when' | 'paused' | 'nextFires' | 'fired'>[],
   now: Date,
   fit: FitOptions = {},
 ): string {

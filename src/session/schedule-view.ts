@@ -26,26 +26,8 @@ export async function scheduleShow(link: TemporalLink, project: string, name: st
       ? await Promise.all([link.runs.digest(previous).catch(() => undefined), link.runs.digest(newest.runId)])
       : [undefined, undefined];
   const outcome = newest ? await link.runs.outcome(newest.runId) : undefined;
-  const { spec } = view;
   return {
-    schedule: {
-      id: view.id,
-      name: view.name,
-      suite: view.suite,
-      taskQueue: view.taskQueue,
-      when: view.when,
-      paused: view.paused,
-      ...(view.note ? { note: view.note } : {}),
-      overlap: view.overlap,
-      catchupWindowMs: view.catchupWindowMs,
-      flags: spec.flags,
-      ...(spec.maxDrop !== undefined ? { maxDrop: spec.maxDrop } : {}),
-      ...(spec.minScore !== undefined ? { minScore: spec.minScore } : {}),
-      nextFires: view.nextFires,
-      fired: view.fired,
-      skippedOverlap: view.skippedOverlap,
-      missedCatchup: view.missedCatchup,
-    },
+    schedule: view,
     primary,
     contenders: trend.contenders,
     runs: listing.map((r) => ({

@@ -7,7 +7,13 @@ import {
   type ScheduleOverlapPolicy,
 } from '@temporalio/client';
 import type { Json } from '../api/types.ts';
-import { parseEvery, scheduleIdFor, scheduleIdPrefix, type ScheduledRunSpec } from '../core/schedule.ts';
+import {
+  parseEvery,
+  scheduleIdFor,
+  scheduleIdPrefix,
+  type ScheduledRunSpec,
+  type ScheduleView,
+} from '../core/schedule.ts';
 import type { Trend } from '../core/run-change.ts';
 import { ConfigError } from '../errors.ts';
 import {
@@ -55,29 +61,6 @@ export interface NewSchedule {
   flags: Record<string, Json>;
   maxDrop?: number;
   minScore?: number;
-}
-
-/** A schedule as `schedule list` and `schedule show` see it. */
-export interface ScheduleView {
-  id: string;
-  name: string;
-  project: string;
-  suite: string;
-  taskQueue: string;
-  /** When it fires, as it was given: `every 1w`, or `cron 0 3 * * 1 (Europe/Paris)`. */
-  when: string;
-  paused: boolean;
-  note?: string;
-  overlap: string;
-  catchupWindowMs: number;
-  spec: ScheduledRunSpec;
-  nextFires: Date[];
-  /** The fires taken, newest last: each one's `scheduledRun` workflow. */
-  recent: { scheduledAt: Date; takenAt: Date; workflowId: string }[];
-  fired: number;
-  skippedOverlap: number;
-  missedCatchup: number;
-  createdAt: Date;
 }
 
 /** What a schedule's memo keeps, so `schedule show` prints it as the user wrote it. */
