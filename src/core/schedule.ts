@@ -61,6 +61,16 @@ export function parseEvery(text: string): number | undefined {
   return ms > 0 ? ms : undefined;
 }
 
+/**
+ * Where an `--every` schedule's fires fall within each period: Temporal counts intervals from 1970-01-01 00:00 UTC (a
+ * Thursday), so `--every 1w` alone would fire on Thursdays at midnight. With this offset the fires fall at the moment
+ * of creation, one period apart: a schedule made on Monday at 09:30 fires on Mondays at 09:30 (whole seconds).
+ */
+export function intervalOffset(everyMs: number, createdAt: Date): number {
+  const seconds = Math.floor(createdAt.getTime() / 1000) * 1000;
+  return seconds % everyMs;
+}
+
 /** Milliseconds as the shortest `--every` that says them: `1w`, `1d12h`, `2s`. */
 export function formatEvery(ms: number): string {
   let left = Math.round(ms);

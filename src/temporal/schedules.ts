@@ -8,6 +8,7 @@ import {
 } from '@temporalio/client';
 import type { Json } from '../api/types.ts';
 import {
+  intervalOffset,
   parseEvery,
   scheduleIdFor,
   scheduleIdPrefix,
@@ -174,7 +175,9 @@ export class Schedules {
       await this.client.schedule.create({
         scheduleId: id,
         spec: {
-          ...(every !== undefined ? { intervals: [{ every }] } : {}),
+          ...(every !== undefined
+            ? { intervals: [{ every, offset: intervalOffset(every, new Date()) }] }
+            : {}),
           ...(s.cron ? { cronExpressions: [s.cron] } : {}),
           ...(s.timezone ? { timezone: s.timezone } : {}),
         },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   catchupWindowFor,
   formatEvery,
+  intervalOffset,
   parseEvery,
   SCHEDULE_NAME,
   scheduleIdFor,
@@ -66,5 +67,23 @@ describe("a schedule's id", () => {
   it("a scheduled run's id has the fire's time and the end of the workflow's run id", () => {
     const at = new Date(Date.UTC(2025, 0, 6, 3, 0, 0));
     expect(scheduledRunId(at, '0193a1b2-aaaa-7bbb-8ccc-1234567890ab')).toBe('20250106-030000-90ab');
+  });
+});
+
+describe('the offset of an --every schedule', () => {
+  const week = parseEvery('1w')!;
+  const day = parseEvery('1d')!;
+  it.each([
+    // 2025-01-06 is a Monday: the week's fires fall on Mondays at 09:30 UTC, not on Thursdays at midnight.
+    ['2025-01-06T09:30:00.000Z', week, '2025-01-13T09:30:00.000Z'],
+    ['2025-01-06T09:30:00.750Z', week, '2025-01-13T09:30:00.000Z'],
+    ['2025-01-06T09:30:00.000Z', day, '2025-01-07T09:30:00.000Z'],
+    ['1970-01-01T00:00:00.000Z', week, '1970-01-08T00:00:00.000Z'],
+  ])('created at %s, every %i ms: the next fire is %s', (created, every, next) => {
+    const offset = intervalOffset(every, new Date(created));
+    // Temporal fires where (t - offset) is a whole number of periods since the epoch: the first such t after creation.
+    const createdMs = Math.floor(Date.parse(created) / 1000) * 1000;
+    const fire = Math.floor((createdMs - offset) / every) * every + offset + every;
+    expect(new Date(fire).toISOString()).toBe(next);
   });
 });
