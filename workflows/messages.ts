@@ -14,6 +14,8 @@ export const exchangeUpdate = defineUpdate<ExchangeAnswer, [ExchangeRequest]>('e
 export const slotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('slot');
 /** Tells the gate a call that held places in flight ended (`max_concurrency`): they go to the calls queued. */
 export const endCallSignal = defineSignal<[holder: string]>('endCall');
+/** Names a worker's calls still running, every RENEW_MS: their places in flight hold; a dead worker's lapse. */
+export const renewCallsSignal = defineSignal<[holders: string[]]>('renewCalls');
 /** Tells the gate of successes it need not answer: they only reset the failure streak and count towards percents. */
 export const successesSignal = defineSignal<[count: number]>('successes');
 /** Tells the gate how cases ended, in finishing order (`null` for a success); answers the run's state after them. */

@@ -11,7 +11,9 @@ import {
   endCall,
   grantSlot,
   hasRoom,
+  queueWaitMs,
   recordOutcome,
+  renewCalls,
   type GateState,
 } from '../src/core/coordinator.ts';
 import {
@@ -20,6 +22,7 @@ import {
   endCallSignal,
   finishSignal,
   gateQuery,
+  renewCallsSignal,
   outcomesUpdate,
   slotUpdate,
   successesSignal,
@@ -44,15 +47,20 @@ export async function runGate(gate: GateState): Promise<GateState> {
     let answer = grantSlot(gate, request, Date.now());
     // Queued for a place in flight (max_concurrency): wait here until a call ends, so the place is taken at once.
     if ('queued' in answer && !draining) {
+      // Wakes when a lease nobody renewed lapses too: no message marks a dead worker's call.
       await condition(
         () => gate.state !== 'running' || hasRoom(gate, request.keys, Date.now()),
-        QUEUE_WAIT_MS,
+        queueWaitMs(gate, request.keys, Date.now(), QUEUE_WAIT_MS),
       );
       answer = grantSlot(gate, request, Date.now());
     }
     return answer;
   });
   setHandler(endCallSignal, (holder) => endCall(gate, holder));
+  setHandler(renewCallsSignal, (holders) => {
+    messages++;
+    renewCalls(gate, holders, Date.now());
+  });
   setHandler(successesSignal, (count) => {
     messages++;
     for (let i = 0; i < count; i++) recordOutcome(gate, undefined);

@@ -1,3 +1,4 @@
+import { estimateReplyTokens, estimateRequestTokens } from '../core/estimate.ts';
 import { Adapter } from './adapter.ts';
 import type {
   Case,
@@ -24,8 +25,6 @@ export type FakeScript = 'echo' | FakeReply[] | ((request: CompletionRequest) =>
 export class FakeRepliesExhausted extends Error {
   readonly type = 'FakeRepliesExhausted';
 }
-
-const words = (text: string | undefined): number => (text ? text.split(/\s+/).filter(Boolean).length : 0);
 
 function answer(
   script: FakeScript | undefined,
@@ -54,7 +53,11 @@ export interface FakeProviderOptions {
   outputPrice?: number;
 }
 
-/** A provider with canned replies for tests and examples; it fails loudly when a model runs out of replies. */
+/**
+ * A provider with canned replies for tests and examples; it fails loudly when a model runs out of replies. It bills
+ * usage as a real provider would, by the rule of `estimateTokens`: the request's messages with their chat-template
+ * markers, and the reply with the token that ended it.
+ */
 export class FakeProvider implements Provider {
   readonly name: string;
   readonly prefix: string;
@@ -92,9 +95,9 @@ export class FakeProvider implements Provider {
     }));
   }
 
-  /** Counts input tokens as `complete` bills them: the words of the system and user text. */
+  /** Counts input tokens as `complete` bills them: each message's tokens and template markers. */
   countTokens(_model: ModelSettings & { name: string; id: string }, request: CompletionRequest): number {
-    return words(request.system) + words(request.user);
+    return estimateRequestTokens(request);
   }
 
   complete(
@@ -108,7 +111,7 @@ export class FakeProvider implements Provider {
     try {
       const text = answer(script, id, this.calls.length, request);
       const inputTokens = this.countTokens(model, request);
-      const outputTokens = words(text);
+      const outputTokens = estimateReplyTokens(text);
       const costUsd = inputTokens * this.inputPrice + outputTokens * this.outputPrice;
       return Promise.resolve({ text, usage: { inputTokens, outputTokens, costUsd }, raw: { fake: true } });
     } catch (error) {

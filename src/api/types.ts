@@ -114,7 +114,7 @@ export interface Provider {
   ): Promise<ProviderResponse>;
   /**
    * The input tokens `complete` would be billed for this request, counted without calling the model; a dry run's
-   * estimate uses it, else a heuristic (about four characters a token, plus a few per message).
+   * estimate uses it, else `estimateRequestTokens` (the rule of `estimateTokens`, plus a few per message).
    */
   countTokens?(
     model: ModelSettings & { name: string; id: string },

@@ -256,6 +256,7 @@ export function createProgram(
       program.command('report').description("a run's report from Temporal's data, partial while it runs"),
     ),
   )
+    .option('--allow-failures', 'exit 0 even when a contender produced no scored case')
     .argument('<run>', 'the run id')
     .action((runId: string, flags: RunFlags) => run(() => commands.report(runId, flags, io))());
   saveOptions(

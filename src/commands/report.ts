@@ -10,7 +10,8 @@ import { loadCases } from '../suite/cases.ts';
 
 /**
  * `report RUN` (D4): the run's reports from Temporal's data, also for a run still going (then it says partial). The
- * snapshot it renders from is written to the temp dir, never over a finished run's saved snapshot.
+ * snapshot it renders from is written to the temp dir, never over a finished run's saved snapshot. Exits 1 for a
+ * regressed run, and for a completed one in which a contender scored nothing unless `--allow-failures`, as `compare`.
  */
 export async function reportCommand(runId: string, flags: RunFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
@@ -24,13 +25,15 @@ export async function reportCommand(runId: string, flags: RunFlags, io: Io): Pro
       io.stderr.write(pc.yellow(note) + '\n');
     }
     const file = saveRunSnapshot(snapshot, suite, { ...flags, autosave: false });
-    await presentRun(snapshot, file, suite, flags, io, { display: 'tui' });
-    // A report of a run still going is still a report: it succeeds. A regressed run fails it, so CI can gate on it (D5).
+    const code = await presentRun(snapshot, file, suite, flags, io, { display: 'tui' });
+    // A regressed run fails the report, so CI can gate on it (D5).
     if (snapshot.status === 'regressed') {
       io.stderr.write(pc.red(`run ${runId} regressed: ${snapshot.regression?.join('; ') ?? ''}`) + '\n');
       return 1;
     }
-    return 0;
+    // A completed run exits as its compare did: 1 when a contender scored nothing, unless --allow-failures. A report of
+    // a run still going, stopped or cancelled is still a report of what finished, and succeeds.
+    return snapshot.status === 'completed' ? code : 0;
   } finally {
     await link.close();
   }

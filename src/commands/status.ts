@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import { projectOf } from '../session/open-suite.ts';
 import type { StatusFlags } from '../cli/options.ts';
+import type { GateState } from '../core/coordinator.ts';
 import type { RunProgress } from '../core/progress.ts';
 import { diffRuns, type RunChange } from '../core/run-change.ts';
 import { runStateOf } from '../core/run-state.ts';
@@ -73,6 +74,22 @@ async function changeOf(
   return before ? diffRuns(before, after) : undefined;
 }
 
+/** Seconds waited per key (rate limits and `max_concurrency` queues), to a tenth; `null` when the gate is not known. */
+function waitsOf(gate: GateState | undefined): Record<string, number> | null {
+  if (!gate) return null;
+  return Object.fromEntries(
+    Object.entries(gate.waited)
+      .filter(([, seconds]) => seconds > 0)
+      .map(([key, seconds]) => [key, Math.round(seconds * 10) / 10]),
+  );
+}
+
+/** `waited: solo 6.50s, openrouter/acme 1.20s`, a line; nothing when no call waited. */
+function renderWaits(waited: Record<string, number> | null): string {
+  const parts = Object.entries(waited ?? {}).map(([key, seconds]) => `${key} ${formatSeconds(seconds)}`);
+  return parts.length ? `waited: ${parts.join(', ')}\n` : '';
+}
+
 /** `status [RUN]` (D4): per experiment done/total, errors and state; the run's state, time, ETA and Temporal UI link. */
 export async function statusCommand(runArg: string | undefined, flags: StatusFlags, io: Io): Promise<number> {
   const project = projectOf(flags, io);
@@ -93,6 +110,8 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
       // An ETA only while a worker serves the run: without one, nothing moves.
       const eta = !record.closed && progress.live && done > 0 ? ((total - done) * elapsed) / done : null;
       const gate = record.closed ? undefined : await link.runs.gate(runId);
+      // Waits on limits (S7) and for places in flight: the gate's, live, or as it ended.
+      const waited = waitsOf(gate ?? (record.closed ? await link.runs.finalGate(runId) : undefined));
       const outcome = record.status === 'COMPLETED' ? await link.runs.outcome(runId) : undefined;
       const state = runStateOf(record.status, outcome?.state, gate?.state);
       const change = await changeOf(link, runId, record);
@@ -100,7 +119,17 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
       const schedule = record.header.schedule;
       const ui = runPage(link, runId);
       if (flags.json) {
-        const fields = { runId, suite: record.header.suite.name, state, done, total, elapsed, eta, ui };
+        const fields = {
+          runId,
+          suite: record.header.suite.name,
+          state,
+          done,
+          total,
+          elapsed,
+          eta,
+          waited,
+          ui,
+        };
         const scheduled = schedule ? { schedule: schedule.name, change: change ?? null, regression } : {};
         io.stdout.write(
           JSON.stringify({ ...fields, experiments: progress.experiments, ...scheduled }, null, 2) + '\n',
@@ -127,6 +156,7 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
               { width: io.columns },
             ) +
             '\n' +
+            renderWaits(waited) +
             (schedule ? `a run of schedule ${pc.bold(schedule.name)}\n` : '') +
             (change ? renderChange(change, { width: io.columns }) + '\n' : '') +
             (regression.length ? renderRegression(regression) + '\n' : '') +

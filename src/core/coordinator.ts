@@ -1,4 +1,13 @@
-import { countedKeys, giveBackLeases, takeLeases, type InFlight } from './concurrency.ts';
+import {
+  countedKeys,
+  giveBackLeases,
+  nextLapse,
+  noteQueued,
+  renewLeases,
+  takeLeases,
+  takeQueuedWait,
+  type InFlight,
+} from './concurrency.ts';
 import type { RateLimit } from './matrix.ts';
 
 /** How many failures in a row pause a run that has no `abort_after` (S11). */
@@ -20,7 +29,7 @@ export interface GateState {
   state: 'running' | 'paused' | 'aborted';
   /** The last failures, newest last, for the pause message and `status`. */
   recent: Failure[];
-  /** Seconds callers were told to wait, per limit key, for `status`. */
+  /** Seconds calls waited, per limit key: for their rate-limit slot, or queued for a place in flight; for `status`. */
   waited: Record<string, number>;
   /** Calls in flight per `max_concurrency` key (absent from gates started before it existed). */
   inFlight?: InFlight;
@@ -81,7 +90,19 @@ export function grantSlot(gate: GateState, request: SlotRequest, now: number): S
   // A place in flight first: a queued call must not take a rate-limit slot it cannot use yet.
   const leased =
     request.holder !== undefined && gate.inFlight && countedKeys(gate.inFlight, request.keys).length > 0;
-  if (leased && !takeLeases(gate.inFlight!, request.keys, request.holder!, now)) return { queued: true };
+  if (leased) {
+    if (!takeLeases(gate.inFlight!, request.keys, request.holder!, now)) {
+      noteQueued(gate.inFlight!, request.holder!, now);
+      return { queued: true };
+    }
+    // Time queued for a place is waited on the keys that count places, as a rate limit's wait is on its key.
+    const queued = takeQueuedWait(gate.inFlight!, request.holder!, now);
+    if (queued > 0) {
+      for (const key of countedKeys(gate.inFlight!, request.keys)) {
+        gate.waited[key] = (gate.waited[key] ?? 0) + queued / 1000;
+      }
+    }
+  }
   let startAt = Math.max(now, closedUntil(gate, request));
   const keys = request.keys.filter((key) => gate.limits[key]);
   for (const key of keys) {
@@ -106,6 +127,20 @@ export function hasRoom(gate: GateState, keys: readonly string[], now: number): 
   const room = takeLeases(gate.inFlight, keys, probe, now);
   giveBackLeases(gate.inFlight, probe);
   return room;
+}
+
+/** The calls still running on a worker keep their places in flight (mutates `gate`): see RENEW_MS. */
+export function renewCalls(gate: GateState, holders: readonly string[], now: number): void {
+  if (gate.inFlight) renewLeases(gate.inFlight, holders, now);
+}
+
+/**
+ * How long a queued ask waits for a place before it is answered again: at most `max`, and only until the first lease on
+ * its keys lapses (a dead worker's call frees its place then, with no message to wake the ask).
+ */
+export function queueWaitMs(gate: GateState, keys: readonly string[], now: number, max: number): number {
+  const lapse = gate.inFlight ? nextLapse(gate.inFlight, keys) : undefined;
+  return lapse === undefined ? max : Math.max(1, Math.min(max, lapse - now + 1));
 }
 
 /** A call that held places in flight ended: its places go to the calls queued (mutates `gate`). */

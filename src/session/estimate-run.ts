@@ -1,6 +1,6 @@
 import type { Adapter } from '../api/adapter.ts';
 import type { CompletionRequest, Provider, ProviderResponse } from '../api/types.ts';
-import { estimateRequestTokens, estimateTokens, type Estimate } from '../core/estimate.ts';
+import { estimateRequestTokens, expectedReplyTokens, type Estimate } from '../core/estimate.ts';
 import type { Contender } from '../core/matrix.ts';
 import { readCatalogs } from '../providers/catalog-check.ts';
 import type { LoadedCase } from '../suite/cases.ts';
@@ -43,7 +43,7 @@ function counter(provider: Provider | undefined, c: Contender) {
 /**
  * The estimate per experiment (C4 `-n`, and the closing line of a run): input tokens as the provider counts them — the
  * adapter's request for the dataset's first case, then each other case by how much longer or shorter its input is —,
- * output tokens from the expected answers, and dollars from the catalog prices.
+ * output tokens from the expected answers as a model would write them, and dollars from the catalog prices.
  */
 export async function estimateRun(planned: PlannedRun): Promise<Map<string, Estimate>> {
   const { suite, cases, plan } = planned;
@@ -83,7 +83,7 @@ export async function estimateRun(planned: PlannedRun): Promise<Map<string, Esti
     for (const key of e.caseKeys) {
       const kase = byKey.get(key)!;
       inputTokens += base + (await count({ user: kase.input }));
-      outputTokens += estimateTokens(JSON.stringify(kase.expected));
+      outputTokens += expectedReplyTokens(kase.expected);
     }
     const price = prices.get(`${c.provider}:${c.id}`);
     const known = price?.inputPrice !== undefined && price.outputPrice !== undefined;

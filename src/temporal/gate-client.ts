@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { GateClient } from '../../activities/gated-model.ts';
+import { RENEW_MS } from '../core/concurrency.ts';
 import { closedUntil, type GateState, type SlotAnswer, type SlotRequest } from '../core/coordinator.ts';
 import { gateWorkflowId } from '../core/run-input.ts';
 import { again } from './again.ts';
@@ -8,6 +9,7 @@ import {
   endCallSignal,
   gateQuery,
   outcomesUpdate,
+  renewCallsSignal,
   slotUpdate,
   successesSignal,
 } from '../../workflows/messages.ts';
@@ -25,9 +27,34 @@ function answerFromView(view: GateState, request: SlotRequest, now: number): Slo
 /**
  * The gate reached through Temporal. A call that a rate limit counts asks for its slot with an update (exact across
  * workers); any other call only needs the gate's pause, abort and vendor windows, read with a query shared by the
- * worker's calls for half a second, which keeps the gate's history small on big runs.
+ * worker's calls for half a second, which keeps the gate's history small on big runs. While calls hold places in
+ * flight, one signal per run every RENEW_MS names them all, so the gate lets only a dead worker's places lapse.
  */
 export function temporalGate(client: Client): GateClient {
+  const held = new Map<string, Set<string>>();
+  let renewer: NodeJS.Timeout | undefined;
+  const renew = () => {
+    for (const [runId, holders] of held) {
+      const gate = client.workflow.getHandle(gateWorkflowId(runId));
+      // A missed renewal is made good by the next; a gate that closed needs none.
+      gate.signal(renewCallsSignal, [...holders]).catch(() => undefined);
+    }
+  };
+  const hold = (runId: string, holder: string) => {
+    const holders = held.get(runId) ?? new Set<string>();
+    held.set(runId, holders.add(holder));
+    // unref: a worker with calls in flight is kept alive by them, never by this timer.
+    renewer ??= setInterval(renew, RENEW_MS).unref();
+  };
+  const release = (runId: string, holder: string) => {
+    const holders = held.get(runId);
+    holders?.delete(holder);
+    if (holders?.size === 0) held.delete(runId);
+    if (held.size === 0 && renewer) {
+      clearInterval(renewer);
+      renewer = undefined;
+    }
+  };
   const views = new Map<string, { at: number; view: Promise<GateState> }>();
   const view = (runId: string) => {
     const cached = views.get(runId);
@@ -40,9 +67,11 @@ export function temporalGate(client: Client): GateClient {
   return {
     async slot(runId, request) {
       if (request.keys.length === 0) return answerFromView(await view(runId), request, Date.now());
-      return again(() =>
+      const answer = await again(() =>
         client.workflow.getHandle(gateWorkflowId(runId)).executeUpdate(slotUpdate, { args: [request] }),
       );
+      if ('leased' in answer && request.holder !== undefined) hold(runId, request.holder);
+      return answer;
     },
     async report(runId, outcomes) {
       views.delete(runId);
@@ -58,6 +87,7 @@ export function temporalGate(client: Client): GateClient {
       );
     },
     async endCall(runId, holder) {
+      release(runId, holder);
       await again(() => client.workflow.getHandle(gateWorkflowId(runId)).signal(endCallSignal, holder));
     },
     async closeVendor(runId, vendor, seconds) {

@@ -234,6 +234,17 @@ export class Runs {
     }
   }
 
+  /** The state a closed run's gate ended with (its result, no worker needed); `undefined` when it did not complete. */
+  async finalGate(runId: string): Promise<GateState | undefined> {
+    try {
+      const handle = this.handle(gateWorkflowId(runId));
+      const { status } = await handle.describe();
+      return status.name === 'COMPLETED' ? ((await handle.result()) as GateState) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
   /** The gate's state, when a worker answers the query within `timeoutMs`. */
   async gate(runId: string, timeoutMs = 2000): Promise<GateState | undefined> {
     try {

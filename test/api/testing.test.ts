@@ -95,15 +95,21 @@ describe('FakeProvider', () => {
     ]);
   });
 
-  it('counts words as tokens and prices them', async () => {
+  it('bills tokens as a real provider would (the rule of estimateTokens, template markers, end token) and prices them', async () => {
     const provider = new FakeProvider({
-      models: { m: ['four words of reply'] },
+      models: { m: ['four words of reply', '{"animal":"cat","legs":4}'] },
       inputPrice: 0.5,
       outputPrice: 2,
     });
-    const response = await provider.complete(model('m'), { system: 'two words', user: 'and three more' });
-    expect(response.usage).toEqual({ inputTokens: 5, outputTokens: 4, costUsd: 5 * 0.5 + 4 * 2 });
+    const request = { system: 'two words', user: 'and three more' };
+    // Input: 2 + 3 words, 4 markers per message, 3 to open the reply. Output: 4 words and the end token.
+    const response = await provider.complete(model('m'), request);
+    expect(response.usage).toEqual({ inputTokens: 16, outputTokens: 5, costUsd: 16 * 0.5 + 5 * 2 });
+    expect(provider.countTokens(model('m'), request)).toBe(16);
     expect(response.raw).toEqual({ fake: true });
+    // A JSON reply is many tokens, not one word: {" animal ":" cat "," legs ": 4 } and the end token.
+    const json = await provider.complete(model('m'), request);
+    expect(json.usage.outputTokens).toBe(11);
   });
 
   it('does not use up the caller’s script array', async () => {

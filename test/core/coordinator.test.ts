@@ -8,13 +8,15 @@ import {
   hasRoom,
   newGate,
   PAUSE_STREAK,
+  queueWaitMs,
   recordOutcome,
+  renewCalls,
   shouldAbort,
   type Failure,
   type GateState,
   type SlotAnswer,
 } from '../../src/core/coordinator.ts';
-import { LEASE_MS } from '../../src/core/concurrency.ts';
+import { LEASE_MS, RENEW_MS } from '../../src/core/concurrency.ts';
 
 const startOf = (a: SlotAnswer) => ('startAt' in a ? a.startAt : NaN);
 const fail = (caseKey = 'd/c', contender = 'm', dataset = 'd'): Failure => ({
@@ -209,6 +211,52 @@ describe('grantSlot: places in flight (max_concurrency)', () => {
     ask(gate, 'lost', ['solo'], 0);
     expect(ask(gate, 'b', ['solo'], LEASE_MS - 1)).toEqual({ queued: true });
     expect(ask(gate, 'b', ['solo'], LEASE_MS)).toEqual({ startAt: LEASE_MS, leased: true });
+  });
+
+  it('a lease lapses within seconds, not minutes, and renewing keeps it as long as the call runs', () => {
+    expect(LEASE_MS).toBeLessThanOrEqual(10_000);
+    expect(RENEW_MS * 3).toBeLessThanOrEqual(LEASE_MS);
+    const gate = newGate({}, undefined, { solo: 1 });
+    ask(gate, 'long', ['solo'], 0);
+    for (let t = RENEW_MS; t < 5 * LEASE_MS; t += RENEW_MS) {
+      renewCalls(gate, ['long'], t);
+      expect(ask(gate, 'b', ['solo'], t), `at ${t} ms`).toEqual({ queued: true });
+    }
+    const last = 5 * LEASE_MS - RENEW_MS;
+    expect(ask(gate, 'b', ['solo'], last + LEASE_MS)).toEqual({ startAt: last + LEASE_MS, leased: true });
+    renewCalls(gate, ['long'], last + LEASE_MS); // a lapsed lease stays lapsed
+    expect(gate.inFlight!.leases.solo).toEqual({ b: last + 2 * LEASE_MS });
+  });
+
+  it.each([
+    ['no lease held: the longest wait', [], 0, 5000],
+    ['a lease lapsing in 3 s: until just after it', ['a'], LEASE_MS - 3000, 3001],
+    ['a lease that lapsed: at once', ['a'], LEASE_MS + 10, 1],
+  ])('queueWaitMs with %s', (_name, holders, now, wait) => {
+    const gate = newGate({}, undefined, { solo: 1 });
+    for (const h of holders) ask(gate, h, ['solo'], 0);
+    expect(queueWaitMs(gate, ['solo'], now, 5000)).toBe(wait);
+  });
+
+  it('time queued for a place is waited on the counted keys, once the place is taken', () => {
+    const gate = newGate({ solo: { burst: 10, perMinute: 60 } }, undefined, { solo: 1 });
+    ask(gate, 'a', ['solo', 'other'], 0);
+    expect(ask(gate, 'b', ['solo', 'other'], 1000)).toEqual({ queued: true });
+    expect(ask(gate, 'b', ['solo', 'other'], 6000)).toEqual({ queued: true });
+    expect(gate.waited).toEqual({ solo: 0 });
+    endCall(gate, 'a');
+    expect(ask(gate, 'b', ['solo', 'other'], 7500)).toEqual({ startAt: 7500, leased: true });
+    expect(gate.waited).toEqual({ solo: 6.5 });
+    expect(gate.inFlight!.queued).toEqual({});
+  });
+
+  it('forgets a queued holder that stopped asking (its run paused, its worker died)', () => {
+    const gate = newGate({}, undefined, { solo: 1 });
+    ask(gate, 'a', ['solo'], 0);
+    ask(gate, 'gone', ['solo'], 0);
+    renewCalls(gate, ['a'], 55_000);
+    expect(ask(gate, 'b', ['solo'], 60_001)).toEqual({ queued: true });
+    expect(Object.keys(gate.inFlight!.queued!)).toEqual(['b']);
   });
 
   it('leases every counted key or none, and a queued call takes no rate-limit slot', () => {

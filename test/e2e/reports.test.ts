@@ -62,6 +62,17 @@ describe('the extraction suite through the real CLI', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^all datasets: best /));
   });
 
+  it("closes with tokens used within ±25 % of compare -n's estimate, in and out", () => {
+    const m =
+      /used vs estimated: ([\d,]+) vs ([\d,]+) \S+ tokens in, ([\d,]+) vs ([\d,]+) \S+ tokens out/.exec(
+        compare.stderr,
+      );
+    expect(m, compare.stderr).not.toBeNull();
+    const [inUsed, inEstimated, outUsed, outEstimated] = m!.slice(1).map((n) => Number(n.replace(/,/g, '')));
+    expect(Math.abs(inUsed! / inEstimated! - 1)).toBeLessThanOrEqual(0.25);
+    expect(Math.abs(outUsed! / outEstimated! - 1)).toBeLessThanOrEqual(0.25);
+  });
+
   it("lists every experiment with its tracker link: the local tracker's file", () => {
     const links = compare.stdout.match(/\/log\/llm-evals\/\d{3}-[a-z-]+\.\S+\.json/g) ?? [];
     expect(new Set(links).size).toBe(12);

@@ -68,6 +68,16 @@ describe('the error summary: a wrong model id and a closed port beside a working
     expect(stripAnsi(run.stderr)).toContain('contenders with no scored case: acme/gpt-x, down/gone');
   });
 
+  it('report RUN exits 1 as compare did, naming them; with --allow-failures, 0', async () => {
+    const report = await runOn(project, ['report', snapshot.runId, '--display', 'tui']);
+    expect(report.code, report.stderr).toBe(1);
+    expect(report.stdout).toContain('acme/gpt-x: every call failed (2 of 2)');
+    expect(report.stderr).toContain('contenders with no scored case: acme/gpt-x, down/gone');
+    const allowed = await runOn(project, ['report', snapshot.runId, '--display', 'tui', '--allow-failures']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stderr).not.toContain('with no scored case');
+  }, 60_000);
+
   it('records the summary in the snapshot JSON', () => {
     expect(snapshot.failures).toEqual([
       {

@@ -55,7 +55,7 @@ class OverlapServer {
 /** Two models on one endpoint, three cases each with two in flight per experiment: two experiments at once. */
 async function runWith(
   limit: string,
-): Promise<{ server: OverlapServer; run: CliResult; snapshot: Snapshot }> {
+): Promise<{ server: OverlapServer; run: CliResult; snapshot: Snapshot; project: string }> {
   const server = new OverlapServer();
   const url = await server.start();
   const lineup = `solo:\n  base_url: ${url}\n${limit}  models: [first, second]\n`;
@@ -65,7 +65,7 @@ async function runWith(
       cwd: project,
       env: cliEnv(dirs.os(), {}),
     });
-    return { server, run, snapshot: savedSnapshot(project).snapshot };
+    return { server, run, snapshot: savedSnapshot(project).snapshot, project };
   } finally {
     await server.stop();
   }
@@ -100,5 +100,19 @@ describe('max_concurrency on an endpoint section, through the real CLI', () => {
     // The median, since a worker's first call also loads the HTTP client.
     const latencies = results.map((r) => r.latency!).sort((a, b) => a - b);
     expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(REPLY_MS / 1000 + 0.5);
+  });
+
+  it('status shows the time queued as waited on the endpoint, as it shows rate-limit waits', async () => {
+    const status = (run: typeof held, json: boolean) =>
+      runCli(['status', run.snapshot.runId, ...(json ? ['--json'] : [])], {
+        cwd: run.project,
+        env: cliEnv(dirs.os(), {}),
+      });
+    const queued = JSON.parse((await status(held, true)).stdout) as { waited: Record<string, number> };
+    // The gate's own count: from a call's first ask to its place, as the snapshot's `waited` counts it per case.
+    expect(queued.waited.solo).toBeGreaterThan(1);
+    expect((await status(held, false)).stdout).toMatch(/^waited: solo \d+\.\d+s$/m);
+    const unqueued = JSON.parse((await status(free, true)).stdout) as { waited: Record<string, number> };
+    expect(unqueued.waited).toEqual({});
   });
 });

@@ -59,7 +59,7 @@ const invalidate: Spoiler = (answer, schema) => {
 };
 
 /** Chats instead of answering in JSON: the adapter marks the reply failed. */
-const chatty: Spoiler = (answer) => `Sure! Here is what I found: ${JSON.stringify(answer)}`;
+const chatty: Spoiler = (answer) => `Sure! Here is what I found: ${JSON.stringify(answer, null, 2)}`;
 
 /** Three fake vendors whose mistakes differ by dataset, so each dataset crowns its own winner. */
 const PERSONAS: Record<string, Persona> = {
@@ -126,7 +126,8 @@ export function fakeProviders(root: string): FakeProvider[] {
     const spoilers = PERSONAS[id]?.[entry.dataset]?.[entry.variant] ?? [];
     let answer: Answer | string = entry.expected;
     for (const spoil of spoilers) answer = typeof answer === 'string' ? answer : spoil(answer, entry.schema);
-    return typeof answer === 'string' ? answer : JSON.stringify(answer);
+    // Indented, as chat models write JSON.
+    return typeof answer === 'string' ? answer : JSON.stringify(answer, null, 2);
   };
   // A list of canned replies is used up one per call; this one outlasts any run of the example.
   const forever = (id: string) => Array.from({ length: 100_000 }, () => replyAs(id));

@@ -5,6 +5,7 @@ import {
   type Case,
   type Json,
   type Metric,
+  type Model,
   type Reply,
   type Score,
 } from 'llm-evals';
@@ -58,8 +59,24 @@ export class ToyScorer extends Scorer {
   }
 }
 
-/** The toy adapter: asks the model to repeat the expected answer. */
-export class ToyAdapter extends EchoAdapter {}
+/**
+ * The toy adapter: asks the model to repeat the expected answer, written as chat models write JSON (indented), so the
+ * echoing fakes reply as long as a real model would and `compare -n`'s estimate means the same here as for one.
+ */
+export class ToyAdapter extends EchoAdapter {
+  override async call(kase: Case, model: Model): Promise<Reply> {
+    const response = await model.complete({
+      system: 'Repeat the JSON object you are given, exactly.',
+      user: JSON.stringify(kase.expected, null, 2),
+      json: true,
+    });
+    try {
+      return { output: JSON.parse(response.text) as Json, raw: response.text, usage: response.usage };
+    } catch {
+      return { error: `not JSON: ${response.text.slice(0, 80)}`, raw: response.text, usage: response.usage };
+    }
+  }
+}
 
 /** Registered by a suite that imports this module: two fake models that echo. */
 export const providers = [new FakeProvider({ name: 'fake', models: { echo: 'echo', parrot: 'echo' } })];

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../helpers/cli.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
+import { temporalAddress } from '../helpers/temporal.ts';
+
+const dirs = new TempDirs();
+afterAll(() => dirs.removeAll());
+
+const count = (text: string) => Number(text.replace(/,/g, ''));
+
+/** `used vs estimated: 1,053 vs 1,086 (−3%) tokens in, 501 vs 501 (+0%) tokens out, …` as numbers. */
+function closingLine(stderr: string) {
+  const m = /used vs estimated: ([\d,]+) vs ([\d,]+) \S+ tokens in, ([\d,]+) vs ([\d,]+) \S+ tokens out/.exec(
+    stderr,
+  );
+  if (!m) throw new Error(`no closing line in:\n${stderr}`);
+  return {
+    inUsed: count(m[1]!),
+    inEstimated: count(m[2]!),
+    outUsed: count(m[3]!),
+    outEstimated: count(m[4]!),
+  };
+}
+
+describe("the toy suite's estimate holds, through the real CLI", () => {
+  let dryRun: CliResult;
+  let run: CliResult;
+
+  beforeAll(async () => {
+    const dir = dirs.toySuite();
+    const env = { TEMPORAL_ADDRESS: temporalAddress(), LLM_EVALS_TASK_QUEUE: `estimate-${Date.now()}` };
+    dryRun = await runCli(['compare', '-n'], { cwd: dir, env });
+    run = await runCli(['compare', '--display', 'tui', '--no-open'], { cwd: dir, env });
+  }, 120_000);
+
+  it("closes the run with what it used against compare -n's estimate", () => {
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(run.code, run.stderr).toBe(0);
+    const m = /estimated: ([\d,]+) tokens in, ([\d,]+) tokens out/.exec(dryRun.stdout);
+    expect(m, dryRun.stdout).not.toBeNull();
+    const line = closingLine(run.stderr);
+    expect([line.inEstimated, line.outEstimated]).toEqual([count(m![1]!), count(m![2]!)]);
+  });
+
+  it('is within ±25 % of the tokens used, in and out', () => {
+    const line = closingLine(run.stderr);
+    const off = (used: number, estimated: number) => Math.abs(used / estimated - 1);
+    expect(off(line.inUsed, line.inEstimated), run.stderr).toBeLessThanOrEqual(0.25);
+    expect(off(line.outUsed, line.outEstimated), run.stderr).toBeLessThanOrEqual(0.25);
+  });
+});
