@@ -55,6 +55,10 @@ export async function createSuiteWorker(
     namespace: link.namespace,
     taskQueue,
     workflowBundle: await workflowBundle(WORKFLOWS_PATH),
+    // A workflow's tasks go to the worker that holds it in cache; when that worker is killed they wait this long before
+    // any worker may take them. The SDK's 10 s made a killed worker's experiments stand still for 15-20 s (the chaos
+    // bench); a live worker takes its own tasks within milliseconds, so 3 s only costs a replay when it is stuck.
+    stickyQueueScheduleToStartTimeout: '3 seconds',
     ...(options.maxActivities ? { maxConcurrentActivityTaskExecutions: options.maxActivities } : {}),
     ...(tracing
       ? {
