@@ -17,11 +17,20 @@ import {
 /** How long a worker trusts its last look at the gate for calls that no rate limit counts. */
 const VIEW_MS = 500;
 
-/** The answer for a call no limit counts, from a recent view of the gate: stopped, paused, its vendor's window, or now. */
-function answerFromView(view: GateState, request: SlotRequest, now: number): SlotAnswer {
+/**
+ * The answer for a call no limit counts, from a recent view of the gate and the windows this worker closed itself:
+ * stopped, paused, its vendor's window, or now.
+ */
+function answerFromView(
+  view: GateState,
+  closedHere: Record<string, number>,
+  request: SlotRequest,
+  now: number,
+): SlotAnswer {
   if (view.state === 'aborted') return { stopped: true };
   if (view.state === 'paused') return { paused: true };
-  return { startAt: Math.max(now, closedUntil(view, request)) };
+  const windows = Math.max(closedUntil(view, request), closedUntil({ closedUntil: closedHere }, request));
+  return { startAt: Math.max(now, windows) };
 }
 
 /**
@@ -56,6 +65,9 @@ export function temporalGate(client: Client): GateClient {
     }
   };
   const views = new Map<string, { at: number; view: Promise<GateState> }>();
+  // A view read just after this worker closed a window may not show it yet (the gate applies the signal in its next
+  // task): the worker keeps what it closed, so its own next calls wait, whatever the view says.
+  const closedHere = new Map<string, Record<string, number>>();
   const view = (runId: string) => {
     const cached = views.get(runId);
     if (cached && Date.now() - cached.at < VIEW_MS) return cached.view;
@@ -66,7 +78,8 @@ export function temporalGate(client: Client): GateClient {
   };
   return {
     async slot(runId, request) {
-      if (request.keys.length === 0) return answerFromView(await view(runId), request, Date.now());
+      if (request.keys.length === 0)
+        return answerFromView(await view(runId), closedHere.get(runId) ?? {}, request, Date.now());
       const answer = await again(() =>
         client.workflow.getHandle(gateWorkflowId(runId)).executeUpdate(slotUpdate, { args: [request] }),
       );
@@ -92,6 +105,9 @@ export function temporalGate(client: Client): GateClient {
     },
     async closeVendor(runId, vendor, seconds) {
       views.delete(runId);
+      const windows = closedHere.get(runId) ?? {};
+      windows[vendor] = Math.max(windows[vendor] ?? 0, Date.now() + seconds * 1000);
+      closedHere.set(runId, windows);
       await again(() =>
         client.workflow.getHandle(gateWorkflowId(runId)).signal(closeVendorSignal, vendor, seconds),
       );

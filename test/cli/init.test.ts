@@ -82,7 +82,7 @@ describe('init through the real CLI', () => {
 
       const cases = await runCli(['cases'], { cwd: dir });
       expect(cases.code, cases.stderr).toBe(0);
-      expect(cases.stdout).toContain('2 cases in 1 datasets');
+      expect(cases.stdout).toContain('2 cases in 1 dataset');
       expect(cases.stderr).toContain(`File: ${helper}`);
 
       const verify = await runCli(['verify'], { cwd: dir });

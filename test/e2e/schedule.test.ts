@@ -239,12 +239,12 @@ describe('backfill and bad input (D5)', () => {
     const shown = await until('the backfilled fire', async () => {
       const out = await cli(['schedule', 'show', 'hourly', '--json']);
       const s = JSON.parse(out.stdout) as {
-        schedule: { fired: number; flags: Record<string, unknown> };
+        schedule: { fired: number; spec: { flags: Record<string, unknown> } };
         problems: { state: string; scheduledAt: string }[];
       };
       return s.problems.length ? s : undefined;
     });
-    expect(shown.schedule.flags).toEqual({ dataset: ['north'] });
+    expect(shown.schedule.spec.flags).toEqual({ dataset: ['north'] });
     expect(shown.problems[0]!.state).toBe('planning');
     const at = new Date(shown.problems[0]!.scheduledAt).getTime();
     expect(at).toBeGreaterThanOrEqual(from.getTime());
