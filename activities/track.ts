@@ -37,8 +37,11 @@ export interface TrackTask {
 export function createTrack(deps: TrackDeps) {
   return async function track(task: TrackTask): Promise<Tracked> {
     const context = Context.current();
-    const { input, header } = await deps.runs.read(task.runId);
-    const results = await deps.runs.results(task.runId, [task.experimentId]);
+    // Both reads at once: on the run's last experiment this activity is all that stands before the run closes.
+    const [{ input, header }, results] = await Promise.all([
+      deps.runs.read(task.runId),
+      deps.runs.results(task.runId, [task.experimentId]),
+    ]);
     const snapshot = buildSnapshot({
       runId: task.runId,
       header,
