@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, it } from 'vitest';
-import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import { runCli, runCliLong } from '../helpers/cli.ts';
 import {
   expectResumedCleanly,
   once,
@@ -12,37 +10,28 @@ import {
   writeRecordingSuite,
   type RunReport,
 } from '../helpers/recording-suite.ts';
-import { CALL_MS, CASES, IN_FLIGHT, recordingEnv, RUN_FLAGS } from '../helpers/durable.ts';
+import {
+  CALL_MS,
+  CASES,
+  IN_FLIGHT,
+  killServer,
+  OwnServerProjects,
+  RUN_FLAGS,
+  serverOf,
+} from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
-import { freeServerPort, temporalAddress } from '../helpers/temporal.ts';
+import { temporalAddress } from '../helpers/temporal.ts';
 
 // D3, a restarted Temporal server: the project's embedded dev server is SIGKILLed while a worker serves the run, then
 // `server start` brings it back on the same SQLite file and the run finishes. Each scenario has its own project and
 // server, so they run at once.
 
 const dirs = new TempDirs();
-const started: CliProcess[] = [];
-const projects: { dir: string; env: NodeJS.ProcessEnv }[] = [];
-
+const projects = new OwnServerProjects();
 afterAll(async () => {
-  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  await Promise.all(projects.map(({ dir, env }) => runCli(['server', 'stop'], { cwd: dir, env })));
+  await projects.cleanUp();
   dirs.removeAll();
 });
-
-async function project(name: string) {
-  const dir = dirs.inRepo(`server-kill-${name}-`);
-  const suite = writeRecordingSuite(dir, CASES);
-  const record = recordFileIn(dir);
-  const env = {
-    TEMPORAL_ADDRESS: '',
-    LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
-    LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
-    ...recordingEnv(record, 'server'),
-  };
-  projects.push({ dir, env });
-  return { dir, suite, record, env };
-}
 
 async function startRun(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
   const { code, stdout, stderr } = await runCli(['start', '--no-worker', ...RUN_FLAGS], { cwd: dir, env });
@@ -73,27 +62,22 @@ describe('the Temporal server SIGKILLed mid-run, then `server start` (D3)', () =
     'after %s of the calls: the run finishes on the same db, repeating at most the calls in flight',
     { timeout: 240_000 },
     async (fraction, { expect, annotate }) => {
-      const { dir, suite, record, env } = await project(String(fraction));
+      const { dir, suite, record, env } = await projects.project(`server-kill-${fraction}`);
       const expected = baseline();
       const runId = await startRun(dir, env);
-      const worker = startCli(['worker', '--until', runId], { cwd: dir, env });
-      started.push(worker);
+      const worker = projects.start(['worker', '--until', runId], { dir, env });
       const interruptedAfter = await waitForCalls(
         record,
         Math.ceil(fraction * suite.calls.length),
         worker.done,
       );
-      const server = JSON.parse(readFileSync(join(dir, '.llm-evals/server.json'), 'utf8')) as {
-        pid: number;
-        dbFile: string;
-      };
       const interruptedAt = Date.now();
-      process.kill(server.pid, 'SIGKILL');
+      const server = killServer(dir);
 
       const restarted = await runCli(['server', 'start'], { cwd: dir, env });
       expect(restarted.code, restarted.stderr).toBe(0);
       expect(restarted.stdout).toMatch(/^started: /);
-      const now = JSON.parse(readFileSync(join(dir, '.llm-evals/server.json'), 'utf8')) as typeof server;
+      const now = serverOf(dir);
       expect(now.pid).not.toBe(server.pid);
       expect(now.dbFile).toBe(server.dbFile);
 

@@ -1,56 +1,20 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, it } from 'vitest';
-import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
-import {
-  auditCalls,
-  recordFileIn,
-  reportOf,
-  waitForCalls,
-  writeRecordingSuite,
-} from '../helpers/recording-suite.ts';
-import { IN_FLIGHT, recordingEnv, RUN_FLAGS } from '../helpers/durable.ts';
-import { TempDirs } from '../helpers/suite-dir.ts';
-import { freeServerPort } from '../helpers/temporal.ts';
+import { runCli, runCliLong } from '../helpers/cli.ts';
+import { auditCalls, reportOf, waitForCalls } from '../helpers/recording-suite.ts';
+import { IN_FLIGHT, killServer, OwnServerProjects, RUN_FLAGS } from '../helpers/durable.ts';
 
 // Honest numbers, finding 5: the Temporal server gone for 20 s or more while `compare` serves its run in-process.
 // The live view says so and waits, draws no progress it cannot see, and finishes the run when the server is back;
 // Ctrl-C while it is gone stops within seconds and names the resume command, and `resume` finishes the run.
 
 const CASES = 40;
-const dirs = new TempDirs();
-const started: CliProcess[] = [];
-const projects: { dir: string; env: NodeJS.ProcessEnv }[] = [];
+const projects = new OwnServerProjects();
+afterAll(() => projects.cleanUp());
 
-afterAll(async () => {
-  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  await Promise.all(projects.map(({ dir, env }) => runCli(['server', 'stop'], { cwd: dir, env })));
-  dirs.removeAll();
-});
-
-async function project(name: string) {
-  const dir = dirs.inRepo(`outage-${name}-`);
-  const suite = writeRecordingSuite(dir, CASES);
-  const record = recordFileIn(dir);
-  const env = {
-    TEMPORAL_ADDRESS: '',
-    LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
-    LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
-    ...recordingEnv(record, 'outage'),
-    CALL_DELAY_MS: '1000',
-  };
-  projects.push({ dir, env });
-  const up = await runCli(['server', 'start'], { cwd: dir, env });
-  if (up.code !== 0) throw new Error(`server start exited ${up.code}:\n${up.stderr}`);
-  return { dir, suite, record, env };
-}
-
-/** SIGKILLs the project's embedded server. */
-function killServer(dir: string): void {
-  const { pid } = JSON.parse(readFileSync(join(dir, '.llm-evals/server.json'), 'utf8')) as { pid: number };
-  process.kill(pid, 'SIGKILL');
-}
+/** A project of CASES one-second calls with its own server, up. */
+const project = (name: string) =>
+  projects.project(`outage-${name}`, { cases: CASES, env: { CALL_DELAY_MS: '1000' }, serverUp: true });
 
 const UNREACHABLE =
   /Temporal server unreachable since \d\d:\d\d:\d\d; waiting \(Ctrl-C stops, `llm-evals resume (\S+)` continues later\)/;
@@ -58,8 +22,7 @@ const UNREACHABLE =
 describe.concurrent('the Temporal server gone while compare serves its run', () => {
   it('says so, waits 25 s for it, and finishes the run when it is back', async ({ expect }) => {
     const { dir, suite, record, env } = await project('wait');
-    const compare = startCli(['compare', ...RUN_FLAGS, '--no-open'], { cwd: dir, env, timeoutMs: 240_000 });
-    started.push(compare);
+    const compare = projects.start(['compare', ...RUN_FLAGS, '--no-open'], { dir, env }, 240_000);
     await waitForCalls(record, Math.ceil(0.25 * suite.calls.length), compare.done);
     killServer(dir);
     await compare.waitFor(UNREACHABLE, 30_000);
@@ -86,8 +49,7 @@ describe.concurrent('the Temporal server gone while compare serves its run', () 
     expect,
   }) => {
     const { dir, suite, record, env } = await project('stop');
-    const compare = startCli(['compare', ...RUN_FLAGS, '--no-open'], { cwd: dir, env, timeoutMs: 240_000 });
-    started.push(compare);
+    const compare = projects.start(['compare', ...RUN_FLAGS, '--no-open'], { dir, env }, 240_000);
     await waitForCalls(record, Math.ceil(0.25 * suite.calls.length), compare.done);
     killServer(dir);
     const runId = (await compare.waitFor(UNREACHABLE, 30_000))[1]!;

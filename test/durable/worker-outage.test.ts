@@ -1,18 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, it } from 'vitest';
-import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
-import {
-  auditCalls,
-  recordFileIn,
-  reportOf,
-  waitForCalls,
-  writeRecordingSuite,
-} from '../helpers/recording-suite.ts';
-import { IN_FLIGHT, recordingEnv, RUN_FLAGS } from '../helpers/durable.ts';
-import { TempDirs } from '../helpers/suite-dir.ts';
-import { freeServerPort } from '../helpers/temporal.ts';
+import { runCli } from '../helpers/cli.ts';
+import { auditCalls, reportOf, waitForCalls } from '../helpers/recording-suite.ts';
+import { IN_FLIGHT, killServer, OwnServerProjects, RUN_FLAGS } from '../helpers/durable.ts';
 
 // Honest numbers: `worker --until RUN` took a Temporal server gone for good as the run's close and left with the run
 // half done. It must leave only once the run has closed, and serve it on once the server is back.
@@ -20,43 +10,22 @@ import { freeServerPort } from '../helpers/temporal.ts';
 const CASES = 40;
 /** Longer than the client's own retries of one call (about 20 s), so the worker sees the server gone, not a hiccup. */
 const OUTAGE_MS = 25_000;
-const dirs = new TempDirs();
-const started: CliProcess[] = [];
-const projects: { dir: string; env: NodeJS.ProcessEnv }[] = [];
-
-afterAll(async () => {
-  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  await Promise.all(projects.map(({ dir, env }) => runCli(['server', 'stop'], { cwd: dir, env })));
-  dirs.removeAll();
-});
-
-/** SIGKILLs the project's embedded server. */
-function killServer(dir: string): void {
-  const { pid } = JSON.parse(readFileSync(join(dir, '.llm-evals/server.json'), 'utf8')) as { pid: number };
-  process.kill(pid, 'SIGKILL');
-}
+const projects = new OwnServerProjects();
+afterAll(() => projects.cleanUp());
 
 describe('the Temporal server gone while `worker --until RUN` serves the run', () => {
   it('keeps serving, says the server is lost, and leaves only once the run has closed', async ({
     expect,
   }) => {
-    const dir = dirs.inRepo('worker-outage-');
-    const suite = writeRecordingSuite(dir, CASES);
-    const record = recordFileIn(dir);
-    const env = {
-      TEMPORAL_ADDRESS: '',
-      LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
-      LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
-      ...recordingEnv(record, 'worker-outage'),
-      CALL_DELAY_MS: '1000',
-    };
-    projects.push({ dir, env });
+    const { dir, suite, record, env } = await projects.project('worker-outage', {
+      cases: CASES,
+      env: { CALL_DELAY_MS: '1000' },
+    });
     const start = await runCli(['start', '--no-worker', ...RUN_FLAGS], { cwd: dir, env });
     expect(start.code, start.stderr).toBe(0);
     const runId = start.stdout.trim();
 
-    const worker = startCli(['worker', '--until', runId], { cwd: dir, env, timeoutMs: 240_000 });
-    started.push(worker);
+    const worker = projects.start(['worker', '--until', runId], { dir, env }, 240_000);
     await waitForCalls(record, Math.ceil(0.25 * suite.calls.length), worker.done);
     killServer(dir);
     const killedAt = Date.now();

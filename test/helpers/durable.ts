@@ -1,4 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, startCli, type CliProcess } from './cli.ts';
+import { recordFileIn, writeRecordingSuite, type RecordingSuite } from './recording-suite.ts';
+import { TempDirs } from './suite-dir.ts';
+import { freeServerPort } from './temporal.ts';
 
 // What the durability tests (test/durable/resume-*.test.ts) share: a 20-case recording suite run at -p 2 -j 2 with
 // calls of a quarter second, so an interruption at 10, 50 or 90 % finds calls in flight.
@@ -22,4 +28,77 @@ export function recordingEnv(record: string, name: string): NodeJS.ProcessEnv {
     RECORDING_API_KEY: 'test-key',
     CALL_DELAY_MS: String(CALL_MS),
   };
+}
+
+/** A project with a recording suite and an embedded Temporal server of its own (state under `<dir>/.llm-evals`). */
+export interface OwnServerProject {
+  dir: string;
+  suite: RecordingSuite;
+  record: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * The projects of a test file whose scenarios each kill or stop their own Temporal server, and the CLIs started on
+ * them: `cleanUp()` (in `afterAll`) kills what still runs, stops every server and removes the folders.
+ */
+export class OwnServerProjects {
+  private readonly started: CliProcess[] = [];
+  private readonly projects: { dir: string; env: NodeJS.ProcessEnv }[] = [];
+  private readonly dirs = new TempDirs();
+
+  /**
+   * A fresh project of `cases` cases under the repository's tmp/ (`import 'llm-evals'` resolves there), its calls
+   * recorded under the task queue `name`; `env` adds to or overrides the recording env. With `serverUp`, its server
+   * is started before it is returned.
+   */
+  async project(
+    name: string,
+    options: { cases?: number; env?: NodeJS.ProcessEnv; serverUp?: boolean } = {},
+  ): Promise<OwnServerProject> {
+    const dir = this.dirs.inRepo(`${name}-`);
+    const suite = writeRecordingSuite(dir, options.cases ?? CASES);
+    const record = recordFileIn(dir);
+    const env = {
+      TEMPORAL_ADDRESS: '',
+      LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
+      LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
+      ...recordingEnv(record, name),
+      ...options.env,
+    };
+    this.projects.push({ dir, env });
+    if (options.serverUp) {
+      const up = await runCli(['server', 'start'], { cwd: dir, env });
+      if (up.code !== 0) throw new Error(`server start exited ${up.code}:\n${up.stderr}`);
+    }
+    return { dir, suite, record, env };
+  }
+
+  /** Starts the CLI in a project, to be killed by `cleanUp()` if it still runs then. */
+  start(args: string[], { dir, env }: Pick<OwnServerProject, 'dir' | 'env'>, timeoutMs?: number): CliProcess {
+    const cli = startCli(args, { cwd: dir, env, ...(timeoutMs ? { timeoutMs } : {}) });
+    this.started.push(cli);
+    return cli;
+  }
+
+  async cleanUp(): Promise<void> {
+    for (const cli of this.started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+    await Promise.all(this.projects.map(({ dir, env }) => runCli(['server', 'stop'], { cwd: dir, env })));
+    this.dirs.removeAll();
+  }
+}
+
+/** The project's embedded server as its state file names it: its pid and SQLite file. */
+export function serverOf(dir: string): { pid: number; dbFile: string } {
+  return JSON.parse(readFileSync(join(dir, '.llm-evals/server.json'), 'utf8')) as {
+    pid: number;
+    dbFile: string;
+  };
+}
+
+/** SIGKILLs the project's embedded server; returns what it was. */
+export function killServer(dir: string): { pid: number; dbFile: string } {
+  const server = serverOf(dir);
+  process.kill(server.pid, 'SIGKILL');
+  return server;
 }
