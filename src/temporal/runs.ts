@@ -9,8 +9,6 @@ import { runStateOf, type RunState } from '../core/run-state.ts';
 import { buildSnapshot, RunHeaderSchema, type RunHeader } from '../core/snapshot.ts';
 import { ConfigError } from '../errors.ts';
 import type { RunResult } from '../../workflows/compare-run.ts';
-
-export type { RunResult };
 import {
   answerPauseSignal,
   experimentProgressQuery,
@@ -18,6 +16,8 @@ import {
   runProgressQuery,
 } from '../../workflows/messages.ts';
 import { readExperimentResults } from './experiment-history.ts';
+
+export type { RunResult };
 
 /** A run as Temporal holds it: its input, header and state. */
 export interface RunRecord {

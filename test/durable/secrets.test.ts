@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import {
   writeRecordingSuite,
   type RecordingSuite,
 } from '../helpers/recording-suite.ts';
+import { filesUnder, historyText } from '../helpers/leaks.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { freeServerPort } from '../helpers/temporal.ts';
 
@@ -23,22 +24,6 @@ let suite: RecordingSuite;
 let env: NodeJS.ProcessEnv;
 let runId: string;
 let cli: { stdout: string; stderr: string };
-
-/** Every file under `root`, recursively. */
-function filesUnder(root: string): string[] {
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .map((name) => join(root, name))
-    .filter((file) => statSync(file).isFile());
-}
-
-/** A history as text: every string in it, and every byte field (payloads, failure details) decoded, so a key inside any shows. */
-function historyText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('latin1');
-  if (value && typeof value === 'object') return Object.values(value).map(historyText).join('\n');
-  return '';
-}
 
 beforeAll(async () => {
   dir = dirs.inRepo('secrets-');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { experimentWorkflowId, gateWorkflowId, runWorkflowId } from '../../src/c
 import type { Snapshot } from '../../src/core/snapshot.ts';
 import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { runCli, runCliLong, type CliResult } from '../helpers/cli.ts';
+import { filesUnder, historyText } from '../helpers/leaks.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { startTlsProxy, type SeenConnection, type TlsProxy } from '../helpers/tls-proxy.ts';
@@ -46,22 +47,6 @@ function tlsEnv(): NodeJS.ProcessEnv {
     TEMPORAL_API_KEY: SECRET,
     LLM_EVALS_TASK_QUEUE: `tls-${randomUUID()}`,
   };
-}
-
-/** Every file under `root`, recursively. */
-function filesUnder(root: string): string[] {
-  if (!existsSync(root)) return [];
-  return readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .map((name) => join(root, name))
-    .filter((file) => statSync(file).isFile());
-}
-
-/** A history as text: every string in it, and every byte field decoded, so a secret inside any shows. */
-function historyText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value instanceof Uint8Array) return Buffer.from(value).toString('latin1');
-  if (value && typeof value === 'object') return Object.values(value).map(historyText).join('\n');
-  return '';
 }
 
 /** Runs `compare` with `env` and checks it failed fast with one clear line naming the address and TLS, no stack. */
