@@ -4,6 +4,9 @@ import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CatalogEntry, CompletionRequest, ModelSettings, Provider, ProviderResponse } from 'llm-evals';
 
+/** With LLM_EVALS_TIMINGS set, the fake marks its first call's start and its last call's end among the CLI's marks. */
+const timings = Boolean(process.env.LLM_EVALS_TIMINGS);
+
 /** What the fake saw: its calls, and every change of the in-flight count as [ms since the first call, count]. */
 export interface LatencyStats {
   calls: number;
@@ -22,6 +25,7 @@ export class FixedLatencyProvider implements Provider {
   readonly stats: LatencyStats = { calls: 0, inFlight: [] };
   private current = 0;
   private origin = 0;
+  private lastEnd = 0;
 
   constructor(readonly latencyMs: number) {}
 
@@ -31,8 +35,12 @@ export class FixedLatencyProvider implements Provider {
 
   private mark(delta: number): void {
     const now = performance.now();
-    if (this.stats.calls === 0 && delta > 0) this.origin = now;
+    if (this.stats.calls === 0 && delta > 0) {
+      this.origin = now;
+      if (timings) process.stderr.write(`timing ${(now / 1000).toFixed(3)}s first call\n`);
+    }
     this.current += delta;
+    if (timings && this.current === 0) this.lastEnd = now;
     this.stats.inFlight.push([now - this.origin, this.current]);
   }
 
@@ -50,7 +58,10 @@ export class FixedLatencyProvider implements Provider {
 
   /** Writes the stats to `file` when the process exits (synchronously, so a fast exit keeps them). */
   writeOnExit(file: string | undefined): this {
-    if (file) process.on('exit', () => writeFileSync(file, JSON.stringify(this.stats)));
+    process.on('exit', () => {
+      if (timings) process.stderr.write(`timing ${(this.lastEnd / 1000).toFixed(3)}s last call ended\n`);
+      if (file) writeFileSync(file, JSON.stringify(this.stats));
+    });
     return this;
   }
 }

@@ -16,6 +16,11 @@ import {
 
 /** How long a worker trusts its last look at the gate for calls that no rate limit counts. */
 const VIEW_MS = 500;
+/**
+ * How old a look may be and still let a call start while a fresh one is read: calls in waves (a fixed latency, a
+ * batch of cases) would otherwise all wait for the gate's answer at the start of every wave, one round trip each.
+ */
+const STALE_MS = 1500;
 
 /**
  * The answer for a call no limit counts, from a recent view of the gate and the windows this worker closed itself:
@@ -64,16 +69,35 @@ export function temporalGate(client: Client): GateClient {
       renewer = undefined;
     }
   };
-  const views = new Map<string, { at: number; view: Promise<GateState> }>();
+  const views = new Map<string, { at: number; view: Promise<GateState>; next?: Promise<GateState> }>();
   // A view read just after this worker closed a window may not show it yet (the gate applies the signal in its next
   // task): the worker keeps what it closed, so its own next calls wait, whatever the view says.
   const closedHere = new Map<string, Record<string, number>>();
+  const read = (runId: string) => {
+    const at = Date.now();
+    const fresh = again(() => client.workflow.getHandle(gateWorkflowId(runId)).query(gateQuery));
+    fresh.then(
+      // Unless a report or a window of this worker's dropped the cached look meanwhile: this one may predate it.
+      () => {
+        if (views.get(runId)?.next === fresh) views.set(runId, { at, view: fresh });
+      },
+      () => {
+        if (views.get(runId)?.next === fresh) views.delete(runId);
+      },
+    );
+    return fresh;
+  };
   const view = (runId: string) => {
     const cached = views.get(runId);
-    if (cached && Date.now() - cached.at < VIEW_MS) return cached.view;
-    const fresh = again(() => client.workflow.getHandle(gateWorkflowId(runId)).query(gateQuery));
-    views.set(runId, { at: Date.now(), view: fresh });
-    fresh.catch(() => views.delete(runId));
+    const age = cached ? Date.now() - cached.at : Infinity;
+    if (cached && age < VIEW_MS) return cached.view;
+    if (cached && age < STALE_MS) {
+      // The call goes by the last look; the next call finds a fresh one.
+      if (!cached.next) cached.next = read(runId);
+      return cached.view;
+    }
+    const fresh = read(runId);
+    views.set(runId, { at: Date.now(), view: fresh, next: fresh });
     return fresh;
   };
   return {
