@@ -46,10 +46,15 @@ export function firstPerCase(results: readonly CaseResult[]): CaseResult[] {
 
 /**
  * Every settled result of one experiment workflow, read from the histories of its whole continue-as-new chain: the
- * durable record of each case, available without a worker, also while the experiment runs.
+ * durable record of each case, available without a worker, also while the experiment runs. `closed` says the chain
+ * had ended when it was read: its results can no longer change.
  */
-export async function readExperimentResults(client: Client, workflowId: string): Promise<CaseResult[]> {
+export async function readExperimentResults(
+  client: Client,
+  workflowId: string,
+): Promise<{ results: CaseResult[]; closed: boolean }> {
   const description = await client.workflow.getHandle(workflowId).describe();
+  const closed = description.status.name !== 'RUNNING';
   let runId: string | undefined = description.raw.workflowExecutionInfo?.firstRunId ?? description.runId;
   const found: CaseResult[] = [];
   while (runId) {
@@ -67,5 +72,5 @@ export async function readExperimentResults(client: Client, workflowId: string):
     found.push(...resultsInEvents(events));
     runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
   }
-  return firstPerCase(found);
+  return { results: firstPerCase(found), closed };
 }

@@ -58,12 +58,41 @@ function noSuchRun(runId: string, error: unknown): never {
   throw error;
 }
 
+/** How many closed experiments' results a Runs keeps to answer again without reading their histories. */
+const KEPT_EXPERIMENTS = 32;
+
 /**
  * Every client-side Temporal operation on runs — start, describe, query, signal, cancel, list, results — so that
  * commands never hold a workflow handle or spell a workflow id. Workflow ids all derive from the run id.
  */
 export class Runs {
+  /** The results of experiments that had closed when read, newest last, once keepClosedResults() was called. */
+  private closedResults: Map<string, CaseResult[]> | undefined;
+
   constructor(readonly client: Client) {}
+
+  /**
+   * Keeps the results of the last experiments read after they closed, to answer again without reading their
+   * histories: a command's own worker reads an experiment's results to track it, and the command reads them again
+   * when the run closes. A long-lived worker does not keep them.
+   */
+  keepClosedResults(): void {
+    this.closedResults ??= new Map();
+  }
+
+  private async experimentResults(workflowId: string): Promise<CaseResult[]> {
+    const kept = this.closedResults?.get(workflowId);
+    if (kept) return kept;
+    const { results, closed } = await readExperimentResults(this.client, workflowId);
+    if (closed && this.closedResults) {
+      this.closedResults.set(workflowId, results);
+      for (const old of this.closedResults.keys()) {
+        if (this.closedResults.size <= KEPT_EXPERIMENTS) break;
+        this.closedResults.delete(old);
+      }
+    }
+    return results;
+  }
 
   private handle(workflowId: string) {
     return this.client.workflow.getHandle(workflowId);
@@ -163,7 +192,7 @@ export class Runs {
     for (let i = 0; i < experimentIds.length; i += batch) {
       const parts = await Promise.all(
         experimentIds.slice(i, i + batch).map((id) =>
-          readExperimentResults(this.client, experimentWorkflowId(runId, id)).catch((error: unknown) => {
+          this.experimentResults(experimentWorkflowId(runId, id)).catch((error: unknown) => {
             // An experiment never started (an aborted run) has no workflow and no results.
             if (error instanceof WorkflowNotFoundError) return [];
             throw error;
