@@ -176,6 +176,12 @@ export async function stopServer(stateDir: string): Promise<{ stopped: boolean; 
   return stopped ? { stopped, pid: info.pid } : { stopped };
 }
 
+/** The dev server recorded in `stateDir` when its process is alive (not asked whether it answers). */
+export async function recordedServer(stateDir: string): Promise<ServerInfo | undefined> {
+  const info = await readInfo(resolve(stateDir));
+  return info && (await isOurServer(info)) ? info : undefined;
+}
+
 /** Whether the dev server recorded in `stateDir` is alive and answering; `info` only when it is. */
 export async function serverStatus(stateDir: string): Promise<{ running: boolean; info?: ServerInfo }> {
   const info = await readInfo(resolve(stateDir));

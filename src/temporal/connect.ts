@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Client, Connection, type TLSConfig } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
-import { findTemporalBinary } from '../../temporal/binary.ts';
 import { userStateDir } from '../dirs.ts';
 import { ConfigError } from '../errors.ts';
 import { TemporalTlsFailed } from '../../temporal/errors.ts';
-import { checkReachable, ensureServer, serverStatus } from '../../temporal/server.ts';
+import { checkReachable, ensureServer, recordedServer, serverStatus } from '../../temporal/server.ts';
 import { engineTracing } from './engine-tracing.ts';
 import { Runs } from './runs.ts';
 import { Schedules } from './schedules.ts';
@@ -96,18 +95,28 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
       ...(tls ? { tls } : {}),
       ...(apiKey ? { apiKey } : {}),
     });
-  } else {
-    const binary = await findTemporalBinary({ env, log: options.log });
-    const server = await ensureServer({
-      stateDir: userStateDir(env),
-      binary,
-      env,
-      log: options.log,
-    });
+  }
+  let connection: Connection | undefined;
+  if (!address) {
+    // The server every command finds running: connecting is the check that it answers (one connection, not a probe
+    // and then a connection). Starting one, or one that does not answer, goes through ensureServer and its errors.
+    const running = await recordedServer(userStateDir(env));
+    if (running) {
+      connection = await Connection.connect({
+        address: running.address,
+        connectTimeout: 2_000,
+        ...(tls ? { tls } : {}),
+        ...(apiKey ? { apiKey } : {}),
+      }).catch(() => undefined);
+    }
+    const server =
+      connection && running
+        ? running
+        : await ensureServer({ stateDir: userStateDir(env), env, log: options.log });
     address = server.address;
     uiUrl = server.uiUrl;
   }
-  const connection = await Connection.connect({
+  connection ??= await Connection.connect({
     address,
     ...(tls ? { tls } : {}),
     ...(apiKey ? { apiKey } : {}),
