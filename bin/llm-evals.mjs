@@ -3,6 +3,9 @@
 // first rebuilds dist/ if a source changed (dev/build.mjs), so what runs is always what the sources say.
 import { existsSync } from 'node:fs';
 import process from 'node:process';
+import { installCompileCache } from './compile-cache.mjs';
+
+installCompileCache();
 
 const checkout = new URL('../dev/build.mjs', import.meta.url);
 if (existsSync(checkout)) await (await import(checkout.href)).ensureBuilt();
