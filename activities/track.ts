@@ -51,9 +51,11 @@ export function createTrack(deps: TrackDeps) {
       cases: [...deps.cases.values()],
       finishedAt: new Date().toISOString(),
     });
-    const experiment = fromSnapshot(snapshot, { project: task.tracking.project }).find(
-      (e) => e.experiment.experimentId === task.experimentId,
-    );
+    // Only this experiment's records and summary: a run's experiments are tracked one by one as each closes.
+    const [experiment] = fromSnapshot(snapshot, {
+      project: task.tracking.project,
+      experimentId: task.experimentId,
+    });
     if (!experiment) throw new Error(`run ${task.runId} has no experiment ${task.experimentId}`);
     const log = context.log;
     const tracked = await trackExperiment(experiment, {

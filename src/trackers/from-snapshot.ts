@@ -8,14 +8,19 @@ export function idempotencyId(runId: string, experimentId: string, caseKey: stri
 }
 
 /**
- * Every experiment of a saved run, in plan order, with its finished cases in case order and its summary: what a
- * tracker is sent. `project` is the tracker project's name (the suite's name when not given).
+ * Every experiment of a saved run (or only `experimentId`), in plan order, with its finished cases in case order and
+ * its summary: what a tracker is sent. `project` is the tracker project's name (the suite's name when not given).
  */
-export function fromSnapshot(snapshot: Snapshot, options: { project?: string } = {}): TrackedExperiment[] {
+export function fromSnapshot(
+  snapshot: Snapshot,
+  options: { project?: string; experimentId?: string } = {},
+): TrackedExperiment[] {
   const contenders = new Map(snapshot.contenders.map((c) => [c.key, c]));
   const cases = new Map(snapshot.cases.map((c) => [c.key, c]));
   const metricNames = snapshot.metrics.map((m) => m.name);
-  return snapshot.experiments.map((e) => {
+  const wanted = options.experimentId;
+  const experiments = wanted ? snapshot.experiments.filter((e) => e.id === wanted) : snapshot.experiments;
+  return experiments.map((e) => {
     const contender = contenders.get(e.contender);
     if (!contender)
       throw new Error(`snapshot ${snapshot.runId}: experiment ${e.id} names no known contender`);

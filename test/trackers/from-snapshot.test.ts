@@ -50,6 +50,15 @@ describe('fromSnapshot', () => {
     });
   });
 
+  it('gives only the experiment asked for, the same as it is among all', () => {
+    const only = fromSnapshot(trackerSnapshot(), {
+      project: 'toy-evals',
+      experimentId: beta!.experiment.experimentId,
+    });
+    expect(only).toEqual([beta]);
+    expect(fromSnapshot(trackerSnapshot(), { experimentId: 'no-such' })).toEqual([]);
+  });
+
   it('summarises each experiment: metric means skip null, both failures count as errors', () => {
     expect(alpha!.summary).toMatchObject({
       cases: 3,
