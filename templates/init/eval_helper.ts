@@ -80,6 +80,8 @@ function answerKey(): Map<string, Record<string, Json>> {
  * `fake/hasty` leaves out the last answer it knows. Delete them once a real model is in the lineup.
  */
 function standInModels(): FakeProvider {
+  // Indented, as chat models write JSON: the tokens they are billed come near what `compare -n` estimates.
+  const asChatModelsWrite = (reply: Record<string, Json>) => JSON.stringify(reply, null, 2);
   let key: Map<string, Record<string, Json>> | undefined;
   const answer = (request: CompletionRequest) => {
     key ??= answerKey();
@@ -91,11 +93,11 @@ function standInModels(): FakeProvider {
       .reverse()
       .find((field) => reply[field] !== null);
     if (last) reply[last] = null;
-    return JSON.stringify(reply);
+    return asChatModelsWrite(reply);
   };
   return new FakeProvider({
     name: 'fake',
-    models: { careful: (request) => JSON.stringify(answer(request)), hasty },
+    models: { careful: (request) => asChatModelsWrite(answer(request)), hasty },
     inputPrice: 1e-6, // dollars per token
     outputPrice: 4e-6,
   });

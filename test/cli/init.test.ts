@@ -102,6 +102,11 @@ describe('init through the real CLI', () => {
       // The stand-ins differ for real: hasty leaves one of five answers out of each case (missed: 0.2).
       expect(scores).toEqual({ 'fake/careful': '100.0%', 'fake/hasty': '84.0%' });
       expect(run.stdout).toContain('best and best value fake/careful');
+      // A new user's first run: the tokens the stand-ins were billed come near compare -n's estimate.
+      const used = /([\d,]+) vs ([\d,]+) \S+ tokens out/.exec(run.stderr);
+      expect(used, run.stderr).not.toBeNull();
+      const [out, estimated] = [used![1]!, used![2]!].map((n) => Number(n.replace(/,/g, '')));
+      expect(Math.abs(out! / estimated! - 1), run.stderr).toBeLessThanOrEqual(0.25);
       expect(readdirSync(join(dir, 'evals/results')).some((f) => f.endsWith('.html'))).toBe(true);
     },
     120_000,
