@@ -9,13 +9,14 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import process from 'node:process';
 import vm from 'node:vm';
 
-/** The folder the cache goes to: the CLI's cache root (src/dirs.ts defaultCacheRoot), `compile/` under it. */
+/** The folder the cache goes to: `compile/` under the CLI's cache root, found as src/dirs.ts defaultCacheRoot does. */
 function cacheDir(env) {
-  const root = env.XDG_CACHE_HOME?.startsWith('/') ? env.XDG_CACHE_HOME : join(homedir(), '.cache');
+  const xdg = env.XDG_CACHE_HOME;
+  const root = xdg && isAbsolute(xdg) ? xdg : join(env.HOME ?? homedir(), '.cache');
   return join(root, 'llm-evals', 'compile');
 }
 

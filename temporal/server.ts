@@ -184,8 +184,8 @@ export async function recordedServer(stateDir: string): Promise<ServerInfo | und
 
 /** Whether the dev server recorded in `stateDir` is alive and answering; `info` only when it is. */
 export async function serverStatus(stateDir: string): Promise<{ running: boolean; info?: ServerInfo }> {
-  const info = await readInfo(resolve(stateDir));
-  if (!info || !(await isOurServer(info)) || !(await answers(info.address, 3_000))) return { running: false };
+  const info = await recordedServer(stateDir);
+  if (!info || !(await answers(info.address, 3_000))) return { running: false };
   return { running: true, info };
 }
 

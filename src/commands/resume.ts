@@ -32,7 +32,6 @@ async function resumeServed(
   io: Io,
 ): Promise<number> {
   const link = await linkForCommand(suite.projectDir, io, 'resume');
-  link.runs.keepClosedResults();
   try {
     const record = await link.runs.read(runId);
     await checkTracking(suite, runId, record.input.tracking, flags, io);

@@ -103,8 +103,6 @@ async function runTraced(
   span?: { setAttributes(attributes: Record<string, string>): unknown },
 ): Promise<{ snapshot: Snapshot; file: string }> {
   const link = await linkForCommand(planned.suite.projectDir, io, command);
-  // Its worker reads each experiment's results to track it; the snapshot reads them again.
-  link.runs.keepClosedResults();
   // Made (the bundle evaluated, the native worker created) while its run is estimated and started, so the run's first
   // task finds it soon; a run that never started leaves it unused.
   let made: Promise<SuiteWorker> | undefined;

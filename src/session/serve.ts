@@ -41,6 +41,8 @@ export function suiteWorker(
   served: Served,
   env: NodeJS.ProcessEnv,
 ): Promise<SuiteWorker> {
+  // Its worker reads each closed experiment's results to track it; the command's snapshot reads them again.
+  link.runs.keepClosedResults();
   return createSuiteWorker(link, taskQueue, suiteDeps(served, env), { workflowsInProcess: true });
 }
 

@@ -86,29 +86,23 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
   const settings = tlsFrom(env);
   const tls = settings?.tls;
   const apiKey = env.TEMPORAL_API_KEY;
+  // TLS and the API key, as every connection of this link (client, probe, worker) carries them.
+  const secure = { ...(tls ? { tls } : {}), ...(apiKey ? { apiKey } : {}) };
+  let connection: Connection | undefined;
   if (address) {
     // gRPC's connect says only "failed to connect before the deadline" when TLS fails; the handshake says why.
     const problem = settings ? await probeTls(address, settings.tls, settings.files) : undefined;
     if (problem) throw new TemporalTlsFailed(address, problem.problem, problem.fix);
-    await checkReachable(address, {
-      timeoutMs: 10_000,
-      ...(tls ? { tls } : {}),
-      ...(apiKey ? { apiKey } : {}),
-    });
-  }
-  let connection: Connection | undefined;
-  if (!address) {
+    await checkReachable(address, { timeoutMs: 10_000, ...secure });
+  } else {
     // The server every command finds running: connecting is the check that it answers (one connection, not a probe
     // and then a connection). Starting one, or one that does not answer, goes through ensureServer and its errors.
     const running = await recordedServer(userStateDir(env));
-    if (running) {
-      connection = await Connection.connect({
-        address: running.address,
-        connectTimeout: 2_000,
-        ...(tls ? { tls } : {}),
-        ...(apiKey ? { apiKey } : {}),
-      }).catch(() => undefined);
-    }
+    connection = running
+      ? await Connection.connect({ address: running.address, connectTimeout: 2_000, ...secure }).catch(
+          () => undefined,
+        )
+      : undefined;
     const server =
       connection && running
         ? running
@@ -116,11 +110,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     address = server.address;
     uiUrl = server.uiUrl;
   }
-  connection ??= await Connection.connect({
-    address,
-    ...(tls ? { tls } : {}),
-    ...(apiKey ? { apiKey } : {}),
-  });
+  connection ??= await Connection.connect({ address, ...secure });
   let native: Promise<NativeConnection> | undefined;
   const target = address;
   const tracing = await engineTracing(env);
@@ -140,11 +130,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     schedules: new Schedules(client, runs),
     nativeConnection: () =>
       (native ??= loadWorkerSdk().then(({ NativeConnection }) =>
-        NativeConnection.connect({
-          address: target,
-          ...(tls ? { tls } : {}),
-          ...(apiKey ? { apiKey } : {}),
-        }),
+        NativeConnection.connect({ address: target, ...secure }),
       )),
     async close() {
       await connection.close();
