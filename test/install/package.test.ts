@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, TempDirs } from '../helpers/suite-dir.ts';
@@ -89,6 +89,19 @@ describe('the installed package', () => {
     for (const dir of ['test/', 'bench/', 'dev/', 'workflows/', 'src/', 'activities/', 'examples/']) {
       expect(files.filter((f) => f.startsWith(`package/${dir}`))).toEqual([]);
     }
+  });
+
+  it("takes Temporal's CommonJS packages with require: no start lexes their sources for export names", async () => {
+    const dir = dirs.os('llm-evals-unpacked-');
+    expect((await sh('tar', ['-xzf', tarball, '-C', dir], REPO)).code).toBe(0);
+    const dist = join(dir, 'package', 'dist');
+    const built = readdirSync(dist).filter((f) => f.endsWith('.js') && f !== 'workflow-bundle.js');
+    const sources = built.map((f) => readFileSync(join(dist, f), 'utf8'));
+    const imported = sources.flatMap((s) => [
+      ...s.matchAll(/\bfrom\s*"(@temporalio\/[^"]+|yaml|picocolors)"/g),
+    ]);
+    expect(imported.map((m) => m[1])).toEqual([]);
+    expect(sources.some((s) => s.includes('__require("@temporalio/worker")'))).toBe(true);
   });
 
   it('init, then compare, in a fresh CommonJS project: exit 0, a leaderboard, a snapshot', async () => {
