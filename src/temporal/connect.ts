@@ -8,6 +8,7 @@ import { checkReachable, ensureServer, recordedServer, serverStatus } from '../.
 import { engineTracing } from './engine-tracing.ts';
 import { Runs } from './runs.ts';
 import { Schedules } from './schedules.ts';
+import { lazyProtobufCodecs } from './lazy-codecs.ts';
 import { loadWorkerSdk } from './runtime-log.ts';
 import { probeTls, type TlsFiles } from './tls-probe.ts';
 
@@ -80,6 +81,7 @@ function tlsFrom(env: NodeJS.ProcessEnv): { tls: TLSConfig; files: TlsFiles } | 
 /** Connects to the configured cluster, or starts (or reuses) the user's embedded dev server, shared by every project. */
 export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> {
   const { env } = options;
+  lazyProtobufCodecs();
   const namespace = env.TEMPORAL_NAMESPACE ?? 'default';
   let address = env.TEMPORAL_ADDRESS;
   let uiUrl: string | undefined = env.TEMPORAL_UI_URL;
