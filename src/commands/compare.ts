@@ -12,6 +12,7 @@ import { mark } from '../timing.ts';
 export async function compareCommand(flags: RunFlags, io: Io, models?: string[]): Promise<number> {
   mark('compare');
   const planned = await planRun(flags, io, models);
+  mark('planned');
   if (flags.dryRun) {
     for (const warning of maxTokensWarnings(planned))
       io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');
@@ -20,6 +21,7 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   }
   // Temporal's SDK is loaded only for a run: `-n` answers at once.
   const { runPlanned } = await import('../session/run.ts');
+  mark('run module');
   const { snapshot, file } = await runPlanned(planned, flags, io, models ? 'run' : 'compare');
   io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
   const code = await presentRun(snapshot, file, planned.suite, flags, io, { breakdown: Boolean(models) });

@@ -103,6 +103,7 @@ async function runTraced(
   span?: { setAttributes(attributes: Record<string, string>): unknown },
 ): Promise<{ snapshot: Snapshot; file: string }> {
   const link = await linkForCommand(planned.suite.projectDir, io, command);
+  mark('linked');
   // Made (the bundle evaluated, the native worker created) while its run is estimated and started, so the run's first
   // task finds it soon; a run that never started leaves it unused.
   let made: Promise<SuiteWorker> | undefined;

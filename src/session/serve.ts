@@ -11,6 +11,7 @@ import type { RunResult } from '../temporal/runs.ts';
 import { createSuiteWorker, type SuiteDeps, type SuiteWorker } from '../temporal/worker.ts';
 import { LiveLines } from './live-lines.ts';
 import { answerPause, type PausePolicy } from './pause.ts';
+import { mark } from '../timing.ts';
 import { trackerSuite } from './trackers.ts';
 
 /** A suite loaded in this process, with the cases its worker serves. */
@@ -153,6 +154,7 @@ export async function serveRun(
         : await link.runs.progress(runId, 5000).catch(() => closedProgress(runId, input)),
     );
     served('closed');
+    mark('closed seen');
     return 'closed';
   });
   // With the server gone, the worker's shutdown would wait for it as long as it stays gone: once the calls in flight
