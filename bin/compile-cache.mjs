@@ -49,7 +49,7 @@ const RESOLVED = '\0resolved';
 
 /**
  * The cache's file: a 4-byte index length, the index (JSON: file → [stamp, offset, length], and under RESOLVED the
- * resolutions with the lock file stamp they hold for), then the code.
+ * resolutions with the lock file stamp they hold for, absent from a cache written before them), then the code.
  */
 function readCache(file) {
   try {
@@ -63,9 +63,9 @@ function readCache(file) {
         { stamp, data: data.subarray(body + offset, body + offset + length) },
       ]),
     );
-    return { files, resolved: resolved ?? { lock: undefined, map: {} } };
+    return { files, resolved };
   } catch {
-    return { files: new Map(), resolved: { lock: undefined, map: {} } };
+    return { files: new Map() };
   }
 }
 
@@ -138,7 +138,7 @@ export function installCompileCache(env = process.env) {
   // Resolving a `require` walks folders and reads package.json files (~100 ms of a command's start for Temporal's
   // SDK): a package's requires from a package resolve as they did while npm has not changed node_modules.
   const lock = lockStamp();
-  const resolutions = lock !== undefined && resolved.lock === lock ? resolved.map : {};
+  const resolutions = lock !== undefined && resolved?.lock === lock ? resolved.map : {};
   const resolve = Module._resolveFilename;
   Module._resolveFilename = function (request, parent, isMain, options) {
     const from = parent?.filename;
