@@ -42,7 +42,9 @@ describe('contenders of one model are told apart everywhere', () => {
     const dir = dirs.toySuite();
     editFile(join(dir, 'evals/.llm-evals.config.yml'), (t) => t.replace(/ {4}- model: echo\n.*\n/, TWINS));
     const env = { TEMPORAL_ADDRESS: temporalAddress() };
-    const args = ['run', '-m', 'fake/echo', '-d', 'animals', '--no-open', '-o', 'out/report.html'];
+    // One experiment at a time: off a terminal, a progress line is printed when its experiment completes, and
+    // experiments run side by side may complete in either order.
+    const args = ['run', '-m', 'fake/echo', '-d', 'animals', '-j', '1', '--no-open', '-o', 'out/report.html'];
     const { code, stdout, stderr } = await runCliLong(args, { cwd: dir, env, timeoutMs: 120_000 });
     expect(code, stderr).toBe(0);
 
