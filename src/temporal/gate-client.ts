@@ -14,13 +14,15 @@ import {
   successesSignal,
 } from '../../workflows/messages.ts';
 
-/** How long a worker trusts its last look at the gate for calls that no rate limit counts. */
-const VIEW_MS = 500;
+/** How old a look at the gate may be for a call that no rate limit counts to start by it. */
+const VIEW_MS = 600;
 /**
- * How old a look may be and still let a call start while a fresh one is read: calls in waves (a fixed latency, a
- * batch of cases) would otherwise all wait for the gate's answer at the start of every wave, one round trip each.
+ * While its calls run, a worker reads the gate this often in the background, so that calls starting together (a wave
+ * of fixed-latency calls, a batch of cases) find a recent look instead of all waiting for one round trip.
  */
-const STALE_MS = 1500;
+const REFRESH_MS = 250;
+/** A run none of whose calls asked for a slot or reported for this long is no longer read in the background. */
+const IDLE_MS = 3000;
 
 /**
  * The answer for a call no limit counts, from a recent view of the gate and the windows this worker closed itself:
@@ -41,8 +43,10 @@ function answerFromView(
 /**
  * The gate reached through Temporal. A call that a rate limit counts asks for its slot with an update (exact across
  * workers); any other call only needs the gate's pause, abort and vendor windows, read with a query shared by the
- * worker's calls for half a second, which keeps the gate's history small on big runs. While calls hold places in
- * flight, one signal per run every RENEW_MS names them all, so the gate lets only a dead worker's places lapse.
+ * worker's calls and renewed in the background while they run, which keeps the gate's history small on big runs.
+ * A look is only good for VIEW_MS: when the server stops answering, calls wait from then on, so few start whose
+ * results could not be recorded. While calls hold places in flight, one signal per run every RENEW_MS names them
+ * all, so the gate lets only a dead worker's places lapse.
  */
 export function temporalGate(client: Client): GateClient {
   const held = new Map<string, Set<string>>();
@@ -87,15 +91,34 @@ export function temporalGate(client: Client): GateClient {
     );
     return fresh;
   };
-  const view = (runId: string) => {
-    const cached = views.get(runId);
-    const age = cached ? Date.now() - cached.at : Infinity;
-    if (cached && age < VIEW_MS) return cached.view;
-    if (cached && age < STALE_MS) {
-      // The call goes by the last look; the next call finds a fresh one.
-      if (!cached.next) cached.next = read(runId);
-      return cached.view;
+  const lastUse = new Map<string, number>();
+  let refresher: NodeJS.Timeout | undefined;
+  const refresh = () => {
+    const now = Date.now();
+    for (const [runId, at] of lastUse) {
+      if (now - at >= IDLE_MS) {
+        lastUse.delete(runId);
+        continue;
+      }
+      const cached = views.get(runId);
+      if (cached && !cached.next) cached.next = read(runId);
     }
+    if (lastUse.size === 0 && refresher) {
+      clearInterval(refresher);
+      refresher = undefined;
+    }
+  };
+  const used = (runId: string) => {
+    lastUse.set(runId, Date.now());
+    // unref: calls in flight keep a worker alive, never this timer.
+    refresher ??= setInterval(refresh, REFRESH_MS).unref();
+  };
+  const view = (runId: string) => {
+    used(runId);
+    const cached = views.get(runId);
+    if (cached && Date.now() - cached.at < VIEW_MS) return cached.view;
+    // Too old: every call waits for the one look being read.
+    if (cached?.next) return cached.next;
     const fresh = read(runId);
     views.set(runId, { at: Date.now(), view: fresh, next: fresh });
     return fresh;
@@ -111,14 +134,15 @@ export function temporalGate(client: Client): GateClient {
       return answer;
     },
     async report(runId, outcomes) {
-      views.delete(runId);
       const handle = client.workflow.getHandle(gateWorkflowId(runId));
       // Successes alone change nothing the pools act on (each call reads the gate's state before it starts): a
-      // signal, which needs no workflow task to answer it.
+      // signal, which needs no workflow task to answer it, and the look at the gate stays good.
       if (outcomes.every((o) => o === null)) {
         await again(() => handle.signal(successesSignal, outcomes.length));
         return 'running';
       }
+      // A failure may pause or stop the run, or close a vendor: the next call reads the gate again.
+      views.delete(runId);
       return again(() =>
         client.workflow.getHandle(gateWorkflowId(runId)).executeUpdate(outcomesUpdate, { args: [outcomes] }),
       );

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GateClient } from '../../activities/gated-model.ts';
+import { newGate, type Failure } from '../../src/core/coordinator.ts';
+import { gateWorkflowId } from '../../src/core/run-input.ts';
+import { temporalGate } from '../../src/temporal/gate-client.ts';
+import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
+import { temporalAddress } from '../helpers/temporal.ts';
+
+// The gate client reads the gate's pause, abort and vendor windows with a query its calls share, on a real gate
+// workflow. A client interceptor makes every query take QUERY_MS and can hold queries unanswered, as a server that
+// went away would: a call that waits for a query takes at least QUERY_MS, one that goes by the look it has returns
+// well within it.
+
+const QUERY_MS = 300;
+
+let connection: Connection;
+let native: NativeConnection;
+let client: Client;
+let queries = 0;
+let held: Promise<void> | undefined;
+
+beforeAll(async () => {
+  connection = await Connection.connect({ address: temporalAddress() });
+  native = await NativeConnection.connect({ address: temporalAddress() });
+  const slowQueries: WorkflowClientInterceptor = {
+    async query(input, next) {
+      queries++;
+      await sleep(QUERY_MS);
+      await held;
+      return next(input);
+    },
+  };
+  client = new Client({ connection, interceptors: { workflow: [slowQueries] } });
+});
+
+afterAll(async () => {
+  await connection?.close();
+  await native?.close();
+});
+
+const FAILURE: Failure = { contender: 'c', dataset: 'd', caseKey: 'd/v/001', error: 'HTTP 500' };
+
+/** Runs `body` against a gate client and a fresh gate workflow served by a worker of this process. */
+async function withGate(body: (gate: GateClient, runId: string) => Promise<void>): Promise<void> {
+  const taskQueue = `test-${randomUUID()}`;
+  const worker = await Worker.create({ connection: native, taskQueue, workflowsPath: WORKFLOWS_PATH });
+  const runId = `t-${randomUUID().slice(0, 8)}`;
+  await worker.runUntil(async () => {
+    const handle = await client.workflow.start('runGate', {
+      workflowId: gateWorkflowId(runId),
+      taskQueue,
+      args: [newGate({})],
+    });
+    try {
+      await body(temporalGate(client), runId);
+    } finally {
+      await handle.terminate('test over');
+    }
+  });
+}
+
+/** How long a call that no limit counts waits for its slot, in ms. */
+async function slotMs(gate: GateClient, runId: string): Promise<number> {
+  const started = performance.now();
+  const answer = await gate.slot(runId, { keys: [], vendor: 'v' });
+  expect('startAt' in answer && typeof answer.startAt).toBe('number');
+  return performance.now() - started;
+}
+
+describe('temporalGate, for calls that no limit counts', () => {
+  it('keeps its look at the gate after successes; a failure makes the next call read the gate again', async () => {
+    await withGate(async (gate, runId) => {
+      expect(await slotMs(gate, runId)).toBeGreaterThanOrEqual(QUERY_MS);
+      expect(await gate.report(runId, [null, null, null])).toBe('running');
+      expect(await slotMs(gate, runId)).toBeLessThan(QUERY_MS);
+      expect(await gate.report(runId, [null, FAILURE])).toBe('running');
+      expect(await slotMs(gate, runId)).toBeGreaterThanOrEqual(QUERY_MS);
+    });
+  }, 60_000);
+
+  it('renews its look while calls run, so calls two seconds after the last ones do not wait', async () => {
+    await withGate(async (gate, runId) => {
+      expect(await slotMs(gate, runId)).toBeGreaterThanOrEqual(QUERY_MS);
+      const before = queries;
+      for (let wave = 0; wave < 2; wave++) {
+        await sleep(2000);
+        const waits = await Promise.all(Array.from({ length: 20 }, () => slotMs(gate, runId)));
+        expect(Math.max(...waits)).toBeLessThan(QUERY_MS);
+      }
+      // Renewed in the background, a few times a second, not once per call.
+      expect(queries - before).toBeGreaterThanOrEqual(4);
+      expect(queries - before).toBeLessThan(60);
+    });
+  }, 60_000);
+
+  it('makes calls wait once the gate stops answering, and lets them go when it answers again', async () => {
+    await withGate(async (gate, runId) => {
+      await slotMs(gate, runId);
+      let answer!: () => void;
+      held = new Promise((resolve) => (answer = resolve));
+      try {
+        await sleep(1000);
+        let done = false;
+        const call = slotMs(gate, runId).finally(() => (done = true));
+        await sleep(1000);
+        expect(done).toBe(false);
+        answer();
+        expect(await call).toBeGreaterThanOrEqual(1000);
+      } finally {
+        held = undefined;
+        answer();
+      }
+    });
+  }, 60_000);
+});
