@@ -10,7 +10,7 @@ import type { Env } from '../src/trackers/types.ts';
 
 /** How the track activity reads a run from Temporal: its input and header, and an experiment's results. */
 export interface RunReader {
-  read(runId: string): Promise<{ input: RunInput; header: RunHeader }>;
+  inputOf(runId: string): Promise<{ input: RunInput; header: RunHeader }>;
   results(runId: string, experimentIds: readonly string[]): Promise<CaseResult[]>;
 }
 
@@ -39,7 +39,7 @@ export function createTrack(deps: TrackDeps) {
     const context = Context.current();
     // Both reads at once: on the run's last experiment this activity is all that stands before the run closes.
     const [{ input, header }, results] = await Promise.all([
-      deps.runs.read(task.runId),
+      deps.runs.inputOf(task.runId),
       deps.runs.results(task.runId, [task.experimentId]),
     ]);
     const snapshot = buildSnapshot({
