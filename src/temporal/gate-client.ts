@@ -17,10 +17,12 @@ import {
 /** How old a look at the gate may be for a call that no rate limit counts to start by it. */
 const VIEW_MS = 600;
 /**
- * While its calls run, a worker reads the gate this often in the background, so that calls starting together (a wave
- * of fixed-latency calls, a batch of cases) find a recent look instead of all waiting for one round trip.
+ * While its calls run, a worker reads the gate again in the background once its look is this old, so that calls
+ * starting together (a wave of fixed-latency calls, a batch of cases) find a recent look instead of all waiting for
+ * one round trip; it checks every TICK_MS.
  */
-const REFRESH_MS = 250;
+const RENEW_AT_MS = 350;
+const TICK_MS = 100;
 /** A run none of whose calls asked for a slot or reported for this long is no longer read in the background. */
 const IDLE_MS = 3000;
 
@@ -101,7 +103,7 @@ export function temporalGate(client: Client): GateClient {
         continue;
       }
       const cached = views.get(runId);
-      if (cached && !cached.next) cached.next = read(runId);
+      if (cached && !cached.next && now - cached.at >= RENEW_AT_MS) cached.next = read(runId);
     }
     if (lastUse.size === 0 && refresher) {
       clearInterval(refresher);
@@ -111,7 +113,7 @@ export function temporalGate(client: Client): GateClient {
   const used = (runId: string) => {
     lastUse.set(runId, Date.now());
     // unref: calls in flight keep a worker alive, never this timer.
-    refresher ??= setInterval(refresh, REFRESH_MS).unref();
+    refresher ??= setInterval(refresh, TICK_MS).unref();
   };
   const view = (runId: string) => {
     used(runId);

@@ -92,7 +92,7 @@ describe('temporalGate, for calls that no limit counts', () => {
         expect(Math.max(...waits)).toBeLessThan(QUERY_MS);
       }
       // Renewed in the background, a few times a second, not once per call.
-      expect(queries - before).toBeGreaterThanOrEqual(4);
+      expect(queries - before).toBeGreaterThanOrEqual(2);
       expect(queries - before).toBeLessThan(60);
     });
   }, 60_000);
