@@ -125,7 +125,11 @@ export async function serveRun(
     const stopped = new Promise<void>((resolve) =>
       stop.signal.addEventListener('abort', () => resolve(), { once: true }),
     );
-    for (let tick = 0; !closed && !stop.signal.aborted; tick++) {
+    for (let tick = 0; ; tick++) {
+      // Each look waits a tick first: at the start the run's first workflow tasks are under way on this thread, and
+      // the queries would only compete with them for it.
+      await Promise.race([outcome, stopped, sleep(250)]);
+      if (closed || stop.signal.aborted) break;
       try {
         draw(await link.runs.progress(runId, 2000));
         found();
@@ -136,7 +140,6 @@ export async function serveRun(
       }
       const gate = !lostSince && tick % 4 === 0 ? await link.runs.gate(runId) : undefined;
       if (gate?.state === 'paused') await answerPause(link.runs, runId, gate, input, policy, io);
-      await Promise.race([outcome, stopped, sleep(250)]);
     }
     if (!closed) {
       io.stderr.write(
