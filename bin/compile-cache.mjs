@@ -139,6 +139,16 @@ export function installCompileCache(env = process.env) {
   // SDK): a package's requires from a package resolve as they did while npm has not changed node_modules.
   const lock = lockStamp();
   const resolutions = lock !== undefined && resolved?.lock === lock ? resolved.map : {};
+  /** The stamps of files found this process, taken once: a file is resolved from several packages, then compiled. */
+  const stamps = new Map();
+  const stamp = (filename) => {
+    let known = stamps.get(filename);
+    if (known === undefined) {
+      known = stampOf(filename);
+      if (known !== undefined) stamps.set(filename, known);
+    }
+    return known;
+  };
   const resolve = Module._resolveFilename;
   Module._resolveFilename = function (request, parent, isMain, options) {
     const from = parent?.filename;
@@ -153,7 +163,7 @@ export function installCompileCache(env = process.env) {
     }
     const key = `${dirname(from)}\0${request}`;
     const known = resolutions[key];
-    if (known !== undefined && stampOf(known) !== undefined) return known;
+    if (known !== undefined && stamp(known) !== undefined) return known;
     const found = resolve.call(this, request, parent, isMain, options);
     if (found.includes('/node_modules/')) {
       resolutions[key] = found;
@@ -167,15 +177,15 @@ export function installCompileCache(env = process.env) {
     if (format === 'module' || !filename.includes('/node_modules/') || content.includes('import(')) {
       return compile.call(this, content, filename, format);
     }
-    const stamp = stampOf(filename);
-    const hit = stamp !== undefined ? cached.get(filename) : undefined;
+    const current = stamp(filename);
+    const hit = current !== undefined ? cached.get(filename) : undefined;
     const script = new vm.Script(Module.wrap(content), {
       filename,
-      ...(hit?.stamp === stamp ? { cachedData: hit.data } : {}),
+      ...(hit?.stamp === current ? { cachedData: hit.data } : {}),
     });
-    if (stamp !== undefined) {
-      compiled.set(filename, { stamp, script });
-      if (hit?.stamp !== stamp || script.cachedDataRejected) missing = true;
+    if (current !== undefined) {
+      compiled.set(filename, { stamp: current, script });
+      if (hit?.stamp !== current || script.cachedDataRejected) missing = true;
     }
     const wrapper = script.runInThisContext({ displayErrors: true });
     return wrapper.call(this.exports, this.exports, requireFor(this), this, filename, dirname(filename));
