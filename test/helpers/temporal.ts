@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { inject } from 'vitest';
+import type { RunHeader } from '../../src/core/snapshot.ts';
 
 /** The address (`127.0.0.1:PORT`) of the dev server that test/global-setup.ts starts for the whole run. */
 export function temporalAddress(): string {
@@ -32,3 +33,13 @@ function listenOn(port: number): Promise<number | undefined> {
     });
   });
 }
+
+/** A run's header for tests that start runs on the server directly, outside any suite. */
+export const RUN_HEADER: RunHeader = {
+  createdAt: new Date(0).toISOString(),
+  suite: { name: 'test', project: '/nowhere' },
+  options: {},
+  settings: { parallelism: 1, concurrency: 1 },
+  metrics: [],
+  refused: [],
+};

@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gateWorkflowId, runWorkflowId, type RunInput } from '../../src/core/run-input.ts';
-import type { RunHeader } from '../../src/core/snapshot.ts';
 import { Runs } from '../../src/temporal/runs.ts';
-import { temporalAddress } from '../helpers/temporal.ts';
+import { RUN_HEADER, temporalAddress } from '../helpers/temporal.ts';
 
 // Runs on a real dev server, with no worker: the run's workflows wait, which is all these tests need.
 
@@ -19,15 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await connection?.close();
 });
-
-const HEADER: RunHeader = {
-  createdAt: new Date(0).toISOString(),
-  suite: { name: 'test', project: '/nowhere' },
-  options: {},
-  settings: { parallelism: 1, concurrency: 1 },
-  metrics: [],
-  refused: [],
-};
 
 function inputFor(runId: string): RunInput {
   return {
@@ -50,15 +40,15 @@ describe('Runs.inputOf', () => {
     const starter = new Runs(client);
     // A command serving its own run keeps what it knows (its worker tracks the run's experiments).
     starter.keepClosedResults();
-    await starter.start(`test-${randomUUID()}`, input, HEADER);
+    await starter.start(`test-${randomUUID()}`, input, RUN_HEADER);
     try {
       const kept = await starter.inputOf(runId);
       expect(kept.input).toBe(input);
-      expect(kept.header).toBe(HEADER);
+      expect(kept.header).toBe(RUN_HEADER);
       // Another process (a `worker`) reads the same from Temporal.
       const read = await new Runs(client).inputOf(runId);
       expect(read.input).not.toBe(input);
-      expect(read).toEqual({ input, header: HEADER });
+      expect(read).toEqual({ input, header: RUN_HEADER });
     } finally {
       await client.workflow.getHandle(runWorkflowId(runId)).terminate('test over');
       await client.workflow.getHandle(gateWorkflowId(runId)).terminate('test over');

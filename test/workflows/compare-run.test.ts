@@ -15,7 +15,7 @@ import { temporalExperiments } from '../../src/temporal/experiment-client.ts';
 import { temporalGate } from '../../src/temporal/gate-client.ts';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
 import type { RunResult } from '../../workflows/index.ts';
-import { temporalAddress } from '../helpers/temporal.ts';
+import { RUN_HEADER, temporalAddress } from '../helpers/temporal.ts';
 
 class EqualScorer extends Scorer {
   metrics(): Metric[] {
@@ -44,15 +44,6 @@ function makeCases(dataset: string, n: number): (Case & { hash: string })[] {
     };
   });
 }
-
-const HEADER = {
-  createdAt: new Date(0).toISOString(),
-  suite: { name: 'test', project: '/nowhere' },
-  options: {},
-  settings: { parallelism: 1, concurrency: 1 },
-  metrics: [],
-  refused: [],
-};
 
 let connection: Connection;
 let native: NativeConnection;
@@ -99,7 +90,7 @@ async function runWith(
   const runId = `t-${randomUUID().slice(0, 8)}`;
   return worker.runUntil(async () => {
     const runs = new Runs(client);
-    await runs.start(taskQueue, { runId, suite: 'test', ...input }, HEADER);
+    await runs.start(taskQueue, { runId, suite: 'test', ...input }, RUN_HEADER);
     const result: RunResult = await runs.outcome(runId);
     const ids = result.experiments.map((e) => e.id);
     return { result, results: await runs.results(runId, ids), runId };
