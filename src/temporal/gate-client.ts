@@ -23,7 +23,7 @@ const VIEW_MS = 600;
  */
 const RENEW_AT_MS = 350;
 const TICK_MS = 100;
-/** A run none of whose calls asked for a slot or reported for this long is no longer read in the background. */
+/** A run none of whose calls asked for a slot for this long is no longer read in the background. */
 const IDLE_MS = 3000;
 
 /**
@@ -145,9 +145,7 @@ export function temporalGate(client: Client): GateClient {
       }
       // A failure may pause or stop the run, or close a vendor: the next call reads the gate again.
       views.delete(runId);
-      return again(() =>
-        client.workflow.getHandle(gateWorkflowId(runId)).executeUpdate(outcomesUpdate, { args: [outcomes] }),
-      );
+      return again(() => handle.executeUpdate(outcomesUpdate, { args: [outcomes] }));
     },
     async endCall(runId, holder) {
       release(runId, holder);

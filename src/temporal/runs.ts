@@ -76,7 +76,8 @@ export class Runs {
   /**
    * Keeps the results of the last experiments read after they closed, to answer again without reading their
    * histories: a command's own worker reads an experiment's results to track it, and the command reads them again
-   * when the run closes. A long-lived worker does not keep them.
+   * when the run closes. Also keeps the input and header of the runs this process starts (inputOf). A long-lived
+   * worker keeps neither.
    */
   keepClosedResults(): void {
     this.closedResults ??= new Map();
