@@ -43,6 +43,9 @@ export interface RunListing {
   closedAt?: Date;
 }
 
+/** How long a command's worker goes on serving a completed run's gate, at most, for it to close. */
+const GATE_CLOSE_WAIT_MS = 10_000;
+
 /** How long `cancel` waits for a worker to close a cancelled run before it terminates it. */
 const CANCEL_WAIT_MS = 15_000;
 
@@ -249,9 +252,9 @@ export class Runs {
   }
 
   /**
-   * Resolves once the run has closed, however it closed, with what it returned if it completed. A lost connection is
-   * waited out, never taken for a close: the run goes on in Temporal, and the wait resumes once the server answers
-   * again (or ends when `stop` aborts).
+   * Resolves once the run has closed, however it closed, with what it returned if it completed — and then once its
+   * gate has closed too (see gateClosed). A lost connection is waited out, never taken for a close: the run goes on
+   * in Temporal, and the wait resumes once the server answers again (or ends when `stop` aborts).
    */
   async closed(runId: string, stop?: AbortSignal): Promise<RunResult | undefined> {
     const stopped = new Promise<undefined>((resolve) =>
@@ -259,12 +262,26 @@ export class Runs {
     );
     while (!stop?.aborted) {
       try {
-        return await Promise.race([this.outcome(runId), stopped]);
+        const result = await Promise.race([this.outcome(runId), stopped]);
+        if (result) await Promise.race([this.gateClosed(runId), stopped]);
+        return result;
       } catch (error) {
         if (error instanceof WorkflowFailedError || error instanceof WorkflowNotFoundError) return undefined;
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }
+  }
+
+  /**
+   * Waits, at most `timeoutMs`, for the gate of a run that completed to close. A completed run has signalled its gate
+   * to finish, but the gate's last workflow task may still be on its way to the worker, and a worker that stops
+   * first drops it (the SDK does not drain its sticky queue): the gate would stay open on a queue nobody polls, its
+   * final state and its trace span lost. The worker of a command serves until this resolves.
+   */
+  async gateClosed(runId: string, timeoutMs = GATE_CLOSE_WAIT_MS): Promise<void> {
+    await this.client.connection
+      .withDeadline(Date.now() + timeoutMs, () => this.handle(gateWorkflowId(runId)).result())
+      .catch(() => undefined);
   }
 
   /** Whether the Temporal server answers within `timeoutMs`. */

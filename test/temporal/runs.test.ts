@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newGate } from '../../src/core/coordinator.ts';
 import { gateWorkflowId, runWorkflowId, type RunInput } from '../../src/core/run-input.ts';
 import { Runs } from '../../src/temporal/runs.ts';
+import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
 import { RUN_HEADER, temporalAddress } from '../helpers/temporal.ts';
 
-// Runs on a real dev server, with no worker: the run's workflows wait, which is all these tests need.
+// Runs on a real dev server. With no worker the run's workflows wait, which is all most of these tests need.
 
 let connection: Connection;
 let client: Client;
@@ -52,6 +56,52 @@ describe('Runs.inputOf', () => {
     } finally {
       await client.workflow.getHandle(runWorkflowId(runId)).terminate('test over');
       await client.workflow.getHandle(gateWorkflowId(runId)).terminate('test over');
+    }
+  });
+});
+
+describe('Runs.closed', () => {
+  it("waits for a completed run's gate to close too, so the worker that serves both does not stop first", async () => {
+    const runId = `t-${randomUUID().slice(0, 8)}`;
+    const input = { ...inputFor(runId), datasets: {} };
+    // The run on a queue a worker serves; its gate on another, served only later: the gate's last task is late.
+    const runQueue = `test-run-${randomUUID()}`;
+    const gateQueue = `test-gate-${randomUUID()}`;
+    const native = await NativeConnection.connect({ address: temporalAddress() });
+    const worker = (taskQueue: string) =>
+      Worker.create({ connection: native, taskQueue, workflowsPath: WORKFLOWS_PATH });
+    const [runWorker, gateWorker] = await Promise.all([worker(runQueue), worker(gateQueue)]);
+    const gate = await client.workflow.start('runGate', {
+      workflowId: gateWorkflowId(runId),
+      taskQueue: gateQueue,
+      args: [newGate({})],
+    });
+    try {
+      await runWorker.runUntil(async () => {
+        await client.workflow.start('compareRun', {
+          workflowId: runWorkflowId(runId),
+          taskQueue: runQueue,
+          args: [input],
+        });
+        let closedAt = 0;
+        const closed = new Runs(client).closed(runId).then((result) => {
+          closedAt = performance.now();
+          return result;
+        });
+        // No experiment: the run signals its gate to finish and completes.
+        await client.workflow.getHandle(runWorkflowId(runId)).result();
+        await sleep(500);
+        expect(closedAt).toBe(0);
+        const servedAt = performance.now();
+        await gateWorker.runUntil(async () => {
+          expect((await closed)?.state).toBe('completed');
+          expect(closedAt).toBeGreaterThanOrEqual(servedAt);
+          expect((await gate.describe()).status.name).toBe('COMPLETED');
+        });
+      });
+    } finally {
+      await gate.terminate('test over').catch(() => undefined);
+      await native.close();
     }
   });
 });
