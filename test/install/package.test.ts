@@ -91,17 +91,18 @@ describe('the installed package', () => {
     }
   });
 
-  it("takes Temporal's CommonJS packages with require: no start lexes their sources for export names", async () => {
+  it('takes CommonJS packages, and the CommonJS build of dual ones, with require: no start lexes or compiles them anew', async () => {
     const dir = dirs.os('llm-evals-unpacked-');
     expect((await sh('tar', ['-xzf', tarball, '-C', dir], REPO)).code).toBe(0);
     const dist = join(dir, 'package', 'dist');
     const built = readdirSync(dist).filter((f) => f.endsWith('.js') && f !== 'workflow-bundle.js');
     const sources = built.map((f) => readFileSync(join(dist, f), 'utf8'));
     const imported = sources.flatMap((s) => [
-      ...s.matchAll(/\bfrom\s*"(@temporalio\/[^"]+|yaml|picocolors)"/g),
+      ...s.matchAll(/\bfrom\s*"(@temporalio\/[^"]+|yaml|picocolors|zod|tinyglobby)"/g),
     ]);
     expect(imported.map((m) => m[1])).toEqual([]);
     expect(sources.some((s) => s.includes('__require("@temporalio/worker")'))).toBe(true);
+    expect(sources.some((s) => s.includes('__require("zod")'))).toBe(true);
   });
 
   it('init, then compare, in a fresh CommonJS project: exit 0, a leaderboard, a snapshot', async () => {
