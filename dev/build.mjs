@@ -192,12 +192,13 @@ async function pack() {
     }
   };
   visit(types);
-  const { bundleWorkflowCode } = await import('@temporalio/worker');
-  const { code } = await bundleWorkflowCode({
-    workflowsPath: join(ROOT, 'workflows', 'index.ts'),
-    workflowInterceptorModules: [join(ROOT, 'workflows', 'tracing.ts')],
-  });
-  writeFileSync(join(DIST, 'workflow-bundle.js'), code);
+  // The bundle a checkout's worker makes and caches, made the same way (src/temporal/bundle.ts, through tsx).
+  const { tsImport } = await import('tsx/esm/api');
+  const { buildWorkflowBundle } = await tsImport('../src/temporal/bundle.ts', import.meta.url);
+  writeFileSync(
+    join(DIST, 'workflow-bundle.js'),
+    await buildWorkflowBundle(join(ROOT, 'workflows', 'index.ts')),
+  );
   console.log(`built ${relative(process.cwd(), DIST)}: JavaScript, declarations and the workflow bundle`);
 }
 

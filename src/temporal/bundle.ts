@@ -15,6 +15,39 @@ function sourcesUnder(dir: string): string[] {
     .sort();
 }
 
+/** The comment that webpack ends a workflow bundle with: the inline source map, base64 after its media type. */
+const MAP_COMMENT = '//# sourceMappingURL=data:';
+
+/**
+ * The bundle with its inline source map kept to what stack traces need (names, sources, mappings): webpack also
+ * embeds every source file's text (two thirds of the bundle's 1.8 MB), which each worker's start decoded, parsed,
+ * encoded again and scanned while compiling, and which nothing reads.
+ */
+export function withoutSourcesContent(code: string): string {
+  const comment = code.lastIndexOf(MAP_COMMENT);
+  const data = comment < 0 ? -1 : code.indexOf('base64,', comment) + 'base64,'.length;
+  if (data <= comment) return code;
+  const map = JSON.parse(Buffer.from(code.slice(data).trimEnd(), 'base64').toString()) as {
+    sourcesContent?: unknown;
+  };
+  delete map.sourcesContent;
+  return `${code.slice(0, data)}${Buffer.from(JSON.stringify(map)).toString('base64')}\n`;
+}
+
+/** Bundles the workflows for Temporal's sandbox, the tracing interceptors registered, the source map kept small. */
+export async function buildWorkflowBundle(
+  workflowsPath: string,
+  logger?: Parameters<typeof bundleWorkflowCode>[0]['logger'],
+): Promise<string> {
+  const { code } = await bundleWorkflowCode({
+    workflowsPath,
+    // Registered in every bundle; it traces only runs started with a trace context (engine-tracing.ts).
+    workflowInterceptorModules: [join(dirname(workflowsPath), 'tracing.ts')],
+    ...(logger ? { logger } : {}),
+  });
+  return withoutSourcesContent(code);
+}
+
 /**
  * The workflow bundle for Temporal's sandbox: the prebuilt one of an installed package, else (in a checkout) one
  * built once per change of the workflow code and the SDK's version, cached on disk.
@@ -33,16 +66,13 @@ export async function workflowBundle(
   }
   hash.update((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version);
   hash.update(sdkVersion());
+  // Bundles cached before their source map was made small are made again.
+  hash.update('without-sources-content');
   const cacheDir = join(defaultCacheRoot(env), 'workflows');
   const file = join(cacheDir, `${hash.digest('hex').slice(0, 20)}.js`);
   if (existsSync(file)) return { code: readFileSync(file, 'utf8') };
   // Webpack's build output goes to the runtime's logger (the command's log file), not the terminal.
-  const { code } = await bundleWorkflowCode({
-    workflowsPath,
-    // Registered in every bundle; it traces only runs started with a trace context (engine-tracing.ts).
-    workflowInterceptorModules: [join(dirname(workflowsPath), 'tracing.ts')],
-    logger: Runtime.instance().logger,
-  });
+  const code = await buildWorkflowBundle(workflowsPath, Runtime.instance().logger);
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(`${file}.tmp`, code);
   renameSync(`${file}.tmp`, file);
