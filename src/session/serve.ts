@@ -131,7 +131,13 @@ export async function serveRun(
       await Promise.race([outcome, stopped, sleep(250)]);
       if (closed || stop.signal.aborted) break;
       try {
-        draw(await link.runs.progress(runId, 2000));
+        const progress = await link.runs.progress(runId, 2000);
+        draw(progress);
+        // Its worker tracks each experiment as it closes, and the snapshot reads them all: read while they run.
+        link.runs.follow(
+          runId,
+          progress.experiments.filter((e) => e.state === 'running').map((e) => e.id),
+        );
         found();
       } catch {
         // Between runs of a continue-as-new a query can miss, and the next tick draws; a server that does not

@@ -135,6 +135,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
         NativeConnection.connect({ address: target, ...secure }),
       )),
     async close() {
+      runs.stopFollowing();
       await connection.close();
       // A worker given up on while the server was gone still holds the native connection; the process ends anyway.
       if (native) await (await native).close().catch(() => undefined);

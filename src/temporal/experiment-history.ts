@@ -8,9 +8,14 @@ import type { PoolResult } from '../../activities/run-cases.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
-/** The results an experiment's history holds, in the order Temporal recorded them (duplicates included). */
-export function resultsInEvents(events: readonly HistoryEvent[]): CaseResult[] {
-  const scheduled = new Map<string, string>();
+/**
+ * The results a stretch of an experiment's history holds, in the order Temporal recorded them (duplicates included).
+ * `scheduled` carries the activities' types from one stretch to the next, for a history read piece by piece.
+ */
+export function resultsInEvents(
+  events: readonly HistoryEvent[],
+  scheduled = new Map<string, string>(),
+): CaseResult[] {
   const found: CaseResult[] = [];
   for (const event of events) {
     const accepted = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
@@ -44,6 +49,73 @@ export function firstPerCase(results: readonly CaseResult[]): CaseResult[] {
   return results.filter((r) => (seen.has(r.caseKey) ? false : (seen.add(r.caseKey), true)));
 }
 
+/** Whether an event closes its workflow run (completed, failed, timed out, cancelled, terminated, continued). */
+function closes(event: HistoryEvent | undefined): boolean {
+  return Boolean(
+    event &&
+    (event.workflowExecutionCompletedEventAttributes ??
+      event.workflowExecutionFailedEventAttributes ??
+      event.workflowExecutionTimedOutEventAttributes ??
+      event.workflowExecutionCanceledEventAttributes ??
+      event.workflowExecutionTerminatedEventAttributes ??
+      event.workflowExecutionContinuedAsNewEventAttributes),
+  );
+}
+
+/**
+ * Makes one request that `stop` cancels. Each request gets a signal of its own: the SDK leaves its listener on the
+ * signal it is given, and a follower makes a request for every few events.
+ */
+async function stoppable<T>(client: Client, stop: AbortSignal, request: () => Promise<T>): Promise<T> {
+  const call = new AbortController();
+  const cancel = () => call.abort();
+  stop.addEventListener('abort', cancel, { once: true });
+  try {
+    if (stop.aborted) throw new Error('stopped');
+    return await client.connection.withAbortSignal(call.signal, request);
+  } finally {
+    stop.removeEventListener('abort', cancel);
+  }
+}
+
+/**
+ * The results of an experiment's whole continue-as-new chain, read page by page from `runId` on. With `follow` (the
+ * signal that stops it), each page waits for new events, so it ends only when the chain has closed; without, it ends
+ * with what is written.
+ * Returns whether the chain's last run had closed when its last page was read.
+ */
+async function chainResults(
+  client: Client,
+  workflowId: string,
+  runId: string | undefined,
+  follow?: AbortSignal,
+): Promise<{ results: CaseResult[]; ended: boolean }> {
+  const found: CaseResult[] = [];
+  const scheduled = new Map<string, string>();
+  let last: HistoryEvent | undefined;
+  while (runId) {
+    let nextPageToken: Uint8Array | undefined;
+    last = undefined;
+    do {
+      const request = {
+        namespace: client.options.namespace,
+        execution: { workflowId, runId },
+        ...(follow ? { waitNewEvent: true } : {}),
+        ...(nextPageToken ? { nextPageToken } : {}),
+      };
+      const page = await (follow
+        ? stoppable(client, follow, () => client.workflowService.getWorkflowExecutionHistory(request))
+        : client.workflowService.getWorkflowExecutionHistory(request));
+      const events = page.history?.events ?? [];
+      found.push(...resultsInEvents(events, scheduled));
+      last = events.at(-1) ?? last;
+      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+    } while (nextPageToken);
+    runId = last?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+  }
+  return { results: firstPerCase(found), ended: closes(last) };
+}
+
 /**
  * Every settled result of one experiment workflow, read from the histories of its whole continue-as-new chain: the
  * durable record of each case, available without a worker, also while the experiment runs. `closed` says the chain
@@ -55,22 +127,29 @@ export async function readExperimentResults(
 ): Promise<{ results: CaseResult[]; closed: boolean }> {
   const description = await client.workflow.getHandle(workflowId).describe();
   const closed = description.status.name !== 'RUNNING';
-  let runId: string | undefined = description.raw.workflowExecutionInfo?.firstRunId ?? description.runId;
-  const found: CaseResult[] = [];
-  while (runId) {
-    const events: HistoryEvent[] = [];
-    let nextPageToken: Uint8Array | undefined;
-    do {
-      const page = await client.workflowService.getWorkflowExecutionHistory({
-        namespace: client.options.namespace,
-        execution: { workflowId, runId },
-        ...(nextPageToken ? { nextPageToken } : {}),
-      });
-      events.push(...(page.history?.events ?? []));
-      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-    } while (nextPageToken);
-    found.push(...resultsInEvents(events));
-    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+  const firstRun = description.raw.workflowExecutionInfo?.firstRunId ?? description.runId;
+  const { results } = await chainResults(client, workflowId, firstRun);
+  return { results, closed };
+}
+
+/**
+ * Follows an experiment's histories as Temporal writes them and resolves with every settled result once its chain
+ * has closed: what readExperimentResults reads then, decoded while the experiment ran instead of after it. Resolves
+ * undefined when it could not follow to the end (the server went away, or `signal` stopped it).
+ */
+export async function followExperimentResults(
+  client: Client,
+  workflowId: string,
+  signal: AbortSignal,
+): Promise<CaseResult[] | undefined> {
+  try {
+    const description = await stoppable(client, signal, () =>
+      client.workflow.getHandle(workflowId).describe(),
+    );
+    const firstRun = description.raw.workflowExecutionInfo?.firstRunId ?? description.runId;
+    const { results, ended } = await chainResults(client, workflowId, firstRun, signal);
+    return ended ? results : undefined;
+  } catch {
+    return undefined;
   }
-  return { results: firstPerCase(found), closed };
 }

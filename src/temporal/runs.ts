@@ -1,3 +1,5 @@
+import { setMaxListeners } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import { newGate, type GateState } from '../core/coordinator.ts';
@@ -15,7 +17,7 @@ import {
   gateQuery,
   runProgressQuery,
 } from '../../workflows/messages.ts';
-import { readExperimentResults } from './experiment-history.ts';
+import { followExperimentResults, readExperimentResults } from './experiment-history.ts';
 
 export type { RunResult };
 
@@ -65,6 +67,12 @@ function noSuchRun(runId: string, error: unknown): never {
 const KEPT_EXPERIMENTS = 32;
 
 /**
+ * How long a question for a followed experiment's results waits for the follower: it is asked once the experiment
+ * has closed, and the follower gets the last events as they are written; past this the history is read instead.
+ */
+const FOLLOW_WAIT_MS = 250;
+
+/**
  * Every client-side Temporal operation on runs — start, describe, query, signal, cancel, list, results — so that
  * commands never hold a workflow handle or spell a workflow id. Workflow ids all derive from the run id.
  */
@@ -73,8 +81,14 @@ export class Runs {
   private closedResults: Map<string, CaseResult[]> | undefined;
   /** What the runs this process started were given, once keepClosedResults() was called. */
   private startedHere: Map<string, { input: RunInput; header: RunHeader }> | undefined;
+  /** The experiments being followed (follow()), by workflow id: their results once they closed. */
+  private readonly followed = new Map<string, Promise<CaseResult[] | undefined>>();
+  /** Stops the followers; each has a listener on it while it waits for a page. */
+  private readonly following = new AbortController();
 
-  constructor(readonly client: Client) {}
+  constructor(readonly client: Client) {
+    setMaxListeners(KEPT_EXPERIMENTS + 1, this.following.signal);
+  }
 
   /**
    * Keeps the results of the last experiments read after they closed, to answer again without reading their
@@ -87,17 +101,52 @@ export class Runs {
     this.startedHere ??= new Map();
   }
 
+  /**
+   * Follows the histories of a run's experiments while they run, once keepClosedResults() was called: a command's
+   * worker reads each experiment's results as it closes (to track it) and its snapshot reads them all, and a big
+   * experiment's history took a tenth of a second to seconds to read then, between its last call and the run's
+   * close. At most KEPT_EXPERIMENTS at once; stopFollowing() ends them.
+   */
+  follow(runId: string, experimentIds: readonly string[]): void {
+    const kept = this.closedResults;
+    if (!kept) return;
+    for (const id of experimentIds) {
+      const workflowId = experimentWorkflowId(runId, id);
+      if (this.followed.has(workflowId) || kept.has(workflowId)) continue;
+      if (this.followed.size >= KEPT_EXPERIMENTS) return;
+      const results = followExperimentResults(this.client, workflowId, this.following.signal);
+      this.followed.set(workflowId, results);
+      void results.then((found) => {
+        if (found) this.keep(workflowId, found);
+        this.followed.delete(workflowId);
+      });
+    }
+  }
+
+  /** Stops following experiments: their results are read from their histories again when asked. */
+  stopFollowing(): void {
+    this.following.abort();
+  }
+
+  private keep(workflowId: string, results: CaseResult[]): void {
+    if (!this.closedResults) return;
+    this.closedResults.set(workflowId, results);
+    for (const old of this.closedResults.keys()) {
+      if (this.closedResults.size <= KEPT_EXPERIMENTS) break;
+      this.closedResults.delete(old);
+    }
+  }
+
   private async experimentResults(workflowId: string): Promise<CaseResult[]> {
     const kept = this.closedResults?.get(workflowId);
     if (kept) return kept;
-    const { results, closed } = await readExperimentResults(this.client, workflowId);
-    if (closed && this.closedResults) {
-      this.closedResults.set(workflowId, results);
-      for (const old of this.closedResults.keys()) {
-        if (this.closedResults.size <= KEPT_EXPERIMENTS) break;
-        this.closedResults.delete(old);
-      }
+    const following = this.followed.get(workflowId);
+    if (following) {
+      const followed = await Promise.race([following, sleep(FOLLOW_WAIT_MS, undefined, { ref: false })]);
+      if (followed) return followed;
     }
+    const { results, closed } = await readExperimentResults(this.client, workflowId);
+    if (closed) this.keep(workflowId, results);
     return results;
   }
 

@@ -10,11 +10,11 @@ import type { Case, Json, Metric, Reply, Score } from '../../src/api/types.ts';
 import { expandContenders } from '../../src/core/matrix.ts';
 import type { RunInput } from '../../src/core/run-input.ts';
 import { ProviderRegistry } from '../../src/providers/registry.ts';
+import { followExperimentResults, readExperimentResults } from '../../src/temporal/experiment-history.ts';
 import { Runs } from '../../src/temporal/runs.ts';
 import { temporalExperiments } from '../../src/temporal/experiment-client.ts';
 import { temporalGate } from '../../src/temporal/gate-client.ts';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
-import type { RunResult } from '../../workflows/index.ts';
 import { RUN_HEADER, temporalAddress } from '../helpers/temporal.ts';
 
 class EqualScorer extends Scorer {
@@ -64,6 +64,7 @@ async function runWith(
   provider: FakeProvider,
   input: Omit<RunInput, 'runId' | 'suite'>,
   cases: (Case & { hash: string })[],
+  during?: (runId: string) => Promise<unknown>,
 ) {
   const taskQueue = `test-${randomUUID()}`;
   const worker = await Worker.create({
@@ -91,7 +92,7 @@ async function runWith(
   return worker.runUntil(async () => {
     const runs = new Runs(client);
     await runs.start(taskQueue, { runId, suite: 'test', ...input }, RUN_HEADER);
-    const result: RunResult = await runs.outcome(runId);
+    const [result] = await Promise.all([runs.outcome(runId), during?.(runId)]);
     const ids = result.experiments.map((e) => e.id);
     return { result, results: await runs.results(runId, ids), runId };
   });
@@ -204,6 +205,21 @@ describe('compareRun on a real Temporal dev server', () => {
       contender: 0,
       dataset: d,
     }));
+    // Followed while it runs, the big experiment's history gives what a read gives once it has closed.
+    let followed: Promise<unknown> = Promise.resolve(undefined);
+    const follow = async (runId: string) => {
+      const workflowId = `llm-evals/${runId}/041-big`;
+      for (;;) {
+        const started = await client.workflow
+          .getHandle(workflowId)
+          .describe()
+          .then(() => true)
+          .catch(() => false);
+        if (started) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      followed = followExperimentResults(client, workflowId, new AbortController().signal);
+    };
     const { result, results, runId } = await runWith(
       provider,
       {
@@ -216,6 +232,7 @@ describe('compareRun on a real Temporal dev server', () => {
         limits: { fake: { burst: 100_000, perMinute: 100_000 } },
       },
       cases,
+      follow,
     );
     expect(result.state).toBe('completed');
     expect(result.experiments.reduce((n, e) => n + e.cases, 0)).toBe(cases.length);
@@ -225,5 +242,8 @@ describe('compareRun on a real Temporal dev server', () => {
     expect(await continuedAsNew(`llm-evals/${runId}`)).toBeGreaterThan(0);
     expect(await continuedAsNew(`llm-evals/${runId}/041-big`)).toBeGreaterThan(0);
     expect(await continuedAsNew(`llm-evals/${runId}/gate`)).toBeGreaterThan(0);
+    const read = await readExperimentResults(client, `llm-evals/${runId}/041-big`);
+    expect(read.results).toHaveLength(600);
+    expect(await followed).toEqual(read.results);
   }, 240_000);
 });
