@@ -1,10 +1,9 @@
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
-import { renderMatrix } from '../report/matrix-table.ts';
 import { estimateRun, maxTokensWarnings } from '../session/estimate-run.ts';
 import { planRun } from '../session/plan-run.ts';
-import { presentRun } from '../session/present.ts';
+import type * as PresentModule from '../session/present.ts';
 import { shortPath } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
 
@@ -16,14 +15,21 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   if (flags.dryRun) {
     for (const warning of maxTokensWarnings(planned))
       io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');
+    const { renderMatrix } = await import('../report/matrix-table.ts');
     io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
     return 0;
   }
   // Temporal's SDK is loaded only for a run: `-n` answers at once.
   const { runPlanned } = await import('../session/run.ts');
   mark('run module');
-  const { snapshot, file } = await runPlanned(planned, flags, io, models ? 'run' : 'compare');
+  // What shows the run (its tables and HTML report) loads once the run's first calls are out, not before them.
+  let presenting: Promise<typeof PresentModule> | undefined;
+  const loadPresent = () => (presenting ??= import('../session/present.ts'));
+  const { snapshot, file } = await runPlanned(planned, flags, io, models ? 'run' : 'compare', () => {
+    void loadPresent();
+  });
   io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
+  const { presentRun } = await loadPresent();
   const code = await presentRun(snapshot, file, planned.suite, flags, io, { breakdown: Boolean(models) });
   mark('presented');
   return code;

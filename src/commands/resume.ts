@@ -31,7 +31,7 @@ async function resumeServed(
   flags: RunFlags,
   io: Io,
 ): Promise<number> {
-  const link = await linkForCommand(suite.projectDir, io, 'resume');
+  const link = await linkForCommand(suite.projectDir, io, 'resume', true);
   try {
     const record = await link.runs.read(runId);
     await checkTracking(suite, runId, record.input.tracking, flags, io);

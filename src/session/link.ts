@@ -6,14 +6,19 @@ import { linkIfRunning, linkTemporal, type TemporalLink } from '../temporal/conn
 import { logTemporalTo } from '../temporal/runtime-log.ts';
 import { stamp } from './run-id.ts';
 
-/** Links a command to Temporal, and sends the SDK's own log lines to `log/<command>.warnings.<stamp>.log` in `projectDir`. */
-export async function linkForCommand(projectDir: string, io: Io, command: string): Promise<TemporalLink> {
-  const link = await linkTemporal({
-    env: io.env,
-    log: (line) => io.stderr.write(pc.dim(line) + '\n'),
-  });
+/**
+ * Links a command to Temporal, and sends the SDK's own log lines to `log/<command>.warnings.<stamp>.log` in
+ * `projectDir`; `serve` for a command whose worker serves runs in this process (see LinkOptions).
+ */
+export async function linkForCommand(
+  projectDir: string,
+  io: Io,
+  command: string,
+  serve = false,
+): Promise<TemporalLink> {
+  // Named before the worker's SDK loads, which sets its runtime up with the file.
   logTemporalTo(join(projectDir, 'log', `${command}.warnings.${stamp()}.log`));
-  return link;
+  return linkTemporal({ env: io.env, log: (line) => io.stderr.write(pc.dim(line) + '\n'), serve });
 }
 
 /** The Temporal Web UI's page of a run, when the UI's address is known. */

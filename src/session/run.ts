@@ -78,19 +78,23 @@ export function announce(link: TemporalLink, runId: string, io: Io): void {
   io.stderr.write(`run ${pc.bold(runId)} started${page ? ` ${pc.dim(page)}` : ''}\n`);
 }
 
-/** Runs a plan on Temporal with a worker in this process, drawing progress, and saves the snapshot (C3, C4). */
+/**
+ * Runs a plan on Temporal with a worker in this process, drawing progress, and saves the snapshot (C3, C4).
+ * `underWay` is called once the run's first calls are out: work that can wait for them goes there.
+ */
 export async function runPlanned(
   planned: PlannedRun,
   flags: RunFlags,
   io: Io,
   command: string,
+  underWay?: () => void,
 ): Promise<{ snapshot: Snapshot; file: string }> {
   await prepareSuite(planned.suite, io);
   await checkBeforeRun(planned, flags, io);
   const tracking = await chooseTracking(planned.suite, flags, io);
   // With an OTLP endpoint set, one trace shows the command, its workflows, their activities and each provider call.
   return traceCommand(io.env, `llm-evals ${command}`, (span) =>
-    runTraced(planned, flags, io, command, tracking, span),
+    runTraced(planned, flags, io, command, tracking, span, underWay),
   );
 }
 
@@ -101,8 +105,9 @@ async function runTraced(
   command: string,
   tracking: Tracking,
   span?: { setAttributes(attributes: Record<string, string>): unknown },
+  underWay?: () => void,
 ): Promise<{ snapshot: Snapshot; file: string }> {
-  const link = await linkForCommand(planned.suite.projectDir, io, command);
+  const link = await linkForCommand(planned.suite.projectDir, io, command, true);
   mark('linked');
   // Made (the bundle evaluated, the native worker created) while its run is estimated and started, so the run's first
   // task finds it soon; a run that never started leaves it unused.
@@ -120,7 +125,7 @@ async function runTraced(
     ]);
     mark('started');
     announce(link, runId, io);
-    const served = await serveRun(link, worker, runId, start.input, io, pausePolicy(flags.yes, io));
+    const served = await serveRun(link, worker, runId, start.input, io, pausePolicy(flags.yes, io), underWay);
     if (served === 'interrupted') {
       io.stderr.write(resumeHint(runId) + '\n');
       throw new Interrupted(`run ${runId} interrupted`);

@@ -80,6 +80,7 @@ export function unreachableLine(since: Date, runId: string): string {
 /**
  * Runs the worker in this process and draws the run's progress until it closes or the user interrupts. While the
  * server does not answer it says so instead of drawing progress it cannot see, and waits for it to come back.
+ * `underWay` is called once, at the first look at the run's progress, when its first calls are out.
  */
 export async function serveRun(
   link: TemporalLink,
@@ -88,6 +89,7 @@ export async function serveRun(
   input: RunInput,
   io: Io,
   policy: PausePolicy = 'stop',
+  underWay?: () => void,
 ): Promise<'closed' | 'interrupted'> {
   const experiments = input.experiments.map((e) => ({ ...e, contender: input.contenders[e.contender]!.key }));
   const stderr = io.stderr as { isTTY?: boolean; columns?: number };
@@ -133,6 +135,8 @@ export async function serveRun(
       try {
         const progress = await link.runs.progress(runId, 2000);
         draw(progress);
+        underWay?.();
+        underWay = undefined;
         // Its worker tracks each experiment as it closes, and the snapshot reads them all: read while they run.
         link.runs.follow(
           runId,

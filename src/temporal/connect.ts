@@ -32,6 +32,11 @@ export interface TemporalLink {
 export interface LinkOptions {
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
+  /**
+   * For a command that serves runs in this process: its worker's SDK loads and its native connection is made while
+   * the client connects, rather than after.
+   */
+  serve?: boolean;
 }
 
 /** Reads a certificate or key file that a TLS setting names, saying which setting when it cannot. */
@@ -90,21 +95,34 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
   const apiKey = env.TEMPORAL_API_KEY;
   // TLS and the API key, as every connection of this link (client, probe, worker) carries them.
   const secure = { ...(tls ? { tls } : {}), ...(apiKey ? { apiKey } : {}) };
+  let native: Promise<NativeConnection> | undefined;
+  const connectNative = (target: string) =>
+    (native ??= loadWorkerSdk().then(({ NativeConnection }) =>
+      NativeConnection.connect({ address: target, ...secure }),
+    ));
+  /** Starts the native connection now, for a serving command; a failure waits for the worker that uses it. */
+  const early = (target: string) => {
+    if (options.serve) connectNative(target).catch(() => undefined);
+  };
   let connection: Connection | undefined;
   if (address) {
     // gRPC's connect says only "failed to connect before the deadline" when TLS fails; the handshake says why.
     const problem = settings ? await probeTls(address, settings.tls, settings.files) : undefined;
     if (problem) throw new TemporalTlsFailed(address, problem.problem, problem.fix);
     await checkReachable(address, { timeoutMs: 10_000, ...secure });
+    early(address);
   } else {
     // The server every command finds running: connecting is the check that it answers (one connection, not a probe
     // and then a connection). Starting one, or one that does not answer, goes through ensureServer and its errors.
     const running = await recordedServer(userStateDir(env));
+    if (running) early(running.address);
     connection = running
       ? await Connection.connect({ address: running.address, connectTimeout: 2_000, ...secure }).catch(
           () => undefined,
         )
       : undefined;
+    // A server that did not answer is started again: the connection to it is made anew.
+    if (!connection) native = undefined;
     const server =
       connection && running
         ? running
@@ -113,7 +131,6 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     uiUrl = server.uiUrl;
   }
   connection ??= await Connection.connect({ address, ...secure });
-  let native: Promise<NativeConnection> | undefined;
   const target = address;
   const tracing = await engineTracing(env);
   const client = new Client({
@@ -130,10 +147,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     client,
     runs,
     schedules: new Schedules(client, runs),
-    nativeConnection: () =>
-      (native ??= loadWorkerSdk().then(({ NativeConnection }) =>
-        NativeConnection.connect({ address: target, ...secure }),
-      )),
+    nativeConnection: () => connectNative(target),
     async close() {
       runs.stopFollowing();
       await connection.close();
