@@ -63,6 +63,15 @@ function noSuchRun(runId: string, error: unknown): never {
   throw error;
 }
 
+/** A run this process started: what it was given, where, and, once it completed, what it returned and when. */
+interface StartedHere {
+  input: RunInput;
+  header: RunHeader;
+  taskQueue: string;
+  startedAt: Date;
+  completed?: { result: RunResult; at: Date };
+}
+
 /** How many closed experiments' results a Runs keeps to answer again without reading their histories. */
 const KEPT_EXPERIMENTS = 32;
 
@@ -79,8 +88,11 @@ const FOLLOW_WAIT_MS = 250;
 export class Runs {
   /** The results of experiments that had closed when read, newest last, once keepClosedResults() was called. */
   private closedResults: Map<string, CaseResult[]> | undefined;
-  /** What the runs this process started were given, once keepClosedResults() was called. */
-  private startedHere: Map<string, { input: RunInput; header: RunHeader }> | undefined;
+  /**
+   * The runs this process started, once keepClosedResults() was called: what they were given, and what they
+   * returned once closed() saw them complete.
+   */
+  private startedHere: Map<string, StartedHere> | undefined;
   /** The experiments being followed (follow()), by workflow id: their results once they closed. */
   private readonly followed = new Map<string, Promise<CaseResult[] | undefined>>();
   /** Stops the followers; each has a listener on it while it waits for a page. */
@@ -93,8 +105,8 @@ export class Runs {
   /**
    * Keeps the results of the last experiments read after they closed, to answer again without reading their
    * histories: a command's own worker reads an experiment's results to track it, and the command reads them again
-   * when the run closes. Also keeps the input and header of the runs this process starts (inputOf). A long-lived
-   * worker keeps neither.
+   * when the run closes. Also keeps the input and header of the runs this process starts (inputOf), and what they
+   * returned once closed() saw them complete (read, outcome). A long-lived worker keeps neither.
    */
   keepClosedResults(): void {
     this.closedResults ??= new Map();
@@ -181,7 +193,7 @@ export class Runs {
         await gateStarted.value.terminate('its run did not start').catch(() => undefined);
         throw runStarted.reason;
       }
-      this.startedHere?.set(input.runId, { input, header });
+      this.startedHere?.set(input.runId, { input, header, taskQueue, startedAt: new Date() });
       return;
     }
     if (runStarted.status === 'fulfilled') {
@@ -201,8 +213,25 @@ export class Runs {
     return { input, header };
   }
 
-  /** Reads a run's input (the first event of its first execution), header (memo) and state, without a worker. */
+  /**
+   * Reads a run's input (the first event of its first execution), header (memo) and state, without a worker. A run
+   * this process started and saw complete is answered from what it knows (closed at when it saw it close): two
+   * round trips and the input's decoding fewer between the run's close and its snapshot.
+   */
   async read(runId: string): Promise<RunRecord> {
+    const here = this.startedHere?.get(runId);
+    if (here?.completed) {
+      const { input, header, taskQueue, startedAt, completed } = here;
+      return {
+        input,
+        header,
+        status: 'COMPLETED',
+        closed: true,
+        taskQueue,
+        startedAt,
+        closedAt: completed.at,
+      };
+    }
     const handle = this.handle(runWorkflowId(runId));
     const description = await handle.describe().catch((error: unknown) => noSuchRun(runId, error));
     const first = await this.client.workflowService.getWorkflowExecutionHistory({
@@ -297,6 +326,8 @@ export class Runs {
 
   /** What the run workflow returned; waits for it to close, and rejects if it did not complete. */
   outcome(runId: string): Promise<RunResult> {
+    const completed = this.startedHere?.get(runId)?.completed;
+    if (completed) return Promise.resolve(completed.result);
     return this.handle(runWorkflowId(runId)).result() as Promise<RunResult>;
   }
 
@@ -312,6 +343,8 @@ export class Runs {
     while (!stop?.aborted) {
       try {
         const result = await Promise.race([this.outcome(runId), stopped]);
+        const here = this.startedHere?.get(runId);
+        if (result && here) here.completed = { result, at: new Date() };
         if (result) await Promise.race([this.gateClosed(runId), stopped]);
         return result;
       } catch (error) {

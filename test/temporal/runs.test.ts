@@ -105,3 +105,32 @@ describe('Runs.closed', () => {
     }
   });
 });
+
+describe('a run this process started and saw complete', () => {
+  it('is read from what the process knows, not asked of Temporal again', async () => {
+    const runId = `t-${randomUUID().slice(0, 8)}`;
+    const taskQueue = `test-${randomUUID()}`;
+    const native = await NativeConnection.connect({ address: temporalAddress() });
+    const own = await Connection.connect({ address: temporalAddress() });
+    const worker = await Worker.create({ connection: native, taskQueue, workflowsPath: WORKFLOWS_PATH });
+    const runs = new Runs(new Client({ connection: own }));
+    runs.keepClosedResults();
+    try {
+      const input = { ...inputFor(runId), datasets: {} };
+      const result = await worker.runUntil(async () => {
+        await runs.start(taskQueue, input, RUN_HEADER);
+        return runs.closed(runId);
+      });
+      expect(result?.state).toBe('completed');
+      // With its connection closed, the process still answers for the run: its record and result come from memory.
+      await own.close();
+      const record = await runs.read(runId);
+      expect(record).toMatchObject({ status: 'COMPLETED', closed: true, taskQueue, header: RUN_HEADER });
+      expect(record.input).toBe(input);
+      expect(await runs.outcome(runId)).toBe(result);
+      await expect(runs.read(`${runId}-other`)).rejects.toThrow();
+    } finally {
+      await native.close();
+    }
+  });
+});
