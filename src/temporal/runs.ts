@@ -93,7 +93,7 @@ export class Runs {
    * returned once closed() saw them complete.
    */
   private startedHere: Map<string, StartedHere> | undefined;
-  /** The experiments being followed (follow()), by workflow id: their results once they closed. */
+  /** The experiments followed (follow()), by workflow id, until their results are kept: their results, if it could. */
   private readonly followed = new Map<string, Promise<CaseResult[] | undefined>>();
   /** Stops the followers; each has a listener on it while it waits for a page. */
   private readonly following = new AbortController();
@@ -128,8 +128,11 @@ export class Runs {
       if (this.followed.size >= KEPT_EXPERIMENTS) return;
       const results = followExperimentResults(this.client, workflowId, this.following.signal);
       this.followed.set(workflowId, results);
+      // One that could not follow to the end stays listed, answering nothing: it is not started again (each start
+      // reads the history from its first event), and its results are read when asked.
       void results.then((found) => {
-        if (found) this.keep(workflowId, found);
+        if (!found) return;
+        this.keep(workflowId, found);
         this.followed.delete(workflowId);
       });
     }
