@@ -55,6 +55,7 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
         await Promise.race([stopped, closed]);
         if (interrupt?.aborted)
           io.stderr.write('stopping: the calls in flight finish and are recorded first\n');
+        else if (flags.until) io.stderr.write(`run ${flags.until} has closed; stopping\n`);
       });
     } finally {
       watching.abort();

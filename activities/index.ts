@@ -1,3 +1,4 @@
+import { heartbeating } from './heartbeat.ts';
 import { createRunCase } from './run-case.ts';
 import { createRunCases, type PoolDeps } from './run-cases.ts';
 import { createScheduleActivities, type ScheduleDeps } from './schedule.ts';
@@ -10,11 +11,15 @@ export type { RunReader, TrackDeps, TrackTask } from './track.ts';
 
 /** The activities a worker registers, built around the suite it loaded and its reads of runs in Temporal. */
 export function createActivities(deps: PoolDeps & ScheduleDeps & { track: TrackDeps }) {
+  const schedule = createScheduleActivities(deps);
   return {
     runCases: createRunCases(deps),
     runCase: createRunCase(deps),
-    track: createTrack(deps.track),
-    ...createScheduleActivities(deps),
+    track: heartbeating(createTrack(deps.track)),
+    planScheduledRun: heartbeating((task: Parameters<typeof schedule.planScheduledRun>[0]) =>
+      schedule.planScheduledRun(task),
+    ),
+    judgeRun: heartbeating((task: Parameters<typeof schedule.judgeRun>[0]) => schedule.judgeRun(task)),
   };
 }
 

@@ -16,6 +16,8 @@ import { runGate } from './run-gate.ts';
 /** Plans on a worker of the suite, which reads its lineup and cases as they are on disk when the schedule fires. */
 const { planScheduledRun } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
+  // A worker killed while it plans is noticed by its silence (activities/heartbeat.ts).
+  heartbeatTimeout: '15 seconds',
   // A broken lineup or case is the user's to mend: the fire fails at once and `schedule show` says why.
   retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['ConfigError'] },
 });

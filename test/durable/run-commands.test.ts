@@ -106,8 +106,10 @@ describe.concurrent('status, report and runs of a run from start to finish (D4)'
     const called = suite.countCalls(record);
     for (const call of callsOf(partial.report)) expect(called.get(call), call).toBe(1);
 
-    const finisher = await runCliLong(['worker', '--until', runId], { cwd: dir, env });
+    // Killed before the test's own timeout, so that a worker that does not leave shows what it printed.
+    const finisher = await runCliLong(['worker', '--until', runId], { cwd: dir, env, timeoutMs: 180_000 });
     expect(finisher.code, finisher.stderr).toBe(0);
+    expect(finisher.stderr).toContain(`run ${runId} has closed; stopping`);
     const done = await statusOf(dir, env, runId);
     expect(done).toMatchObject({
       runId,

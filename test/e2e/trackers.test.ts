@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliLong, startCli } from '../helpers/cli.ts';
 import { CASES, recordingEnv, RUN_FLAGS } from '../helpers/durable.ts';
@@ -141,6 +142,44 @@ describe('trackers through the CLI', () => {
       .flatMap((r) => (JSON.parse(r.body) as { events: { id: string }[] }).events.map((e) => e.id));
     console.log(`${rows.length} rows stored from ${sent.length} sent for run ${runId}`);
     for (const r of braintrust.requests) expect(r.body).not.toContain(OPENROUTER_KEY);
+  }, 240_000);
+
+  it('a worker killed while it sends to a tracker: the next worker sends it within seconds, no row twice (T3, D3)', async () => {
+    const dir = dirs.inRepo('bt-killed-');
+    const suite = writeRecordingSuite(dir, CASES);
+    const record = recordFileIn(dir);
+    const env = cleanEnv({
+      ...recordingEnv(record, 'trackers'),
+      BRAINTRUST_API_KEY: BRAINTRUST_KEY,
+      BRAINTRUST_API_URL: braintrustUrl,
+    });
+    const start = await runCli(['start', '--no-worker', ...RUN_FLAGS, '--project', 'killed-mid-send'], {
+      cwd: dir,
+      env,
+    });
+    expect(start.code, start.stderr).toBe(0);
+    const runId = start.stdout.trim();
+    const sent = braintrust.requests.length;
+    braintrust.hold = true;
+    try {
+      const worker = startCli(['worker'], { cwd: dir, env });
+      // Its first experiments done, the worker's track activity is on its way to Braintrust and waits there.
+      for (let i = 0; braintrust.waiting === 0; i++) {
+        if (i > 600 || worker.child.exitCode !== null) throw new Error('no request reached Braintrust');
+        await sleep(100);
+      }
+      expect(braintrust.requests.slice(sent).every((r) => r.method === 'POST')).toBe(true);
+      worker.child.kill('SIGKILL');
+      await worker.done;
+    } finally {
+      braintrust.release();
+    }
+    // The track that died with it had ten minutes to run; its heartbeats stopping send it to the next worker.
+    const finisher = await runCliLong(['worker', '--until', runId], { cwd: dir, env, timeoutMs: 90_000 });
+    expect(finisher.code, finisher.stderr).toBe(0);
+    const experiment = [...braintrust.experiments.values()].find((e) => e.name === runId)!;
+    expect(experiment.rows.size).toBe(suite.calls.length);
+    expect(experiment.rows.size).toBe(new Set(experiment.rows.keys()).size);
   }, 240_000);
 
   it('a tracker answering 500 leaves the compare complete and says so; track RUN sends it later (T3)', async () => {

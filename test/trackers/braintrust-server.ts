@@ -27,6 +27,9 @@ export class BraintrustServer {
   readonly experiments = new Map<string, Experiment>();
   /** When set, every request is answered with this status. */
   failWith?: number;
+  /** While set, requests are received and recorded but not answered, until release(). */
+  hold = false;
+  private readonly held: (() => void)[] = [];
   private server?: Server;
 
   constructor(private readonly apiKey: string) {}
@@ -39,14 +42,29 @@ export class BraintrustServer {
       req.on('end', () => {
         const request = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body };
         this.requests.push(request);
-        const [status, answer] = this.answer(request);
-        res.writeHead(status, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(answer));
+        const reply = () => {
+          const [status, answer] = this.answer(request);
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(answer));
+        };
+        if (this.hold) this.held.push(reply);
+        else reply();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     this.server = server;
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  /** How many requests wait for release(). */
+  get waiting(): number {
+    return this.held.length;
+  }
+
+  /** Stops holding, and answers the requests held so far. */
+  release(): void {
+    this.hold = false;
+    for (const reply of this.held.splice(0)) reply();
   }
 
   async stop(): Promise<void> {
