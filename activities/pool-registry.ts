@@ -1,10 +1,21 @@
+/** One attempt of a pool activity that this process runs, as the registry knows it. */
+interface Attempt {
+  attempt: number;
+  /** Aborted once a later attempt of the same pool starts here: this one starts no new call. */
+  handedOver: AbortController;
+  quiet: Promise<void>;
+}
+
 /**
  * The pools of calls one worker process runs, so that a command stopping its worker (Ctrl-C, SIGTERM) can first let
- * them finish the calls in flight and report them — those are paid for — and only then shut the worker down.
+ * them finish the calls in flight and report them — those are paid for — and only then shut the worker down; and so
+ * that a pool's next attempt, started here while the one before still runs (Temporal timed it out while the server
+ * was away, but this process never stopped), takes over only once that one has reported what it finished.
  */
 export class PoolRegistry {
   private readonly controller = new AbortController();
   private readonly quieting = new Set<Promise<void>>();
+  private readonly attempts = new Map<string, Attempt>();
 
   /** Aborted once the process is stopping: pools start no new call. */
   get draining(): AbortSignal {
@@ -15,6 +26,34 @@ export class PoolRegistry {
   track(quiet: Promise<void>): void {
     this.quieting.add(quiet);
     void quiet.finally(() => this.quieting.delete(quiet));
+  }
+
+  /**
+   * Tracks attempt `attempt` of the pool `pool` (its experiment's workflow id and its activity id) until `quiet`
+   * settles. An earlier attempt of the same pool still running here is handed over: `handedOver` of that one aborts,
+   * and the returned `before` settles once it is quiet. Until then the experiment still takes its reports; the later
+   * attempt's first exchange would refuse them, and the cases they settle would be paid again.
+   */
+  enter(
+    pool: string,
+    attempt: number,
+    quiet: Promise<void>,
+  ): { handedOver: AbortSignal; before: Promise<void> } {
+    this.track(quiet);
+    const earlier = this.attempts.get(pool);
+    const entry: Attempt = { attempt, handedOver: new AbortController(), quiet };
+    if (earlier && earlier.attempt > attempt) {
+      // Cannot happen (Temporal starts an attempt only once the one before has ended for it); if it did, the later
+      // attempt goes on and this one hands over at once.
+      entry.handedOver.abort();
+      return { handedOver: entry.handedOver.signal, before: Promise.resolve() };
+    }
+    this.attempts.set(pool, entry);
+    void quiet.finally(() => {
+      if (this.attempts.get(pool) === entry) this.attempts.delete(pool);
+    });
+    earlier?.handedOver.abort();
+    return { handedOver: entry.handedOver.signal, before: earlier ? earlier.quiet : Promise.resolve() };
   }
 
   /** How many pools still have calls running or results to report. */

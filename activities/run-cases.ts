@@ -70,7 +70,12 @@ export function createRunCases(deps: PoolDeps) {
     let wake = () => {};
     const kick = () => wake();
     let quieted = () => {};
-    deps.pools.track(new Promise<void>((resolve) => (quieted = resolve)));
+    const quietNow = new Promise<void>((resolve) => (quieted = resolve));
+    const { handedOver, before } = deps.pools.enter(
+      `${input.workflowId}/${context.info.activityId}`,
+      context.info.attempt,
+      quietNow,
+    );
     // Outcomes for the run's gate (abort_after, the pause): a failure holds new calls until the gate has answered.
     const toGate = { outcomes: [] as (Failure | null)[], failures: 0, since: null as number | null };
     let reporting = false;
@@ -127,6 +132,7 @@ export function createRunCases(deps: PoolDeps) {
         buffer.length > 0 &&
         !cancelled.aborted &&
         !draining.aborted &&
+        !handedOver.aborted &&
         !held()
       ) {
         const [index, caseKey, caseHash] = buffer.shift()!;
@@ -170,7 +176,11 @@ export function createRunCases(deps: PoolDeps) {
     const beat = setInterval(() => context.heartbeat(), HEARTBEAT_SECONDS * 500);
     cancelled.addEventListener('abort', kick);
     draining.addEventListener('abort', kick);
+    handedOver.addEventListener('abort', kick);
     try {
+      // The attempt before this one still runs here: it reports what it finished first, while the experiment still
+      // takes its reports (this attempt's first exchange makes it refuse them).
+      await Promise.race([before, new Promise((resolve) => cancelled.addEventListener('abort', resolve))]);
       for (;;) {
         if (failure) throw failure;
         // A worker shut down without draining first cannot deliver results: no worker would process the exchange.
@@ -185,6 +195,8 @@ export function createRunCases(deps: PoolDeps) {
             await new Promise((resolve) => cancelled.addEventListener('abort', resolve));
           throw new CancelledFailure('the worker is stopping');
         }
+        // A later attempt of this pool took over here: Temporal has already given this one up, whatever it returns.
+        if (handedOver.aborted && quiet) throw new CancelledFailure('handed over to its next attempt');
         const now = Date.now();
         if (gateReportDue({ ...toGate, count: toGate.outcomes.length }, reporting, now)) tellGate();
         startLanes();
@@ -197,13 +209,14 @@ export function createRunCases(deps: PoolDeps) {
           oldestUnsentAt: oldest,
           unsentBytes: bytes,
           urgent,
-          exhausted: exhausted || cancelled.aborted || draining.aborted,
+          exhausted: exhausted || cancelled.aborted || draining.aborted || handedOver.aborted,
           exchanging,
           rate: finished.length,
           now,
         });
-        // A superseded attempt's result would be refused: it reports by exchange before it ends.
-        const ending = 'end' in move && (ended !== 'superseded' || outbox.length === 0);
+        // A superseded or handed-over attempt's result would be refused: it reports by exchange before it ends.
+        const refused = ended === 'superseded' || handedOver.aborted;
+        const ending = 'end' in move && (!refused || outbox.length === 0);
         if (ending && toGate.outcomes.length === 0 && !reporting) return { ended, settled: outbox.splice(0) };
         if (ending && !reporting) tellGate();
         if ('end' in move && !ending && !exchanging) exchange(0);
@@ -220,6 +233,7 @@ export function createRunCases(deps: PoolDeps) {
       // The worker's drain signal outlives this pool: a listener left on it would pile up, one per pool.
       cancelled.removeEventListener('abort', kick);
       draining.removeEventListener('abort', kick);
+      handedOver.removeEventListener('abort', kick);
       quieted();
     }
   };

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, it } from 'vitest';
 import { runCli, runCliLong } from '../helpers/cli.ts';
 import {
+  auditCalls,
   expectResumedCleanly,
   once,
+  outcomes,
   recordFileIn,
   reportOf,
   waitForCalls,
@@ -96,6 +99,37 @@ describe('the Temporal server SIGKILLed mid-run, then `server start` (D3)', () =
         `interrupted at call ${interruptedAfter}; finished ${((finishedAt - interruptedAt) / 1000).toFixed(1)} s later; ` +
           `${audit.extra} call(s) repeated: ${audit.repeated.map((r) => r.call).join(', ') || 'none'}`,
       );
+    },
+  );
+});
+
+describe('the Temporal server SIGKILLed and kept down past the pools’ heartbeat timeout (D3)', () => {
+  it(
+    'the worker that never stopped reports what it finished, and its pools’ next attempts pay for no case again',
+    {
+      timeout: 240_000,
+    },
+    async ({ expect }) => {
+      // Back after 8 s, the server has timed out the pools that could not heartbeat and starts their next attempts on
+      // the same worker, whose first attempts still hold the calls they finished while it was away. Each next attempt
+      // waits for the one before to report them, so no case is paid again, not even the calls that were in flight.
+      const { dir, suite, record, env } = await projects.project('server-kill-long');
+      const expected = baseline();
+      const runId = await startRun(dir, env);
+      const worker = projects.start(['worker', '--until', runId], { dir, env });
+      await waitForCalls(record, Math.ceil(0.3 * suite.calls.length), worker.done);
+      killServer(dir);
+      await sleep(8000);
+      const restarted = await runCli(['server', 'start'], { cwd: dir, env });
+      expect(restarted.code, restarted.stderr).toBe(0);
+
+      const served = await worker.done;
+      expect(served.code, served.stderr).toBe(0);
+      const { report } = await reportOf(dir, env, runId);
+      const audit = auditCalls(suite, record);
+      expect(audit.missing).toEqual([]);
+      expect(audit.repeated, JSON.stringify(audit, null, 1)).toEqual([]);
+      expect(outcomes(report)).toEqual(outcomes(await expected));
     },
   );
 });
