@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { TemporalLink } from './connect.ts';
 
 /** How often a long-lived worker checks that Temporal answers, and how long it waits for an answer. */
@@ -16,10 +17,8 @@ export async function watchTemporal(
 ): Promise<void> {
   let up = true;
   while (!signal.aborted) {
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, EVERY_MS);
-      signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
-    });
+    // The listener goes with its wait: one left per check would pile up on the signal of a worker serving for hours.
+    await sleep(EVERY_MS, undefined, { signal }).catch(() => undefined);
     if (signal.aborted) return;
     let error: string | undefined;
     try {
