@@ -54,7 +54,7 @@ describe('PoolRegistry.enter: a pool’s next attempt in the same process', () =
     expect(await settled(two.before)).toBe(true);
   });
 
-  it('an attempt older than the one it finds hands over at once', async () => {
+  it('an attempt older than the one it finds hands over at once', () => {
     const pools = new PoolRegistry();
     const two = pools.enter('wf/pool-1', 2, quietPromise().quiet);
     const one = pools.enter('wf/pool-1', 1, quietPromise().quiet);
