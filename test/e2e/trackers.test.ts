@@ -40,6 +40,19 @@ function cleanEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...env, LLM_EVALS_TASK_QUEUE: `trackers-${Math.random().toString(36).slice(2)}`, ...extra };
 }
 
+/** A recording suite of CASES cases whose runs send to the test's Braintrust server. */
+function braintrustProject(prefix: string) {
+  const dir = dirs.inRepo(prefix);
+  const suite = writeRecordingSuite(dir, CASES);
+  const record = recordFileIn(dir);
+  const env = cleanEnv({
+    ...recordingEnv(record, 'trackers'),
+    BRAINTRUST_API_KEY: BRAINTRUST_KEY,
+    BRAINTRUST_API_URL: braintrustUrl,
+  });
+  return { dir, suite, record, env };
+}
+
 const runIdOf = (stderr: string) => /run (\S+) started/.exec(stderr)?.[1] ?? '';
 
 describe('trackers through the CLI', () => {
@@ -114,14 +127,7 @@ describe('trackers through the CLI', () => {
   }, 120_000);
 
   it('braintrust: one experiment, one row per case, and no duplicate after Ctrl-C and resume (T3)', async () => {
-    const dir = dirs.inRepo('bt-resume-');
-    const suite = writeRecordingSuite(dir, CASES);
-    const record = recordFileIn(dir);
-    const env = cleanEnv({
-      ...recordingEnv(record, 'trackers'),
-      BRAINTRUST_API_KEY: BRAINTRUST_KEY,
-      BRAINTRUST_API_URL: braintrustUrl,
-    });
+    const { dir, suite, record, env } = braintrustProject('bt-resume-');
     const compare = startCli(['compare', ...RUN_FLAGS, '--no-open'], { cwd: dir, env });
     const runId = (await compare.waitFor(/run (\S+) started/))[1]!;
     await waitForCalls(record, Math.ceil(suite.calls.length * 0.6), compare.done);
@@ -145,14 +151,7 @@ describe('trackers through the CLI', () => {
   }, 240_000);
 
   it('a worker killed while it sends to a tracker: the next worker sends it within seconds, no row twice (T3, D3)', async () => {
-    const dir = dirs.inRepo('bt-killed-');
-    const suite = writeRecordingSuite(dir, CASES);
-    const record = recordFileIn(dir);
-    const env = cleanEnv({
-      ...recordingEnv(record, 'trackers'),
-      BRAINTRUST_API_KEY: BRAINTRUST_KEY,
-      BRAINTRUST_API_URL: braintrustUrl,
-    });
+    const { dir, suite, env } = braintrustProject('bt-killed-');
     const start = await runCli(['start', '--no-worker', ...RUN_FLAGS, '--project', 'killed-mid-send'], {
       cwd: dir,
       env,
