@@ -1,9 +1,11 @@
 import { Context } from '@temporalio/activity';
-import { HEARTBEAT_SECONDS } from './run-case.ts';
+
+/** How often a running activity tells Temporal its worker is alive. */
+export const HEARTBEAT_SECONDS = 2;
 
 /**
  * An activity that tells Temporal its worker is alive while it works. Without heartbeats, a worker killed in the
- * middle of one (a track sending to a slow tracker, a scheduled run's planning) holds its run until the activity's
+ * middle of one (a retried case, a track sending to a slow tracker, a scheduled run's planning) holds its run until the activity's
  * whole start-to-close timeout has passed — ten minutes for a track; with them, the workflow's heartbeat timeout
  * sends it to another worker within seconds.
  */

@@ -11,15 +11,14 @@ export type { RunReader, TrackDeps, TrackTask } from './track.ts';
 
 /** The activities a worker registers, built around the suite it loaded and its reads of runs in Temporal. */
 export function createActivities(deps: PoolDeps & ScheduleDeps & { track: TrackDeps }) {
-  const schedule = createScheduleActivities(deps);
+  const { planScheduledRun, judgeRun } = createScheduleActivities(deps);
+  // Every activity heartbeats: the pools on their own schedule (run-cases.ts), the others while they work.
   return {
     runCases: createRunCases(deps),
-    runCase: createRunCase(deps),
+    runCase: heartbeating(createRunCase(deps)),
     track: heartbeating(createTrack(deps.track)),
-    planScheduledRun: heartbeating((task: Parameters<typeof schedule.planScheduledRun>[0]) =>
-      schedule.planScheduledRun(task),
-    ),
-    judgeRun: heartbeating((task: Parameters<typeof schedule.judgeRun>[0]) => schedule.judgeRun(task)),
+    planScheduledRun: heartbeating(planScheduledRun),
+    judgeRun: heartbeating(judgeRun),
   };
 }
 

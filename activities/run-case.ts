@@ -4,9 +4,6 @@ import type { CaseResult } from '../src/core/results.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
 import { createCaseRunner, type CaseDeps, type CaseTask } from './case-runner.ts';
 
-/** How often a running activity tells Temporal its worker is alive. */
-export const HEARTBEAT_SECONDS = 2;
-
 /** A retried case: a result, or handed back unrun because the gate paused or stopped the run. */
 export type RetryOutcome = { result: CaseResult } | { deferred: 'paused' | 'stopped' };
 
@@ -28,24 +25,19 @@ export function createRunCase(deps: CaseDeps) {
       await deps.gate.report(task.runId, [outcomeOf(result, task.contender.key, task.dataset)]);
       return { result };
     };
-    const beat = setInterval(() => context.heartbeat(), HEARTBEAT_SECONDS * 1000);
-    try {
-      const outcome = await runOne(task, attempt);
-      if ('deferred' in outcome) return outcome;
-      if ('result' in outcome) return await told(outcome.result);
-      const { error, delay } = outcome.retry;
-      if (attempt >= MAX_ATTEMPTS) {
-        const now = new Date().toISOString();
-        const result = transportErrorResult(task.experimentId, task.caseKey, error, now, now);
-        return await told({ ...result, attempts: attempt });
-      }
-      throw ApplicationFailure.create({
-        type: 'ProviderRetryable',
-        message: error,
-        ...(delay !== undefined ? { nextRetryDelay: delay * 1000 } : {}),
-      });
-    } finally {
-      clearInterval(beat);
+    const outcome = await runOne(task, attempt);
+    if ('deferred' in outcome) return outcome;
+    if ('result' in outcome) return await told(outcome.result);
+    const { error, delay } = outcome.retry;
+    if (attempt >= MAX_ATTEMPTS) {
+      const now = new Date().toISOString();
+      const result = transportErrorResult(task.experimentId, task.caseKey, error, now, now);
+      return await told({ ...result, attempts: attempt });
     }
+    throw ApplicationFailure.create({
+      type: 'ProviderRetryable',
+      message: error,
+      ...(delay !== undefined ? { nextRetryDelay: delay * 1000 } : {}),
+    });
   };
 }

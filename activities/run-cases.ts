@@ -7,7 +7,7 @@ import { outcomeOf } from '../src/core/outcomes.ts';
 import { deliveryStalled, gateReportDue, nextMove } from '../src/core/pool-pacing.ts';
 import { createCaseRunner, type CaseDeps } from './case-runner.ts';
 import type { PoolRegistry } from './pool-registry.ts';
-import { HEARTBEAT_SECONDS } from './run-case.ts';
+import { HEARTBEAT_SECONDS } from './heartbeat.ts';
 
 /** How a pool reaches its experiment's workflow: one exchange of finished cases for new ones. */
 export interface ExperimentClient {

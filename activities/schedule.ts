@@ -39,7 +39,13 @@ const isConfigError = (error: unknown) => (error as { type?: unknown } | null)?.
 /** Builds the activities of scheduled runs (D5): plan at the fire, judge against the previous run at the end. */
 export function createScheduleActivities(deps: ScheduleDeps) {
   return {
-    async planScheduledRun({ spec, runId }: { spec: ScheduledRunSpec; runId: string }): Promise<PlannedFire> {
+    planScheduledRun: async ({
+      spec,
+      runId,
+    }: {
+      spec: ScheduledRunSpec;
+      runId: string;
+    }): Promise<PlannedFire> => {
       if (!deps.planFire) {
         // Retryable: `llm-evals worker` on the same queue can plan it.
         throw ApplicationFailure.retryable('this worker cannot plan scheduled runs', 'NoPlanner');
@@ -62,7 +68,7 @@ export function createScheduleActivities(deps: ScheduleDeps) {
       return { input: { ...planned.input, schedule }, header: { ...planned.header, schedule } };
     },
 
-    async judgeRun({ runId, schedule }: { runId: string; schedule: RunSchedule }): Promise<Judged> {
+    judgeRun: async ({ runId, schedule }: { runId: string; schedule: RunSchedule }): Promise<Judged> => {
       const { digest } = reads(deps);
       const after = await digest(runId);
       const before = schedule.previousRunId ? await digest(schedule.previousRunId) : undefined;

@@ -38,8 +38,8 @@ export interface RunResult {
   regression?: string[];
 }
 
-/** How long a track or a judgement may go without a heartbeat before Temporal runs it again elsewhere. */
-const HEARTBEAT_TIMEOUT = '15 seconds';
+/** How long a track, a judgement or a scheduled run's planning may go without a heartbeat before it runs elsewhere. */
+export const WORK_HEARTBEAT_TIMEOUT = '15 seconds';
 
 /** The patch under which a run finishes its gate while its trackers send (before: once they had sent). */
 const GATE_FINISHES_WHILE_TRACKING = 'gate-finishes-while-tracking';
@@ -47,7 +47,7 @@ const GATE_FINISHES_WHILE_TRACKING = 'gate-finishes-while-tracking';
 const { track } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
   // A worker killed mid-send is noticed by its silence, not after the ten minutes (activities/heartbeat.ts).
-  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  heartbeatTimeout: WORK_HEARTBEAT_TIMEOUT,
   // The last try reports a failing tracker as its result's problem rather than failing.
   retry: { maximumAttempts: TRACK_ATTEMPTS, initialInterval: '1 second', backoffCoefficient: 2 },
 });
@@ -62,7 +62,7 @@ function reasonOf(error: unknown): string {
 /** Judges a scheduled run on a worker, which reads this run's results and the previous run's from Temporal. */
 const { judgeRun } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: HEARTBEAT_TIMEOUT,
+  heartbeatTimeout: WORK_HEARTBEAT_TIMEOUT,
   retry: { maximumAttempts: 5 },
 });
 

@@ -10,14 +10,14 @@ import { newGate } from '../src/core/coordinator.ts';
 import { gateWorkflowId, runWorkflowId } from '../src/core/run-input.ts';
 import { scheduledRunId } from '../src/core/run-input.ts';
 import type { ScheduledRunSpec } from '../src/core/schedule.ts';
-import { compareRun, type RunResult } from './compare-run.ts';
+import { compareRun, WORK_HEARTBEAT_TIMEOUT, type RunResult } from './compare-run.ts';
 import { runGate } from './run-gate.ts';
 
 /** Plans on a worker of the suite, which reads its lineup and cases as they are on disk when the schedule fires. */
 const { planScheduledRun } = proxyActivities<Activities>({
   startToCloseTimeout: '5 minutes',
   // A worker killed while it plans is noticed by its silence (activities/heartbeat.ts).
-  heartbeatTimeout: '15 seconds',
+  heartbeatTimeout: WORK_HEARTBEAT_TIMEOUT,
   // A broken lineup or case is the user's to mend: the fire fails at once and `schedule show` says why.
   retry: { maximumAttempts: 3, nonRetryableErrorTypes: ['ConfigError'] },
 });
