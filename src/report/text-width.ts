@@ -1,4 +1,16 @@
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
+
+type Width = (text: string) => number;
+
+// string-width makes an Intl.Segmenter as it loads: ICU's set-up (~20 ms), with its modules' loading ~50 ms of every
+// command's start, before its first line. Printable ASCII (most of what a table holds) is as wide as it is long and
+// needs neither; string-width is loaded for the first other text, by `require` where Node requires ES modules
+// (20.19+), and with this module on an older Node.
+const requiresEsm = (process.features as { require_module?: boolean }).require_module === true;
+let loaded: Width | undefined = requiresEsm ? undefined : (await import('string-width')).default;
+const stringWidth: Width = (text) =>
+  (loaded ??= (createRequire(import.meta.url)('string-width') as { default: Width }).default)(text);
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -19,13 +31,14 @@ export function stripAnsi(text: string): string {
 
 /** The columns a string takes in a terminal: wide (CJK) characters and emoji count 2, colour codes 0. */
 export function visibleWidth(text: string): number {
-  return stringWidth(text);
+  const bare = stripAnsi(text);
+  return PRINTABLE_ASCII.test(bare) ? bare.length : stringWidth(text);
 }
 
 /** A colour code (no width) or one grapheme with its width. */
 type Piece = { code: string } | { text: string; width: number };
 
-const segmenter = new Intl.Segmenter();
+let segmenter: Intl.Segmenter | undefined;
 
 function piecesOf(text: string): Piece[] {
   const pieces: Piece[] = [];
@@ -35,7 +48,12 @@ function piecesOf(text: string): Piece[] {
       pieces.push({ code: part });
       continue;
     }
-    for (const { segment } of segmenter.segment(part))
+    // Printable ASCII: each character is a grapheme one column wide.
+    if (PRINTABLE_ASCII.test(part)) {
+      for (const char of part) pieces.push({ text: char, width: 1 });
+      continue;
+    }
+    for (const { segment } of (segmenter ??= new Intl.Segmenter()).segment(part))
       pieces.push({ text: segment, width: stringWidth(segment) });
   }
   return pieces;
