@@ -32,10 +32,14 @@ export type CaseOutcome =
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Builds the function that runs one case: load it, call the adapter with the gated model, score the reply. */
-export function createCaseRunner(deps: CaseDeps) {
-  const prepared = new Map<string, Promise<void>>();
+/** Each dataset's `adapter.prepare`, made once, by whichever runner of the process needs it first. */
+export type Prepared = Map<string, Promise<void>>;
 
+/**
+ * Builds the function that runs one case: load it, call the adapter with the gated model, score the reply. Runners
+ * given the same `prepared` prepare each dataset once between them.
+ */
+export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map()) {
   return async function runOne(task: CaseTask, attempts: number): Promise<CaseOutcome> {
     const startedAt = new Date();
     const log: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };

@@ -77,7 +77,6 @@ export function gatedModel(
   };
   const vendor = vendorOf(provider, contender.id);
   const model = `${contender.provider}:${contender.id}`;
-  const context = Context.current();
   /** Waits for the call's turn; returns the holder of its places in flight when it took any, to give them back. */
   const waitForSlot = async (): Promise<string | undefined> => {
     const request = { keys: contender.limits, vendor, model, holder: randomUUID() };
@@ -93,7 +92,8 @@ export function gatedModel(
     if (answer.leased) log.waited += (Date.now() - asked) / 1000;
     const wait = answer.startAt - Date.now();
     if (wait > 0) {
-      await context.sleep(wait);
+      // Only an activity's calls wait here: those a run starts before Temporal has it (head-start.ts) never do.
+      await Context.current().sleep(wait);
       log.waited += wait / 1000;
     }
     return answer.leased ? request.holder : undefined;

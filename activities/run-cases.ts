@@ -6,6 +6,7 @@ import type { Failure } from '../src/core/coordinator.ts';
 import { outcomeOf } from '../src/core/outcomes.ts';
 import { deliveryStalled, gateReportDue, nextMove } from '../src/core/pool-pacing.ts';
 import { createCaseRunner, type CaseDeps } from './case-runner.ts';
+import type { HeadStart } from './head-start.ts';
 import type { PoolRegistry } from './pool-registry.ts';
 import { HEARTBEAT_SECONDS } from './heartbeat.ts';
 
@@ -33,10 +34,14 @@ export interface PoolResult {
   settled: Settled[];
 }
 
-/** The activities' dependencies: the suite's code and cases, the gate, the experiments, and this process's pools. */
+/**
+ * The activities' dependencies: the suite's code and cases, the gate, the experiments, this process's pools, and the
+ * calls its command started before its run was made.
+ */
 export interface PoolDeps extends CaseDeps {
   experiments: ExperimentClient;
   pools: PoolRegistry;
+  headStart?: HeadStart;
 }
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
@@ -47,7 +52,7 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
  * batches and a crash repeats only the calls in flight and those finished in the last quarter second.
  */
 export function createRunCases(deps: PoolDeps) {
-  const runOne = createCaseRunner(deps);
+  const runOne = createCaseRunner(deps, deps.headStart?.prepared);
   return async function runCases(input: PoolInput): Promise<PoolResult> {
     const context = Context.current();
     const { cancellationSignal: cancelled } = context;
@@ -125,20 +130,27 @@ export function createRunCases(deps: PoolDeps) {
           kick();
         });
     };
+    // A call its command started before the run was made is in flight already: taken over even by a pool that starts
+    // no call, so that it is reported rather than paid again (they lead the first lease).
+    const earlyNext = () =>
+      buffer.length > 0 && deps.headStart?.has(input.runId, input.experimentId, buffer[0]![1]) === true;
     const startLanes = () => {
       const held = () => holding || toGate.failures > 0 || deliveryStalled(exchangingSince, Date.now());
+      const stopping = () => cancelled.aborted || draining.aborted || held();
       while (
         running < input.parallelism &&
         buffer.length > 0 &&
-        !cancelled.aborted &&
-        !draining.aborted &&
         !handedOver.aborted &&
-        !held()
+        (!stopping() || earlyNext())
       ) {
         const [index, caseKey, caseHash] = buffer.shift()!;
         running++;
         const { runId, experimentId, contender } = input;
-        void runOne({ runId, experimentId, caseKey, caseHash, contender }, 1)
+        // A case its command started calling before the run was made is taken over, not called again.
+        const call =
+          deps.headStart?.take(runId, experimentId, caseKey) ??
+          runOne({ runId, experimentId, caseKey, caseHash, contender }, 1);
+        void call
           .then((outcome) => settle(index, outcome))
           .catch((error: unknown) => (failure ??= asError(error)))
           .finally(() => {
@@ -186,7 +198,9 @@ export function createRunCases(deps: PoolDeps) {
         // A worker shut down without draining first cannot deliver results: no worker would process the exchange.
         const shutDown =
           cancelled.aborted && (cancelled.reason as Error | undefined)?.message === 'WORKER_SHUTDOWN';
-        const quiet = running === 0 && (shutDown || (outbox.length === 0 && !exchanging));
+        const quiet =
+          running === 0 &&
+          (shutDown || (outbox.length === 0 && !exchanging && !(earlyNext() && !handedOver.aborted)));
         // Stopping its worker: the calls in flight are reported, then the pool waits to be cancelled, to run again
         // elsewhere — it must not end, or the experiment would start another pool on this very worker.
         if ((draining.aborted || cancelled.aborted) && quiet) {

@@ -212,3 +212,15 @@ const head = [
 ];
 const widths = head.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
 for (const line of [head, ...table]) console.log(line.map((cell, i) => cell.padStart(widths[i]!)).join('  '));
+
+// What any Node process costs to start on this machine, in every compare row's wall and in none of the loop's
+// (NODE_EXTRA_CA_CERTS, when set, has Node read that bundle before it runs anything).
+const bare: number[] = [];
+for (let i = 0; i < 5; i++) {
+  const started = performance.now();
+  await new Promise((done) => spawn(process.execPath, ['-e', ''], { env }).on('close', done));
+  bare.push(performance.now() - started);
+}
+bare.sort((a, b) => a - b);
+const extraCa = process.env.NODE_EXTRA_CA_CERTS ? ', NODE_EXTRA_CA_CERTS set' : '';
+console.log(`a bare node start here: ${bare[2]!.toFixed(0)} ms (median of 5${extraCa})`);

@@ -1,5 +1,5 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Ports } from './ports.ts';
@@ -84,6 +84,19 @@ export function isAlive(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Alive and, where /proc exists, still the process we started on this db (pids get reused; zombies have no cmdline). */
+export async function isOurServer(info: ServerInfo): Promise<boolean> {
+  if (!isAlive(info.pid)) return false;
+  const cmdline = await readFile(`/proc/${info.pid}/cmdline`, 'utf8').catch(() => undefined);
+  return cmdline === undefined || cmdline.includes(info.dbFile);
+}
+
+/** The dev server recorded in `stateDir` when its process is alive (not asked whether it answers). */
+export async function recordedServer(stateDir: string): Promise<ServerInfo | undefined> {
+  const info = await readInfo(resolve(stateDir));
+  return info && (await isOurServer(info)) ? info : undefined;
 }
 
 async function readJson(stateDir: string): Promise<unknown> {

@@ -11,13 +11,16 @@ import { HOST, choosePorts, parsePort } from './ports.ts';
 import type { Ports } from './ports.ts';
 import {
   forgetServer,
-  isAlive,
+  isOurServer,
   readInfo,
+  recordedServer,
   rememberedPorts,
   withStartLock,
   writeInfo,
 } from './server-record.ts';
 import type { ServerInfo } from './server-record.ts';
+
+export { recordedServer };
 
 export { ServerInfoSchema } from './server-record.ts';
 export type { ServerInfo } from './server-record.ts';
@@ -176,12 +179,6 @@ export async function stopServer(stateDir: string): Promise<{ stopped: boolean; 
   return stopped ? { stopped, pid: info.pid } : { stopped };
 }
 
-/** The dev server recorded in `stateDir` when its process is alive (not asked whether it answers). */
-export async function recordedServer(stateDir: string): Promise<ServerInfo | undefined> {
-  const info = await readInfo(resolve(stateDir));
-  return info && (await isOurServer(info)) ? info : undefined;
-}
-
 /** Whether the dev server recorded in `stateDir` is alive and answering; `info` only when it is. */
 export async function serverStatus(stateDir: string): Promise<{ running: boolean; info?: ServerInfo }> {
   const info = await recordedServer(stateDir);
@@ -230,13 +227,6 @@ async function answers(address: string, timeoutMs: number): Promise<boolean> {
     () => true,
     () => false,
   );
-}
-
-/** Alive and, where /proc exists, still the process we started on this db (pids get reused; zombies have no cmdline). */
-async function isOurServer(info: ServerInfo): Promise<boolean> {
-  if (!isAlive(info.pid)) return false;
-  const cmdline = await readFile(`/proc/${info.pid}/cmdline`, 'utf8').catch(() => undefined);
-  return cmdline === undefined || cmdline.includes(info.dbFile);
 }
 
 async function waitGone(info: ServerInfo, timeoutMs: number): Promise<boolean> {

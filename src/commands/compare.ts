@@ -2,6 +2,7 @@ import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
 import { estimateRun, maxTokensWarnings } from '../session/estimate-run.ts';
+import { beginRun } from '../session/begin-run.ts';
 import { planRun } from '../session/plan-run.ts';
 import type * as PresentModule from '../session/present.ts';
 import { shortPath } from '../suite/cases.ts';
@@ -19,13 +20,16 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
     io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
     return 0;
   }
-  // Temporal's SDK is loaded only for a run: `-n` answers at once.
+  // The checks before any call, then the run's first calls, which go out while Temporal's SDK loads (only for a
+  // run: `-n` answers at once) and the run is made.
+  const begun = await beginRun(planned, flags, io);
+  mark('begun');
   const { runPlanned } = await import('../session/run.ts');
   mark('run module');
   // What shows the run (its tables and HTML report) loads once the run's first calls are out, not before them.
   let presenting: Promise<typeof PresentModule> | undefined;
   const loadPresent = () => (presenting ??= import('../session/present.ts'));
-  const { snapshot, file } = await runPlanned(planned, flags, io, models ? 'run' : 'compare', () => {
+  const { snapshot, file } = await runPlanned(planned, flags, io, models ? 'run' : 'compare', begun, () => {
     void loadPresent();
   });
   io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);

@@ -35,6 +35,8 @@ async function resumeServed(
   try {
     const record = await link.runs.read(runId);
     await checkTracking(suite, runId, record.input.tracking, flags, io);
+    // Watched before the line that says so: whoever sees the run resumed may stop it at once.
+    io.watchInterrupt?.();
     io.stderr.write(`resuming run ${pc.bold(runId)}\n`);
     const worker = await suiteWorker(link, record.taskQueue, { suite, cases }, io.env);
     const served = await serveRun(link, worker, runId, record.input, io, pausePolicy(flags.yes, io));

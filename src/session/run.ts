@@ -12,13 +12,12 @@ import { collectSnapshot } from './collect.ts';
 import { estimateRun } from './estimate-run.ts';
 import { linkForCommand, runPage } from './link.ts';
 import { pausePolicy } from './pause.ts';
+import type { RunBegun } from './begin-run.ts';
 import type { PlannedRun } from './plan-run.ts';
-import { checkBeforeRun, prepareSuite } from './prepare.ts';
 import { newRunId } from './run-id.ts';
 import { mark } from '../timing.ts';
 import { resumeHint, serveRun, suiteWorker } from './serve.ts';
 import type { SuiteWorker } from '../temporal/worker.ts';
-import { chooseTracking } from './trackers.ts';
 import { traceCommand } from '../temporal/engine-tracing.ts';
 import type { Tracking } from '../core/tracking.ts';
 
@@ -87,14 +86,12 @@ export async function runPlanned(
   flags: RunFlags,
   io: Io,
   command: string,
+  begun: RunBegun,
   underWay?: () => void,
 ): Promise<{ snapshot: Snapshot; file: string }> {
-  await prepareSuite(planned.suite, io);
-  await checkBeforeRun(planned, flags, io);
-  const tracking = await chooseTracking(planned.suite, flags, io);
   // With an OTLP endpoint set, one trace shows the command, its workflows, their activities and each provider call.
   return traceCommand(io.env, `llm-evals ${command}`, (span) =>
-    runTraced(planned, flags, io, command, tracking, span, underWay),
+    runTraced(planned, flags, io, command, begun, span, underWay),
   );
 }
 
@@ -103,7 +100,7 @@ async function runTraced(
   flags: RunFlags,
   io: Io,
   command: string,
-  tracking: Tracking,
+  { runId, tracking, headStart }: RunBegun,
   span?: { setAttributes(attributes: Record<string, string>): unknown },
   underWay?: () => void,
 ): Promise<{ snapshot: Snapshot; file: string }> {
@@ -113,10 +110,9 @@ async function runTraced(
   // task finds it soon; a run that never started leaves it unused.
   let made: Promise<SuiteWorker> | undefined;
   try {
-    const runId = newRunId();
     // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting.
     const taskQueue = `${taskQueueFor(planned.suite.name, io.env)}/${runId}`;
-    made = suiteWorker(link, taskQueue, planned, io.env);
+    made = suiteWorker(link, taskQueue, planned, io.env, headStart);
     const start = prepareStart(planned, tracking, runId, await estimateTotal(planned));
     span?.setAttributes({ run_id: runId, suite: planned.suite.name });
     const [worker] = await Promise.all([
@@ -124,6 +120,8 @@ async function runTraced(
       startPrepared(link, start, taskQueue, planned.suite.projectDir),
     ]);
     mark('started');
+    // Watched before the run is announced: whoever sees it started may stop it at once (serveRun answers it).
+    io.watchInterrupt?.();
     announce(link, runId, io);
     const served = await serveRun(link, worker, runId, start.input, io, pausePolicy(flags.yes, io), underWay);
     if (served === 'interrupted') {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
+import type { HeadStart } from '../temporal/head-start.ts';
 import type { Io } from '../cli/io.ts';
 import type { RunProgress } from '../core/progress.ts';
 import type { RunInput } from '../core/run-input.ts';
@@ -41,10 +42,14 @@ export function suiteWorker(
   taskQueue: string,
   served: Served,
   env: NodeJS.ProcessEnv,
+  headStart?: HeadStart,
 ): Promise<SuiteWorker> {
   // Its worker reads each closed experiment's results to track it; the command's snapshot reads them again.
   link.runs.keepClosedResults();
-  return createSuiteWorker(link, taskQueue, suiteDeps(served, env), { workflowsInProcess: true });
+  return createSuiteWorker(link, taskQueue, suiteDeps(served, env), {
+    workflowsInProcess: true,
+    ...(headStart ? { headStart } : {}),
+  });
 }
 
 /**
@@ -98,7 +103,8 @@ export async function serveRun(
   const draw = (progress: RunProgress) => live.draw(renderProgress(progress, experiments, input.contenders));
   const interrupt = io.watchInterrupt?.();
   const stop = new AbortController();
-  interrupt?.addEventListener('abort', () => stop.abort(), { once: true });
+  if (interrupt?.aborted) stop.abort();
+  else interrupt?.addEventListener('abort', () => stop.abort(), { once: true });
   let lostSince: Date | undefined;
   /** The server stopped answering: said once where lines cannot be redrawn, kept on screen where they can. */
   const lost = () => {

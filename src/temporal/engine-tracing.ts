@@ -115,14 +115,17 @@ export class EngineTracing {
 
 let opened: Promise<EngineTracing | undefined> | undefined;
 
+/** Whether the engine is traced: an OTLP endpoint is set (`OTEL_EXPORTER_OTLP_ENDPOINT` or its traces variant). */
+export function isEngineTraced(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim());
+}
+
 /**
  * The process's engine tracing when an OTLP endpoint is set (`OTEL_EXPORTER_OTLP_ENDPOINT` or its traces variant),
  * else none. Its own tracer provider: the global one stays the user's.
  */
 export function engineTracing(env: NodeJS.ProcessEnv): Promise<EngineTracing | undefined> {
-  if (!env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim()) {
-    return Promise.resolve(undefined);
-  }
+  if (!isEngineTraced(env)) return Promise.resolve(undefined);
   return (opened ??= (async () => {
     const sdk = await loadSdk();
     const target = otlpTarget(env);

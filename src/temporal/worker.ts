@@ -1,6 +1,8 @@
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type CaseDeps, type ScheduleDeps } from '../../activities/index.ts';
+import type { HeadStart } from '../../activities/head-start.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { workflowBundle } from './bundle.ts';
@@ -14,6 +16,9 @@ import type { Env } from '../trackers/types.ts';
 
 /** The workflows' entry file, bundled by the worker for Temporal's sandbox. */
 export const WORKFLOWS_PATH = join(PACKAGE_ROOT, 'workflows', 'index.ts');
+
+/** How long a stopping worker waits for its run's pools to take over the calls its command started early. */
+const HEAD_START_WAIT_MS = 10_000;
 
 /** The task queue a suite's runs and workers meet on; `LLM_EVALS_TASK_QUEUE` overrides it. */
 export function taskQueueFor(suite: string, env: NodeJS.ProcessEnv): string {
@@ -43,6 +48,8 @@ export interface SuiteWorkerOptions {
    * standalone `llm-evals worker` keeps the thread: it starts once and serves for long.
    */
   workflowsInProcess?: boolean;
+  /** The calls its command started before the run was made, for the run's pools here to take over. */
+  headStart?: HeadStart;
 }
 
 /** What a worker needs of the suite: its adapter, scorer, providers and cases; its trackers and the env with their
@@ -77,6 +84,8 @@ export async function createSuiteWorker(
   options: SuiteWorkerOptions = {},
 ): Promise<SuiteWorker> {
   const pools = new PoolRegistry();
+  const gate = temporalGate(link.client);
+  options.headStart?.attach(gate);
   const tracing = await engineTracing(deps.env);
   const worker = await Worker.create({
     connection: await link.nativeConnection(),
@@ -97,9 +106,10 @@ export async function createSuiteWorker(
       : {}),
     activities: createActivities({
       ...deps,
-      gate: temporalGate(link.client),
+      gate,
       experiments: temporalExperiments(link.client),
       pools,
+      ...(options.headStart ? { headStart: options.headStart } : {}),
       previousRun: (scheduleId) => previousScheduledRun(link.client, scheduleId),
       digest: (runId) => link.runs.digest(runId),
       track: { runs: link.runs, cases: deps.cases, trackers: deps.trackers, env: deps.env },
@@ -114,7 +124,15 @@ export async function createSuiteWorker(
           return await until();
         } finally {
           // Workflow tasks are still served here, so the pools' last exchanges reach their experiments.
-          await pools.drain();
+          const drained = pools.drain();
+          // The calls its command started before the run was made are in flight too: the pools that lease them
+          // start no call now but take those over and report them (bounded, for a run whose pools never come).
+          const early = options.headStart;
+          if (early && early.waiting > 0) {
+            await Promise.race([early.takenOver(), sleep(HEAD_START_WAIT_MS, undefined, { ref: false })]);
+            await pools.drain();
+          }
+          await drained;
         }
       }),
     discard: async () => {

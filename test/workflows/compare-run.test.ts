@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createActivities } from '../../activities/index.ts';
+import { HeadStart } from '../../activities/head-start.ts';
+import { createActivities, type CaseDeps } from '../../activities/index.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { EchoAdapter, FakeProvider } from '../../src/api/testing.ts';
 import { Scorer } from '../../src/api/scorer.ts';
 import type { Case, Json, Metric, Reply, Score } from '../../src/api/types.ts';
 import { expandContenders } from '../../src/core/matrix.ts';
 import type { RunInput } from '../../src/core/run-input.ts';
+import { headStartCases } from '../../src/core/run-schedule.ts';
 import { ProviderRegistry } from '../../src/providers/registry.ts';
 import { followExperimentResults, readExperimentResults } from '../../src/temporal/experiment-history.ts';
 import { Runs } from '../../src/temporal/runs.ts';
@@ -65,20 +68,30 @@ async function runWith(
   input: Omit<RunInput, 'runId' | 'suite'>,
   cases: (Case & { hash: string })[],
   during?: (runId: string) => Promise<unknown>,
+  /** Calls its "command" starts before the worker and the run exist, as compare's head start does. */
+  early?: (runId: string, deps: Omit<CaseDeps, 'gate'>) => Promise<HeadStart>,
 ) {
+  const runId = `t-${randomUUID().slice(0, 8)}`;
+  const suiteDeps = {
+    adapter: new EchoAdapter(),
+    scorer: new EqualScorer(),
+    registry: new ProviderRegistry([provider]),
+    cases: new Map(cases.map((c) => [c.key, c])),
+  };
+  const headStart = await early?.(runId, suiteDeps);
+  const gate = temporalGate(client);
+  headStart?.attach(gate);
   const taskQueue = `test-${randomUUID()}`;
   const worker = await Worker.create({
     connection: native,
     taskQueue,
     workflowsPath: WORKFLOWS_PATH,
     activities: createActivities({
-      adapter: new EchoAdapter(),
-      scorer: new EqualScorer(),
-      registry: new ProviderRegistry([provider]),
-      cases: new Map(cases.map((c) => [c.key, c])),
-      gate: temporalGate(client),
+      ...suiteDeps,
+      gate,
       experiments: temporalExperiments(client),
       pools: new PoolRegistry(),
+      ...(headStart ? { headStart } : {}),
       // These runs name no tracking, so their workflows never schedule the track activity.
       track: {
         runs: new Runs(client),
@@ -88,7 +101,6 @@ async function runWith(
       },
     }),
   });
-  const runId = `t-${randomUUID().slice(0, 8)}`;
   return worker.runUntil(async () => {
     const runs = new Runs(client);
     await runs.start(taskQueue, { runId, suite: 'test', ...input }, RUN_HEADER);
@@ -179,6 +191,61 @@ describe('compareRun on a real Temporal dev server', () => {
     expect(liarB[1]!.error).toContain('boom');
     expect(liarB[1]!.attempts).toBe(5);
     expect(results.filter((r) => r.experimentId === '001-a').every((r) => r.score === 1)).toBe(true);
+  }, 120_000);
+
+  it('takes over the calls started before the run was made: each case called once, a rate-limited one retried', async () => {
+    const cases = [...makeCases('a', 5), ...makeCases('b', 3)];
+    const calledAt: number[] = [];
+    // 200 ms a call: the calls started early are still in flight when the run's pools lease their cases. The first
+    // call of `flaky` is refused with a 429, which closes its vendor through the gate once the worker has one.
+    let refused = false;
+    const provider = new (class extends FakeProvider {
+      override async complete(...args: Parameters<FakeProvider['complete']>) {
+        calledAt.push(Date.now());
+        await sleep(200);
+        if (args[0].name === 'flaky' && !refused) {
+          refused = true;
+          throw Object.assign(new Error('slow down'), { status: 429, retryAfter: 0.5 });
+        }
+        return super.complete(...args);
+      }
+    })({ models: { echo: 'echo', flaky: 'echo' } });
+    const input = {
+      contenders: expandContenders([entry('fake/echo'), entry('fake/flaky')]),
+      experiments: [
+        { id: '001-a', contender: 0, dataset: 'a' },
+        { id: '002-b', contender: 1, dataset: 'b' },
+      ],
+      datasets: {
+        a: cases.slice(0, 5).map((c) => [c.key, c.hash] as [string, string]),
+        b: cases.slice(5).map((c) => [c.key, c.hash] as [string, string]),
+      },
+      parallelism: 2,
+      concurrency: 2,
+      limits: {},
+    };
+    let headStart: HeadStart | undefined;
+    let before = 0;
+    const { result, results } = await runWith(provider, input, cases, undefined, async (runId, deps) => {
+      headStart = new HeadStart(runId, deps, headStartCases(input));
+      for (let waited = 0; calledAt.length < 4 && waited < 2000; waited += 10) await sleep(10);
+      before = calledAt.length;
+      return headStart;
+    });
+    // Two cases of each experiment were called before the worker or the run existed, and taken over by its pools.
+    expect(before).toBe(4);
+    expect(headStart!.waiting).toBe(0);
+    expect(result.experiments.map((e) => [e.id, e.cases, e.errors])).toEqual([
+      ['001-a', 5, 0],
+      ['002-b', 3, 0],
+    ]);
+    expect(results.map((r) => r.caseKey).sort()).toEqual(cases.map((c) => c.key).sort());
+    expect(results.every((r) => r.score === 1)).toBe(true);
+    // Every case called once, but the refused one twice.
+    expect(calledAt).toHaveLength(cases.length + 1);
+    expect(provider.calls).toHaveLength(cases.length);
+    const retried = results.filter((r) => r.attempts > 1);
+    expect(retried.map((r) => [r.experimentId, r.caseKey, r.attempts])).toEqual([['002-b', 'b/v/001', 2]]);
   }, 120_000);
 
   it('continues the run, an experiment and the gate as new when their histories grow, and loses no case', async () => {

@@ -1,0 +1,75 @@
+import { connect } from 'node:net';
+import { HeadStart } from '../../activities/head-start.ts';
+import type { Plan } from '../core/plan.ts';
+import { recordedServer } from '../../temporal/server-record.ts';
+import { toRunInput } from '../core/run-input.ts';
+import { headStartCases } from '../core/run-schedule.ts';
+import type { Tracking } from '../core/tracking.ts';
+import type { LoadedCase } from '../suite/cases.ts';
+import type { LoadedSuite } from '../suite/load.ts';
+import { userStateDir } from '../dirs.ts';
+import { isEngineTraced } from './engine-tracing.ts';
+
+/** How long the look at `TEMPORAL_ADDRESS` may take before the first calls wait for the run instead. */
+const PROBE_MS = 500;
+
+/** Whether something takes a TCP connection at `address` (host:port, an IPv6 host in brackets) within PROBE_MS. */
+function takesConnections(address: string): Promise<boolean> {
+  let url: URL;
+  try {
+    url = new URL(`tcp://${address}`);
+  } catch {
+    return Promise.resolve(false);
+  }
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = Number(url.port);
+  if (!host || !port) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const socket = connect({ host, port, timeout: PROBE_MS });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
+}
+
+/**
+ * Whether the server that will record a run is there already: the embedded server recorded as running, or a plaintext
+ * `TEMPORAL_ADDRESS` that takes connections. Calls started before the run is made would be paid for nothing if it
+ * never came; with TLS or an API key only the SDK's handshake can say, so those runs' calls wait for it.
+ */
+async function serverIsThere(env: NodeJS.ProcessEnv): Promise<boolean> {
+  const address = env.TEMPORAL_ADDRESS;
+  if (!address) return (await recordedServer(userStateDir(env))) !== undefined;
+  const secure =
+    env.TEMPORAL_TLS === 'true' ||
+    Boolean(env.TEMPORAL_TLS_CERT || env.TEMPORAL_TLS_CA || env.TEMPORAL_API_KEY);
+  return !secure && takesConnections(address);
+}
+
+/**
+ * Starts a fresh run's first calls (headStartCases) in this process, whose worker will serve the run, while Temporal's
+ * SDK loads and the run is made; none when the server is not there yet, when the engine is traced (OTLP), or with
+ * `LLM_EVALS_HEAD_START=0`. Call it only once every check before a run has passed: these calls are paid.
+ */
+export async function startHeadStart(run: {
+  runId: string;
+  plan: Plan;
+  tracking: Tracking;
+  suite: LoadedSuite;
+  cases: readonly LoadedCase[];
+  env: NodeJS.ProcessEnv;
+}): Promise<HeadStart | undefined> {
+  // A traced run shows each call under its pool's activity: its calls wait for their pools.
+  if (run.env.LLM_EVALS_HEAD_START === '0' || isEngineTraced(run.env)) return undefined;
+  const cases = headStartCases(toRunInput(run.runId, run.plan, run.tracking));
+  if (cases.length === 0 || !(await serverIsThere(run.env))) return undefined;
+  const { adapter, scorer, registry } = run.suite;
+  const byKey = new Map(run.cases.map((c) => [c.key, c]));
+  return new HeadStart(run.runId, { adapter, scorer, registry, cases: byKey }, cases);
+}
+
+export type { HeadStart };
