@@ -1,28 +1,18 @@
-import { Client, Connection } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCliLong, startCli } from '../helpers/cli.ts';
 import { recordingEnv } from '../helpers/durable.ts';
 import { recordFileIn, waitForCalls, writeRecordingSuite } from '../helpers/recording-suite.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
-import { temporalAddress } from '../helpers/temporal.ts';
+import { temporalAddress, testClient } from '../helpers/temporal.ts';
 
 // A compare's first calls go out while Temporal's SDK loads and the run is made (src/temporal/head-start.ts); its
 // pools take them over, so each case is still called once. Seen from outside: the first calls start before the run's
 // workflow does, and every case is called once.
 
 const dirs = new TempDirs();
-let connection: Connection;
-let client: Client;
+const client = testClient();
 
-beforeAll(async () => {
-  connection = await Connection.connect({ address: temporalAddress() });
-  client = new Client({ connection });
-});
-
-afterAll(async () => {
-  await connection?.close();
-  dirs.removeAll();
-});
+afterAll(() => dirs.removeAll());
 
 /** A compare of a 12-case recording suite at -p 2 -j 2: when its calls started, against when its run did. */
 async function compare(name: string, extra: NodeJS.ProcessEnv = {}) {
@@ -36,7 +26,7 @@ async function compare(name: string, extra: NodeJS.ProcessEnv = {}) {
   });
   expect(code, stderr).toBe(0);
   const runId = /run (\S+) started/.exec(stderr)![1]!;
-  const run = await client.workflow.getHandle(`llm-evals/${runId}`).describe();
+  const run = await client().workflow.getHandle(`llm-evals/${runId}`).describe();
   const starts = suite.read(record).map((c) => c.t);
   return { suite, record, runStarted: run.startTime.getTime(), starts };
 }

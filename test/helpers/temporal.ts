@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
-import { inject } from 'vitest';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll, beforeAll, inject } from 'vitest';
 import type { RunHeader } from '../../src/core/snapshot.ts';
 
 /** The address (`127.0.0.1:PORT`) of the dev server that test/global-setup.ts starts for the whole run. */
@@ -43,3 +44,20 @@ export const RUN_HEADER: RunHeader = {
   metrics: [],
   refused: [],
 };
+
+/** A client of the shared test server for the tests of one file: connected before them, closed after them. */
+export function testClient(): () => Client {
+  let connection: Connection | undefined;
+  let client: Client | undefined;
+  beforeAll(async () => {
+    connection = await Connection.connect({ address: temporalAddress() });
+    client = new Client({ connection });
+  });
+  afterAll(async () => {
+    await connection?.close();
+  });
+  return () => {
+    if (!client) throw new Error("testClient(): no client before the file's tests start");
+    return client;
+  };
+}

@@ -2,26 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newGate } from '../../src/core/coordinator.ts';
 import { gateWorkflowId, runWorkflowId, type RunInput } from '../../src/core/run-input.ts';
 import { Runs } from '../../src/temporal/runs.ts';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
-import { RUN_HEADER, temporalAddress } from '../helpers/temporal.ts';
+import { RUN_HEADER, temporalAddress, testClient } from '../helpers/temporal.ts';
 
 // Runs on a real dev server. With no worker the run's workflows wait, which is all most of these tests need.
 
-let connection: Connection;
-let client: Client;
-
-beforeAll(async () => {
-  connection = await Connection.connect({ address: temporalAddress() });
-  client = new Client({ connection });
-});
-
-afterAll(async () => {
-  await connection?.close();
-});
+const client = testClient();
 
 function inputFor(runId: string): RunInput {
   return {
@@ -41,7 +31,7 @@ describe('Runs.inputOf', () => {
   it('answers a run this process started from what it was given, and any other run by reading it', async () => {
     const runId = `t-${randomUUID().slice(0, 8)}`;
     const input = inputFor(runId);
-    const starter = new Runs(client);
+    const starter = new Runs(client());
     // A command serving its own run keeps what it knows (its worker tracks the run's experiments).
     starter.keepClosedResults();
     await starter.start(`test-${randomUUID()}`, input, RUN_HEADER);
@@ -50,12 +40,12 @@ describe('Runs.inputOf', () => {
       expect(kept.input).toBe(input);
       expect(kept.header).toBe(RUN_HEADER);
       // Another process (a `worker`) reads the same from Temporal.
-      const read = await new Runs(client).inputOf(runId);
+      const read = await new Runs(client()).inputOf(runId);
       expect(read.input).not.toBe(input);
       expect(read).toEqual({ input, header: RUN_HEADER });
     } finally {
-      await client.workflow.getHandle(runWorkflowId(runId)).terminate('test over');
-      await client.workflow.getHandle(gateWorkflowId(runId)).terminate('test over');
+      await client().workflow.getHandle(runWorkflowId(runId)).terminate('test over');
+      await client().workflow.getHandle(gateWorkflowId(runId)).terminate('test over');
     }
   });
 });
@@ -71,25 +61,25 @@ describe('Runs.closed', () => {
     const worker = (taskQueue: string) =>
       Worker.create({ connection: native, taskQueue, workflowsPath: WORKFLOWS_PATH });
     const [runWorker, gateWorker] = await Promise.all([worker(runQueue), worker(gateQueue)]);
-    const gate = await client.workflow.start('runGate', {
+    const gate = await client().workflow.start('runGate', {
       workflowId: gateWorkflowId(runId),
       taskQueue: gateQueue,
       args: [newGate({})],
     });
     try {
       await runWorker.runUntil(async () => {
-        await client.workflow.start('compareRun', {
+        await client().workflow.start('compareRun', {
           workflowId: runWorkflowId(runId),
           taskQueue: runQueue,
           args: [input],
         });
         let closedAt = 0;
-        const closed = new Runs(client).closed(runId).then((result) => {
+        const closed = new Runs(client()).closed(runId).then((result) => {
           closedAt = performance.now();
           return result;
         });
         // No experiment: the run signals its gate to finish and completes.
-        await client.workflow.getHandle(runWorkflowId(runId)).result();
+        await client().workflow.getHandle(runWorkflowId(runId)).result();
         await sleep(500);
         expect(closedAt).toBe(0);
         const servedAt = performance.now();
