@@ -200,7 +200,7 @@ export function createRunCases(deps: PoolDeps) {
           cancelled.aborted && (cancelled.reason as Error | undefined)?.message === 'WORKER_SHUTDOWN';
         const quiet =
           running === 0 &&
-          (shutDown || (outbox.length === 0 && !exchanging && !(earlyNext() && !handedOver.aborted)));
+          (shutDown || (outbox.length === 0 && !exchanging && (handedOver.aborted || !earlyNext())));
         // Stopping its worker: the calls in flight are reported, then the pool waits to be cancelled, to run again
         // elsewhere — it must not end, or the experiment would start another pool on this very worker.
         if ((draining.aborted || cancelled.aborted) && quiet) {

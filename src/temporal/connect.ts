@@ -10,7 +10,7 @@ import { Runs } from './runs.ts';
 import { Schedules } from './schedules.ts';
 import { lazyProtobufCodecs } from './lazy-codecs.ts';
 import { loadWorkerSdk } from './runtime-log.ts';
-import { probeTls, type TlsFiles } from './tls-probe.ts';
+import { probeTls, wantsTls, type TlsFiles } from './tls-probe.ts';
 
 /** A live link to Temporal: a client for starting and watching runs, and a native connection for workers. */
 export interface TemporalLink {
@@ -56,7 +56,7 @@ function tlsFrom(env: NodeJS.ProcessEnv): { tls: TLSConfig; files: TlsFiles } | 
   const cert = env.TEMPORAL_TLS_CERT;
   const key = env.TEMPORAL_TLS_KEY;
   const ca = env.TEMPORAL_TLS_CA;
-  if (!cert && !key && !ca && env.TEMPORAL_TLS !== 'true' && !env.TEMPORAL_API_KEY) return undefined;
+  if (!wantsTls(env)) return undefined;
   // One without the other would quietly send no client certificate, and the server's refusal would name neither.
   if (Boolean(cert) !== Boolean(key)) {
     const [set, unset] = cert

@@ -9,21 +9,14 @@ import type { LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { userStateDir } from '../dirs.ts';
 import { isEngineTraced } from './engine-tracing.ts';
+import { hostAndPort, wantsTls } from './tls-probe.ts';
 
 /** How long the look at `TEMPORAL_ADDRESS` may take before the first calls wait for the run instead. */
 const PROBE_MS = 500;
 
-/** Whether something takes a TCP connection at `address` (host:port, an IPv6 host in brackets) within PROBE_MS. */
+/** Whether something takes a TCP connection at `address` (host:port) within PROBE_MS. */
 function takesConnections(address: string): Promise<boolean> {
-  let url: URL;
-  try {
-    url = new URL(`tcp://${address}`);
-  } catch {
-    return Promise.resolve(false);
-  }
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  const port = Number(url.port);
-  if (!host || !port) return Promise.resolve(false);
+  const { host, port } = hostAndPort(address);
   return new Promise((resolve) => {
     const socket = connect({ host, port, timeout: PROBE_MS });
     const done = (ok: boolean) => {
@@ -44,10 +37,7 @@ function takesConnections(address: string): Promise<boolean> {
 async function serverIsThere(env: NodeJS.ProcessEnv): Promise<boolean> {
   const address = env.TEMPORAL_ADDRESS;
   if (!address) return (await recordedServer(userStateDir(env))) !== undefined;
-  const secure =
-    env.TEMPORAL_TLS === 'true' ||
-    Boolean(env.TEMPORAL_TLS_CERT || env.TEMPORAL_TLS_CA || env.TEMPORAL_API_KEY);
-  return !secure && takesConnections(address);
+  return !wantsTls(env) && takesConnections(address);
 }
 
 /**

@@ -91,6 +91,23 @@ const PREFACE = Buffer.concat([
   Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0]),
 ]);
 
+/** The host (an IPv6 one without its brackets) and port of a `host:port` address; Temporal's 7233 when it names none. */
+export function hostAndPort(address: string): { host: string; port: number } {
+  const port = /:(\d+)$/.exec(address)?.[1];
+  return { host: address.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1'), port: Number(port ?? 7233) };
+}
+
+/** Whether the env asks for TLS (the names Temporal's CLI reads): a certificate, key or CA, TEMPORAL_TLS, an API key. */
+export function wantsTls(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(
+    env.TEMPORAL_TLS_CERT ||
+    env.TEMPORAL_TLS_KEY ||
+    env.TEMPORAL_TLS_CA ||
+    env.TEMPORAL_TLS === 'true' ||
+    env.TEMPORAL_API_KEY,
+  );
+}
+
 /**
  * Shakes hands with the server at `address` as the client will (same CA, client certificate and server name, ALPN
  * h2) and waits for its first HTTP/2 frame. A TLS failure comes back described; anything else (nothing listening, no
@@ -103,14 +120,13 @@ export function probeTls(
   files: TlsFiles,
   timeoutMs = 5000,
 ): Promise<TlsProblem | undefined> {
-  const port = /:(\d+)$/.exec(address)?.[1];
-  const host = address.replace(/:\d+$/, '').replace(/^\[(.*)\]$/, '$1');
+  const { host, port } = hostAndPort(address);
   const serverName = tls.serverNameOverride ?? host;
   return new Promise((resolve) => {
     let shook = false;
     const socket = connect({
       host,
-      port: Number(port ?? 7233),
+      port,
       ALPNProtocols: ['h2'],
       // An IP address is no server name (RFC 6066); the certificate is then checked against the IP.
       ...(isIP(serverName) ? {} : { servername: serverName }),
