@@ -26,9 +26,22 @@ export interface CaseTask {
   contender: Contender;
 }
 
-/** How one try of a case ended: a result, not run because the gate said so, or a call failure worth retrying. */
+/**
+ * How one try of a case ended: a result, not run because the gate said so, or a call failure worth retrying, `delay`
+ * seconds after `failedAt`.
+ */
 export type CaseOutcome =
-  { result: CaseResult } | { deferred: 'paused' | 'stopped' } | { retry: { delay?: number; error: string } };
+  | { result: CaseResult }
+  | { deferred: 'paused' | 'stopped' }
+  | { retry: { delay?: number; error: string; failedAt: number } };
+
+/**
+ * The seconds still to wait, at `now`, before a failed call is tried again: its delay (1 s when it named none) less
+ * the time since it failed, which a call its pool took over late has already waited (head-start.ts).
+ */
+export function delayLeft(retry: { delay?: number; failedAt: number }, now: number): number {
+  return Math.max(0, (retry.delay ?? 1) - (now - retry.failedAt) / 1000);
+}
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -102,6 +115,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
         retry: {
           ...(failure.verdict.delay !== undefined ? { delay: failure.verdict.delay } : {}),
           error: failure.message,
+          failedAt: failure.failedAt,
         },
       };
     }

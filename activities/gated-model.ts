@@ -27,11 +27,15 @@ export interface CallLog {
   truncated?: boolean;
 }
 
-/** Thrown by a provider call that failed, with the verdict: retry (after a delay) or an error outcome. */
+/**
+ * Thrown by a provider call that failed, with the verdict: retry (after a delay) or an error outcome; `failedAt` is
+ * when the provider answered, the moment its delay counts from.
+ */
 export class TransportError extends Error {
   constructor(
     message: string,
     readonly verdict: FailureClass & { delay?: number },
+    readonly failedAt: number,
     options: { cause: unknown },
   ) {
     super(message, options);
@@ -127,17 +131,16 @@ export function gatedModel(
     try {
       response = await provider.complete({ id: contender.id, name: contender.model, ...settings }, request);
     } catch (error) {
+      const failedAt = Date.now();
       const verdict = verdictOf(error);
       const delay = verdict.retry ? (verdict.delay ?? defaultBackoff(attempt)) : undefined;
       // A 429, or any answer saying how long to wait, speaks for the vendor (S8): it closes for every call. A 5xx
       // or a dropped connection says only that this model is unwell: its neighbours on the endpoint go on.
       if (delay !== undefined) await gate.closeVendor(runId, vendorWide(error) ? vendor : model, delay);
       const text = `${contender.provider} ${contender.id}: ${error instanceof Error ? error.message : String(error)}`;
-      throw new TransportError(
-        text,
-        { ...verdict, ...(delay !== undefined ? { delay } : {}) },
-        { cause: error },
-      );
+      throw new TransportError(text, { ...verdict, ...(delay !== undefined ? { delay } : {}) }, failedAt, {
+        cause: error,
+      });
     }
     log.latency = (log.latency ?? 0) + (performance.now() - started) / 1000;
     log.usage = addUsage(log.usage, response.usage);

@@ -5,7 +5,7 @@ import type { Contender } from '../src/core/matrix.ts';
 import type { Failure } from '../src/core/coordinator.ts';
 import { outcomeOf } from '../src/core/outcomes.ts';
 import { deliveryStalled, gateReportDue, nextMove } from '../src/core/pool-pacing.ts';
-import { createCaseRunner, type CaseDeps } from './case-runner.ts';
+import { createCaseRunner, delayLeft, type CaseDeps } from './case-runner.ts';
 import type { HeadStart } from './head-start.ts';
 import type { PoolRegistry } from './pool-registry.ts';
 import { HEARTBEAT_SECONDS } from './heartbeat.ts';
@@ -106,7 +106,10 @@ export function createRunCases(deps: PoolDeps) {
     const settle = (index: number, outcome: Awaited<ReturnType<typeof runOne>>) => {
       if ('result' in outcome) return report({ index, result: outcome.result });
       if ('retry' in outcome)
-        return report({ index, retry: { delay: outcome.retry.delay ?? 1, error: outcome.retry.error } });
+        return report({
+          index,
+          retry: { delay: delayLeft(outcome.retry, Date.now()), error: outcome.retry.error },
+        });
       report({ index, deferred: outcome.deferred });
       if (ended === 'drained') ended = outcome.deferred;
       handBack(outcome.deferred);
