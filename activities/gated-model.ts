@@ -15,6 +15,11 @@ export interface GateClient {
   endCall(runId: string, holder: string): Promise<void>;
   /** Tells the gate how cases ended, in finishing order (`null` for a success); answers the run's state after them. */
   report(runId: string, outcomes: (Failure | null)[]): Promise<GateState['state']>;
+  /**
+   * Reads the gate ahead of the calls that will ask it without a limit counting them, so the first of them find a
+   * recent look rather than all wait for one.
+   */
+  look?(runId: string): void;
 }
 
 /** What one case's calls add up to: usage, latency of calls that worked, time waited, and whether the gate said stop. */

@@ -1,11 +1,5 @@
 import type { HeadStartCase } from '../src/core/run-schedule.ts';
-import {
-  createCaseRunner,
-  type CaseDeps,
-  type CaseOutcome,
-  type CaseTask,
-  type Prepared,
-} from './case-runner.ts';
+import { createCaseRunner, type CaseDeps, type CaseOutcome, type Prepared } from './case-runner.ts';
 import type { GateClient } from './gated-model.ts';
 
 const keyOf = (runId: string, experimentId: string, caseKey: string) =>
@@ -13,30 +7,60 @@ const keyOf = (runId: string, experimentId: string, caseKey: string) =>
 
 /**
  * The first calls of a run that its command serves in its own process, started while Temporal is reached and the
- * run is made (the ~0.6 s before its pools could start them), for those pools to take over as they lease the cases
- * (runCases). Until its pool reports it, such a call is one in flight like any other: a crash before then pays it
- * again on resume. Only calls that need nothing of the gate start early: a run not yet made is neither paused nor
- * stopped and has no vendor closed, and a contender under a rate limit has none (headStartCases).
+ * run is made (the ~0.6-1 s before its pools could start them), for those pools to take over as they lease the cases
+ * (runCases). Each experiment keeps `lanes` calls in flight over its cases here (the head of its first lease,
+ * headStartCases) until its pool takes one over: a call that ends before the pool starts is followed by the next, so
+ * the lanes stay full however late the pool comes. Until its pool reports it, such a call is one in flight like any
+ * other: a crash before then pays it again on resume. Only calls that need nothing of the gate start early: a run not
+ * yet made is neither paused nor stopped and has no vendor closed, and a contender under a rate limit has none. A
+ * vendor asking to slow down (a 429), or a Ctrl-C (`stopWhen`), starts no more.
  */
 export class HeadStart {
   /** Shared with the worker's pools, so each dataset is prepared once. */
   readonly prepared: Prepared = new Map();
   private readonly calls = new Map<string, Promise<CaseOutcome>>();
+  /** Each experiment's cases not called yet, while no pool has taken one of its calls over. */
+  private readonly queued = new Map<string, HeadStartCase[]>();
+  private stopped = false;
   private allTakenOver!: () => void;
   private readonly allTaken = new Promise<void>((resolve) => (this.allTakenOver = resolve));
   private attachGate!: (gate: GateClient) => void;
   private readonly gate = new Promise<GateClient>((resolve) => (this.attachGate = resolve));
+  private readonly runOne: ReturnType<typeof createCaseRunner>;
 
-  constructor(runId: string, deps: Omit<CaseDeps, 'gate'>, cases: readonly HeadStartCase[]) {
-    const runOne = createCaseRunner({ ...deps, gate: this.earlyGate() }, this.prepared);
-    for (const c of cases) {
-      const task: CaseTask = { runId, ...c };
-      const call = runOne(task, 1);
-      // Its pool takes it over and sees how it ended; until then a failure must not count as unhandled.
-      call.catch(() => undefined);
-      this.calls.set(keyOf(runId, c.experimentId, c.caseKey), call);
-    }
+  constructor(
+    private readonly runId: string,
+    deps: Omit<CaseDeps, 'gate'>,
+    cases: readonly HeadStartCase[],
+    lanes: number,
+  ) {
+    this.runOne = createCaseRunner({ ...deps, gate: this.earlyGate() }, this.prepared);
+    for (const c of cases) this.queued.set(c.experimentId, [...(this.queued.get(c.experimentId) ?? []), c]);
+    for (const experimentId of this.queued.keys()) for (let i = 0; i < lanes; i++) this.next(experimentId);
     if (this.calls.size === 0) this.allTakenOver();
+  }
+
+  /** Starts the experiment's next case, unless none is left, its pool has begun, or calls start no more. */
+  private next(experimentId: string): void {
+    const c = this.stopped ? undefined : this.queued.get(experimentId)?.shift();
+    if (!c) return;
+    const call = this.runOne({ runId: this.runId, ...c }, 1);
+    this.calls.set(keyOf(this.runId, c.experimentId, c.caseKey), call);
+    call.then(
+      (outcome) => {
+        // A call to try again (the vendor unwell or asking to wait): the gate decides what follows, once there is one.
+        if (!('result' in outcome)) this.stopped = true;
+        this.next(experimentId);
+      },
+      // Its pool takes it over and sees how it ended; until then a failure must not count as unhandled.
+      () => (this.stopped = true),
+    );
+  }
+
+  /** Starts no more calls once `signal` aborts (a Ctrl-C): those in flight are taken over and reported. */
+  stopWhen(signal: AbortSignal): void {
+    if (signal.aborted) this.stopped = true;
+    else signal.addEventListener('abort', () => (this.stopped = true), { once: true });
   }
 
   /** How many calls started early and are not taken over yet. */
@@ -54,6 +78,14 @@ export class HeadStart {
     this.attachGate(gate);
   }
 
+  /**
+   * The run is made, its gate with it. The calls started early never asked the gate; those after them all would, as
+   * they end together, and wait for one look at it: it is read now, ~0.3 s before the run's pools start.
+   */
+  runMade(): void {
+    void this.gate.then((gate) => gate.look?.(this.runId));
+  }
+
   /** Whether a call started early for this case of this run is still there to take over. */
   has(runId: string, experimentId: string, caseKey: string): boolean {
     return this.calls.has(keyOf(runId, experimentId, caseKey));
@@ -64,18 +96,27 @@ export class HeadStart {
     const key = keyOf(runId, experimentId, caseKey);
     const call = this.calls.get(key);
     this.calls.delete(key);
+    // Its pool has begun: it calls the experiment's cases from now on.
+    if (runId === this.runId) this.queued.delete(experimentId);
     if (call && this.calls.size === 0) this.allTakenOver();
     return call;
   }
 
   /**
    * The gate as a run not yet made has it: every call may start now. What a call tells the gate (a vendor it found
-   * closed) waits for the run's gate.
+   * closed, which also starts no more calls here) waits for the run's gate.
    */
   private earlyGate(): GateClient {
     return {
       slot: () => Promise.resolve({ startAt: Date.now() }),
-      closeVendor: async (runId, vendor, seconds) => (await this.gate).closeVendor(runId, vendor, seconds),
+      closeVendor: async (runId, vendor, seconds) => {
+        // The vendor asked to slow down: no more calls start before the gate has heard it.
+        this.stopped = true;
+        const until = Date.now() + seconds * 1000;
+        const gate = await this.gate;
+        // Closed from when the vendor said so, not from when the run's gate came to hear it.
+        await gate.closeVendor(runId, vendor, Math.max(0, until - Date.now()) / 1000);
+      },
       endCall: async (runId, holder) => (await this.gate).endCall(runId, holder),
       report: async (runId, outcomes) => (await this.gate).report(runId, outcomes),
     };

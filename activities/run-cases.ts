@@ -99,8 +99,24 @@ export function createRunCases(deps: PoolDeps) {
       } else urgent = true;
       finished.push(Date.now());
     };
+    // A call in flight, its own or one its command started early: reported when it ends.
+    const follow = (index: number, call: ReturnType<typeof runOne>) => {
+      running++;
+      void call
+        .then((outcome) => settle(index, outcome))
+        .catch((error: unknown) => (failure ??= asError(error)))
+        .finally(() => {
+          running--;
+          kick();
+        });
+    };
+    // The leased cases it will not call go back; those its command called early are taken over, to be reported.
     const handBack = (reason: 'paused' | 'stopped') => {
-      for (const [index] of buffer.splice(0)) report({ index, deferred: reason });
+      for (const [index, caseKey] of buffer.splice(0)) {
+        const early = deps.headStart?.take(input.runId, input.experimentId, caseKey);
+        if (early) follow(index, early);
+        else report({ index, deferred: reason });
+      }
       exhausted = true;
     };
     const settle = (index: number, outcome: Awaited<ReturnType<typeof runOne>>) => {
@@ -147,19 +163,13 @@ export function createRunCases(deps: PoolDeps) {
         (!stopping() || earlyNext())
       ) {
         const [index, caseKey, caseHash] = buffer.shift()!;
-        running++;
         const { runId, experimentId, contender } = input;
         // A case its command started calling before the run was made is taken over, not called again.
-        const call =
+        follow(
+          index,
           deps.headStart?.take(runId, experimentId, caseKey) ??
-          runOne({ runId, experimentId, caseKey, caseHash, contender }, 1);
-        void call
-          .then((outcome) => settle(index, outcome))
-          .catch((error: unknown) => (failure ??= asError(error)))
-          .finally(() => {
-            running--;
-            kick();
-          });
+            runOne({ runId, experimentId, caseKey, caseHash, contender }, 1),
+        );
       }
     };
     const exchange = (want: number) => {

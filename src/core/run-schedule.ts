@@ -71,9 +71,10 @@ export interface HeadStartCase {
 }
 
 /**
- * The calls a fresh run's own worker can start while the run is still being made: in each experiment the run starts
- * first (experimentsToStart), its first `parallelism` cases — the lanes its first pool fills from the first lease.
- * A contender whose calls wait on a rate limit has none: only the gate can give its slots.
+ * The cases a fresh run's own worker can call while the run is still being made: in each experiment the run starts
+ * first (experimentsToStart), its first 2 × `parallelism` cases — the head of its first pool's first lease
+ * (firstLease), enough for its lanes to stay full for two calls each before the pool starts. A contender whose calls
+ * wait on a rate limit has none: only the gate can give its slots.
  */
 export function headStartCases(
   input: Pick<RunInput, 'experiments' | 'contenders' | 'datasets' | 'parallelism' | 'concurrency'>,
@@ -91,7 +92,7 @@ export function headStartCases(
     .flatMap((e) => {
       const contender = input.contenders[e.contender]!;
       if (contender.limits.length > 0) return [];
-      return (input.datasets[e.dataset] ?? []).slice(0, input.parallelism).map(([caseKey, caseHash]) => ({
+      return (input.datasets[e.dataset] ?? []).slice(0, 2 * input.parallelism).map(([caseKey, caseHash]) => ({
         experimentId: e.id,
         caseKey,
         caseHash,

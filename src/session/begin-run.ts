@@ -25,7 +25,8 @@ export async function beginRun(planned: PlannedRun, flags: RunFlags, io: Io): Pr
   const runId = newRunId();
   const headStart = await startHeadStart({ ...planned, runId, tracking, env: io.env });
   // Its calls are paid from now: a Ctrl-C no longer ends the process but stops the run once it is made, its calls
-  // reported (serveRun), so that they are not paid again.
-  if (headStart) io.watchInterrupt?.();
+  // reported (serveRun), so that they are not paid again; it starts no more of them.
+  const interrupt = headStart ? io.watchInterrupt?.() : undefined;
+  if (interrupt) headStart?.stopWhen(interrupt);
   return { runId, tracking, ...(headStart ? { headStart } : {}) };
 }

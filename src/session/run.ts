@@ -120,6 +120,7 @@ async function runTraced(
       startPrepared(link, start, taskQueue, planned.suite.projectDir),
     ]);
     mark('started');
+    headStart?.runMade();
     // Watched before the run is announced: whoever sees it started may stop it at once (serveRun answers it).
     io.watchInterrupt?.();
     announce(link, runId, io);

@@ -147,6 +147,10 @@ export function temporalGate(client: Client): GateClient {
       views.delete(runId);
       return again(() => handle.executeUpdate(outcomesUpdate, { args: [outcomes] }));
     },
+    look(runId) {
+      // A look that fails leaves nothing cached: the call that needs it reads again.
+      view(runId).catch(() => undefined);
+    },
     async endCall(runId, holder) {
       release(runId, holder);
       await again(() => client.workflow.getHandle(gateWorkflowId(runId)).signal(endCallSignal, holder));

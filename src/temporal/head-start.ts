@@ -55,11 +55,12 @@ export async function startHeadStart(run: {
 }): Promise<HeadStart | undefined> {
   // A traced run shows each call under its pool's activity: its calls wait for their pools.
   if (run.env.LLM_EVALS_HEAD_START === '0' || isEngineTraced(run.env)) return undefined;
-  const cases = headStartCases(toRunInput(run.runId, run.plan, run.tracking));
+  const input = toRunInput(run.runId, run.plan, run.tracking);
+  const cases = headStartCases(input);
   if (cases.length === 0 || !(await serverIsThere(run.env))) return undefined;
   const { adapter, scorer, registry } = run.suite;
   const byKey = new Map(run.cases.map((c) => [c.key, c]));
-  return new HeadStart(run.runId, { adapter, scorer, registry, cases: byKey }, cases);
+  return new HeadStart(run.runId, { adapter, scorer, registry, cases: byKey }, cases, input.parallelism);
 }
 
 export type { HeadStart };

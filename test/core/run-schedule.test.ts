@@ -89,19 +89,24 @@ describe('the calls a fresh run starts before Temporal has it', () => {
     );
 
   it.each<[string, number, number, string[]]>([
-    ['-j 1 -p 2: the first experiment, its first two cases', 2, 1, ['e1 d1/a h1 fast', 'e1 d1/b h2 fast']],
+    ['-j 1 -p 1: the first experiment, its first two cases', 1, 1, ['e1 d1/a h1 fast', 'e1 d1/b h2 fast']],
     [
-      '-j 1 -p 9: no more cases than the dataset has',
-      9,
+      '-j 1 -p 2: no more cases than the dataset has',
+      2,
       1,
       ['e1 d1/a h1 fast', 'e1 d1/b h2 fast', 'e1 d1/c h3 fast'],
     ],
-    ['-j 2 -p 1: the first case of each of the first two', 1, 2, ['e1 d1/a h1 fast', 'e2 d2/a h4 slow']],
+    [
+      '-j 2 -p 1: the first two cases of each of the first two',
+      1,
+      2,
+      ['e1 d1/a h1 fast', 'e1 d1/b h2 fast', 'e2 d2/a h4 slow'],
+    ],
     [
       '-j 0 -p 1: every experiment, but none waiting on a rate limit',
       1,
       0,
-      ['e1 d1/a h1 fast', 'e2 d2/a h4 slow'],
+      ['e1 d1/a h1 fast', 'e1 d1/b h2 fast', 'e2 d2/a h4 slow'],
     ],
   ])('%s', (_, parallelism, concurrency, expected) => {
     expect(cases(parallelism, concurrency)).toEqual(expected);

@@ -34,8 +34,10 @@ async function compare(name: string, extra: NodeJS.ProcessEnv = {}) {
 describe('the first calls of a compare (head start)', () => {
   it('start before the run is made, and no case is called twice', async () => {
     const { suite, record, runStarted, starts } = await compare('on');
-    // -j 2 -p 2: two cases of each of the first two experiments.
-    expect(starts.filter((t) => t < runStarted)).toHaveLength(4);
+    // -j 2 -p 2: two lanes in each of the first two experiments, each lane calling up to two cases before its pool.
+    const early = starts.filter((t) => t < runStarted).length;
+    expect(early).toBeGreaterThanOrEqual(4);
+    expect(early).toBeLessThanOrEqual(8);
     expect(starts).toHaveLength(suite.calls.length);
     expect([...suite.countCalls(record).values()].every((n) => n === 1)).toBe(true);
   }, 120_000);

@@ -5,6 +5,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeadStart } from '../../activities/head-start.ts';
 import { createActivities, type CaseDeps } from '../../activities/index.ts';
+import type { GateClient } from '../../activities/gated-model.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { EchoAdapter, FakeProvider } from '../../src/api/testing.ts';
 import { Scorer } from '../../src/api/scorer.ts';
@@ -70,6 +71,8 @@ async function runWith(
   during?: (runId: string) => Promise<unknown>,
   /** Calls its "command" starts before the worker and the run exist, as compare's head start does. */
   early?: (runId: string, deps: Omit<CaseDeps, 'gate'>) => Promise<HeadStart>,
+  /** Wraps the gate the worker's activities reach, to watch what they ask of it. */
+  watchGate: (gate: GateClient) => GateClient = (gate) => gate,
 ) {
   const runId = `t-${randomUUID().slice(0, 8)}`;
   const suiteDeps = {
@@ -79,7 +82,7 @@ async function runWith(
     cases: new Map(cases.map((c) => [c.key, c])),
   };
   const headStart = await early?.(runId, suiteDeps);
-  const gate = temporalGate(client);
+  const gate = watchGate(temporalGate(client));
   headStart?.attach(gate);
   const taskQueue = `test-${randomUUID()}`;
   const worker = await Worker.create({
@@ -104,6 +107,7 @@ async function runWith(
   return worker.runUntil(async () => {
     const runs = new Runs(client);
     await runs.start(taskQueue, { runId, suite: 'test', ...input }, RUN_HEADER);
+    headStart?.runMade();
     const [result] = await Promise.all([runs.outcome(runId), during?.(runId)]);
     const ids = result.experiments.map((e) => e.id);
     return { result, results: await runs.results(runId, ids), runId };
@@ -226,12 +230,20 @@ describe('compareRun on a real Temporal dev server', () => {
     };
     let headStart: HeadStart | undefined;
     let before = 0;
-    const { result, results } = await runWith(provider, input, cases, undefined, async (runId, deps) => {
-      headStart = new HeadStart(runId, deps, headStartCases(input));
+    // What the head start and the pools asked of the gate, in order: its look read ahead, and the calls' slots.
+    const asked: string[] = [];
+    const watchGate = (gate: GateClient): GateClient => ({
+      ...gate,
+      look: (runId) => (asked.push('look'), gate.look!(runId)),
+      slot: (runId, request) => (asked.push('slot'), gate.slot(runId, request)),
+    });
+    const early = async (runId: string, deps: Omit<CaseDeps, 'gate'>) => {
+      headStart = new HeadStart(runId, deps, headStartCases(input), input.parallelism);
       for (let waited = 0; calledAt.length < 4 && waited < 2000; waited += 10) await sleep(10);
       before = calledAt.length;
       return headStart;
-    });
+    };
+    const { result, results } = await runWith(provider, input, cases, undefined, early, watchGate);
     // Two cases of each experiment were called before the worker or the run existed, and taken over by its pools.
     expect(before).toBe(4);
     expect(headStart!.waiting).toBe(0);
@@ -246,6 +258,10 @@ describe('compareRun on a real Temporal dev server', () => {
     expect(provider.calls).toHaveLength(cases.length);
     const retried = results.filter((r) => r.attempts > 1);
     expect(retried.map((r) => [r.experimentId, r.caseKey, r.attempts])).toEqual([['002-b', 'b/v/001', 2]]);
+    // The gate was read once the run was made, before any call after the early ones asked for a slot.
+    expect(asked[0]).toBe('look');
+    expect(asked.filter((a) => a === 'look')).toHaveLength(1);
+    expect(asked).toContain('slot');
   }, 120_000);
 
   it('continues the run, an experiment and the gate as new when their histories grow, and loses no case', async () => {
