@@ -1,7 +1,7 @@
-import { connect } from 'node:net';
 import type { Provider } from '../api/types.ts';
 import { shortPath, type CaseProblem, type LoadedCase } from './cases.ts';
 import type { LoadedSuite } from './load.ts';
+import { tcpProbe } from '../tcp-probe.ts';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -17,22 +17,8 @@ const reachable = (provider: Provider): provider is Provider & Reachable =>
 /** Whether a TCP connection to the URL's host and port opens within `timeoutMs`; the reason when it does not. */
 function tryConnect(url: string, timeoutMs: number): Promise<string | undefined> {
   const { hostname, port, protocol } = new URL(url);
-  const to = {
-    host: hostname.replace(/^\[|\]$/g, ''),
-    port: Number(port || (protocol === 'https:' ? 443 : 80)),
-  };
-  return new Promise((resolve) => {
-    const socket = connect(to);
-    const done = (reason?: string) => {
-      socket.destroy();
-      resolve(reason);
-    };
-    socket.setTimeout(timeoutMs, () => done(`no answer within ${timeoutMs / 1000} s`));
-    socket.once('connect', () => done());
-    socket.once('error', (error: NodeJS.ErrnoException) =>
-      done(error.code === 'ECONNREFUSED' ? 'connection refused' : message(error)),
-    );
-  });
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return tcpProbe({ host, port: Number(port || (protocol === 'https:' ? 443 : 80)) }, timeoutMs);
 }
 
 /**

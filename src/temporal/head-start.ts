@@ -1,4 +1,3 @@
-import { connect } from 'node:net';
 import { HeadStart } from '../../activities/head-start.ts';
 import type { Plan } from '../core/plan.ts';
 import { recordedServer } from '../../temporal/server-record.ts';
@@ -8,26 +7,12 @@ import type { Tracking } from '../core/tracking.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { userStateDir } from '../dirs.ts';
+import { tcpProbe } from '../tcp-probe.ts';
 import { isEngineTraced } from './engine-tracing.ts';
 import { hostAndPort, wantsTls } from './tls-probe.ts';
 
 /** How long the look at `TEMPORAL_ADDRESS` may take before the first calls wait for the run instead. */
 const PROBE_MS = 500;
-
-/** Whether something takes a TCP connection at `address` (host:port) within PROBE_MS. */
-function takesConnections(address: string): Promise<boolean> {
-  const { host, port } = hostAndPort(address);
-  return new Promise((resolve) => {
-    const socket = connect({ host, port, timeout: PROBE_MS });
-    const done = (ok: boolean) => {
-      socket.destroy();
-      resolve(ok);
-    };
-    socket.once('connect', () => done(true));
-    socket.once('timeout', () => done(false));
-    socket.once('error', () => done(false));
-  });
-}
 
 /**
  * Whether the server that will record a run is there already: the embedded server recorded as running, or a plaintext
@@ -37,7 +22,7 @@ function takesConnections(address: string): Promise<boolean> {
 async function serverIsThere(env: NodeJS.ProcessEnv): Promise<boolean> {
   const address = env.TEMPORAL_ADDRESS;
   if (!address) return (await recordedServer(userStateDir(env))) !== undefined;
-  return !wantsTls(env) && takesConnections(address);
+  return !wantsTls(env) && (await tcpProbe(hostAndPort(address), PROBE_MS)) === undefined;
 }
 
 /**
