@@ -35,7 +35,11 @@ export class HeadStart {
     lanes: number,
   ) {
     this.runOne = createCaseRunner({ ...deps, gate: this.earlyGate() }, this.prepared);
-    for (const c of cases) this.queued.set(c.experimentId, [...(this.queued.get(c.experimentId) ?? []), c]);
+    for (const c of cases) {
+      const queue = this.queued.get(c.experimentId) ?? [];
+      this.queued.set(c.experimentId, queue);
+      queue.push(c);
+    }
     for (const experimentId of this.queued.keys()) for (let i = 0; i < lanes; i++) this.next(experimentId);
     if (this.calls.size === 0) this.allTakenOver();
   }
@@ -46,12 +50,9 @@ export class HeadStart {
     if (!c) return;
     const call = this.runOne({ runId: this.runId, ...c }, 1);
     this.calls.set(keyOf(this.runId, c.experimentId, c.caseKey), call);
+    // A call to try again has closed its vendor first (earlyGate), which starts no more.
     call.then(
-      (outcome) => {
-        // A call to try again (the vendor unwell or asking to wait): the gate decides what follows, once there is one.
-        if (!('result' in outcome)) this.stopped = true;
-        this.next(experimentId);
-      },
+      () => this.next(experimentId),
       // Its pool takes it over and sees how it ended; until then a failure must not count as unhandled.
       () => (this.stopped = true),
     );
