@@ -2,8 +2,10 @@ import type { Adapter } from '../src/api/adapter.ts';
 import { failedScore, type Scorer } from '../src/api/scorer.ts';
 import type { Case, Reply, Score } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
+import { transportErrorResult } from '../src/core/outcomes.ts';
 import { capReply, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
+import { MAX_ATTEMPTS } from '../src/core/retry.ts';
 import { gatedModel, TransportError, type CallLog, type GateClient } from './gated-model.ts';
 
 /** What a worker brings to its activities: the suite's code and cases, loaded in its own process, and the run's gate. */
@@ -28,12 +30,12 @@ export interface CaseTask {
 
 /**
  * How one try of a case ended: a result, not run because the gate said so, or a call failure worth retrying, `delay`
- * seconds after `failedAt`.
+ * seconds after `failedAt`; `attempts` counts the tries so far, this one included.
  */
 export type CaseOutcome =
   | { result: CaseResult }
   | { deferred: 'paused' | 'stopped' }
-  | { retry: { delay?: number; error: string; failedAt: number } };
+  | { retry: { delay?: number; error: string; failedAt: number; attempts: number } };
 
 /**
  * The seconds still to wait, at `now`, before a failed call is tried again: its delay (1 s when it named none) less
@@ -41,6 +43,14 @@ export type CaseOutcome =
  */
 export function delayLeft(retry: { delay?: number; failedAt: number }, now: number): number {
   return Math.max(0, (retry.delay ?? 1) - (now - retry.failedAt) / 1000);
+}
+
+/** A failure worth retrying after its last try (MAX_ATTEMPTS): the error the case ends with. Other outcomes pass. */
+export function outOfTries(task: CaseTask, outcome: CaseOutcome): CaseOutcome {
+  if (!('retry' in outcome) || outcome.retry.attempts < MAX_ATTEMPTS) return outcome;
+  const now = new Date().toISOString();
+  const { error, attempts } = outcome.retry;
+  return { result: { ...transportErrorResult(task.experimentId, task.caseKey, error, now, now), attempts } };
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -116,6 +126,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
           ...(failure.verdict.delay !== undefined ? { delay: failure.verdict.delay } : {}),
           error: failure.message,
           failedAt: failure.failedAt,
+          attempts,
         },
       };
     }

@@ -20,6 +20,11 @@ export interface GateClient {
    * recent look rather than all wait for one.
    */
   look?(runId: string): void;
+  /**
+   * How a call waits for its turn outside an activity (a call its command retries before the run's pools came,
+   * head-start.ts); an activity's calls wait through its context, so that cancelling it ends the wait.
+   */
+  wait?(ms: number): Promise<void>;
 }
 
 /** What one case's calls add up to: usage, latency of calls that worked, time waited, and whether the gate said stop. */
@@ -101,8 +106,7 @@ export function gatedModel(
     if (answer.leased) log.waited += (Date.now() - asked) / 1000;
     const wait = answer.startAt - Date.now();
     if (wait > 0) {
-      // Only an activity's calls wait here: those a run starts before Temporal has it (head-start.ts) never do.
-      await Context.current().sleep(wait);
+      await (gate.wait ? gate.wait(wait) : Context.current().sleep(wait));
       log.waited += wait / 1000;
     }
     return answer.leased ? request.holder : undefined;

@@ -1,5 +1,15 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_ATTEMPTS } from '../src/core/retry.ts';
 import type { HeadStartCase } from '../src/core/run-schedule.ts';
-import { createCaseRunner, type CaseDeps, type CaseOutcome, type Prepared } from './case-runner.ts';
+import {
+  createCaseRunner,
+  delayLeft,
+  outOfTries,
+  type CaseDeps,
+  type CaseOutcome,
+  type CaseTask,
+  type Prepared,
+} from './case-runner.ts';
 import type { GateClient } from './gated-model.ts';
 
 const keyOf = (runId: string, experimentId: string, caseKey: string) =>
@@ -13,7 +23,8 @@ const keyOf = (runId: string, experimentId: string, caseKey: string) =>
  * the lanes stay full however late the pool comes. Until its pool reports it, such a call is one in flight like any
  * other: a crash before then pays it again on resume. Only calls that need nothing of the gate start early: a run not
  * yet made is neither paused nor stopped and has no vendor closed, and a contender under a rate limit has none. A
- * vendor asking to slow down (a 429), or a Ctrl-C (`stopWhen`), starts no more.
+ * vendor asking to slow down (a 429), or a Ctrl-C (`stopWhen`), starts no more. A call that failed in a way worth
+ * retrying is tried again here, through the run's gate, when its delay is over, unless its pool took it over first.
  */
 export class HeadStart {
   /** Shared with the worker's pools, so each dataset is prepared once. */
@@ -21,12 +32,19 @@ export class HeadStart {
   private readonly calls = new Map<string, Promise<CaseOutcome>>();
   /** Each experiment's cases not called yet, while no pool has taken one of its calls over. */
   private readonly queued = new Map<string, HeadStartCase[]>();
+  /** The calls waiting here to be tried again, each with what ends its wait once its pool takes it over. */
+  private readonly waits = new Map<string, () => void>();
   private stopped = false;
+  private interrupt!: () => void;
+  private readonly interruptedNow = new Promise<void>((resolve) => (this.interrupt = resolve));
+  private made!: () => void;
+  private readonly runIsMade = new Promise<void>((resolve) => (this.made = resolve));
   private allTakenOver!: () => void;
   private readonly allTaken = new Promise<void>((resolve) => (this.allTakenOver = resolve));
   private attachGate!: (gate: GateClient) => void;
   private readonly gate = new Promise<GateClient>((resolve) => (this.attachGate = resolve));
   private readonly runOne: ReturnType<typeof createCaseRunner>;
+  private readonly runAgain: ReturnType<typeof createCaseRunner>;
 
   constructor(
     private readonly runId: string,
@@ -35,6 +53,7 @@ export class HeadStart {
     lanes: number,
   ) {
     this.runOne = createCaseRunner({ ...deps, gate: this.earlyGate() }, this.prepared);
+    this.runAgain = createCaseRunner({ ...deps, gate: this.runGate() }, this.prepared);
     for (const c of cases) {
       const queue = this.queued.get(c.experimentId) ?? [];
       this.queued.set(c.experimentId, queue);
@@ -48,8 +67,9 @@ export class HeadStart {
   private next(experimentId: string): void {
     const c = this.stopped ? undefined : this.queued.get(experimentId)?.shift();
     if (!c) return;
-    const call = this.runOne({ runId: this.runId, ...c }, 1);
-    this.calls.set(keyOf(this.runId, c.experimentId, c.caseKey), call);
+    const key = keyOf(this.runId, c.experimentId, c.caseKey);
+    const call = this.tries({ runId: this.runId, ...c }, key);
+    this.calls.set(key, call);
     // A call to try again has closed its vendor first (earlyGate), which starts no more.
     call.then(
       () => this.next(experimentId),
@@ -58,10 +78,37 @@ export class HeadStart {
     );
   }
 
+  /**
+   * A case's tries here. One that failed in a way worth retrying is tried again once its delay is over and the run is
+   * made, through the run's gate (its windows, its pause): a pool that came late must not make the retry late too.
+   * Its pool taking it over first, or a Ctrl-C, ends it with that failure, for the pool to report and the experiment
+   * to retry.
+   */
+  private async tries(task: CaseTask, key: string): Promise<CaseOutcome> {
+    let outcome = await this.runOne(task, 1);
+    while ('retry' in outcome && outcome.retry.attempts < MAX_ATTEMPTS) {
+      if (!this.calls.has(key)) return outcome;
+      const due = delayLeft(outcome.retry, Date.now()) * 1000;
+      const tryAgain = await Promise.race([
+        Promise.all([this.runIsMade, sleep(due, undefined, { ref: false })]).then(() => true),
+        new Promise<false>((resolve) => this.waits.set(key, () => resolve(false))),
+        this.interruptedNow.then(() => false),
+      ]);
+      this.waits.delete(key);
+      if (!tryAgain) return outcome;
+      outcome = await this.runAgain(task, outcome.retry.attempts + 1);
+    }
+    return outOfTries(task, outcome);
+  }
+
   /** Starts no more calls once `signal` aborts (a Ctrl-C): those in flight are taken over and reported. */
   stopWhen(signal: AbortSignal): void {
-    if (signal.aborted) this.stopped = true;
-    else signal.addEventListener('abort', () => (this.stopped = true), { once: true });
+    const stop = () => {
+      this.stopped = true;
+      this.interrupt();
+    };
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
   }
 
   /** How many calls started early and are not taken over yet. */
@@ -84,6 +131,7 @@ export class HeadStart {
    * they end together, and wait for one look at it: it is read now, ~0.3 s before the run's pools start.
    */
   runMade(): void {
+    this.made();
     void this.gate.then((gate) => gate.look?.(this.runId));
   }
 
@@ -97,6 +145,8 @@ export class HeadStart {
     const key = keyOf(runId, experimentId, caseKey);
     const call = this.calls.get(key);
     this.calls.delete(key);
+    // One waiting here to be tried again ends with its failure: its pool retries it from now on.
+    this.waits.get(key)?.();
     // Its pool has begun: it calls the experiment's cases from now on.
     if (runId === this.runId) this.queued.delete(experimentId);
     if (call && this.calls.size === 0) this.allTakenOver();
@@ -120,6 +170,17 @@ export class HeadStart {
       },
       endCall: async (runId, holder) => (await this.gate).endCall(runId, holder),
       report: async (runId, outcomes) => (await this.gate).report(runId, outcomes),
+    };
+  }
+
+  /** The run's gate, for the calls tried again here once the run is made: they wait for their turn on a timer. */
+  private runGate(): GateClient {
+    return {
+      slot: async (runId, request) => (await this.gate).slot(runId, request),
+      closeVendor: async (runId, vendor, seconds) => (await this.gate).closeVendor(runId, vendor, seconds),
+      endCall: async (runId, holder) => (await this.gate).endCall(runId, holder),
+      report: async (runId, outcomes) => (await this.gate).report(runId, outcomes),
+      wait: (ms) => sleep(ms),
     };
   }
 }

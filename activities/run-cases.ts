@@ -124,7 +124,11 @@ export function createRunCases(deps: PoolDeps) {
       if ('retry' in outcome)
         return report({
           index,
-          retry: { delay: delayLeft(outcome.retry, Date.now()), error: outcome.retry.error },
+          retry: {
+            delay: delayLeft(outcome.retry, Date.now()),
+            error: outcome.retry.error,
+            tried: outcome.retry.attempts,
+          },
         });
       report({ index, deferred: outcome.deferred });
       if (ended === 'drained') ended = outcome.deferred;

@@ -104,10 +104,10 @@ export async function experiment(
     dataset: input.dataset,
     contender: input.contender,
   });
-  const retry = async ({ index, delay }: RetryJob) => {
+  const retry = async ({ index, delay, tried }: RetryJob) => {
     await sleep(delay * 1000);
     try {
-      const outcome = await runCase(task(index));
+      const outcome = await runCase({ ...task(index), tried });
       if ('result' in outcome) settle(state.queue, index, isFailure(outcome.result));
       else retryReturned(state.queue, index);
     } catch (error) {

@@ -11,11 +11,14 @@ import {
 } from './case-queue.ts';
 import type { CaseResult } from './results.ts';
 
-/** How a pool reports one case it took: a result, handed back unrun (paused, stopped), or failed in a way to retry. */
+/**
+ * How a pool reports one case it took: a result, handed back unrun (paused, stopped), or failed in a way to retry
+ * (`tried` times so far: 1 when absent).
+ */
 export type Settled =
   | { index: number; result: CaseResult }
   | { index: number; deferred: 'paused' | 'stopped' }
-  | { index: number; retry: { delay: number; error: string } };
+  | { index: number; retry: { delay: number; error: string; tried?: number } };
 
 /** What a pool of calls sends its experiment: what finished since last time, and how many more cases it can take. */
 export interface ExchangeRequest {
@@ -33,10 +36,11 @@ export interface ExchangeAnswer {
   end?: PoolEnd;
 }
 
-/** A case to run again as an activity of its own, under Temporal's retry policy, after `delay` seconds. */
+/** A case to run again as an activity of its own, under Temporal's retry policy, after `delay` seconds and `tried` tries. */
 export interface RetryJob {
   index: number;
   delay: number;
+  tried: number;
 }
 
 /** What an experiment workflow holds: its queue, the pool it serves, and whether it is ending. */
@@ -86,7 +90,7 @@ export function handleExchange(
     } else if ('deferred' in item) {
       giveBack(state.queue, item.index);
     } else if (startRetry(state.queue, item.index)) {
-      retries.push({ index: item.index, delay: item.retry.delay });
+      retries.push({ index: item.index, delay: item.retry.delay, tried: item.retry.tried ?? 1 });
     }
   }
   const end: PoolEnd | undefined =

@@ -6,6 +6,8 @@ import { EchoAdapter, FakeProvider } from '../../src/api/testing.ts';
 import { Scorer } from '../../src/api/scorer.ts';
 import type { Case, Metric, Reply, Score } from '../../src/api/types.ts';
 import { contenderKey, type Contender } from '../../src/core/matrix.ts';
+import type { SlotAnswer } from '../../src/core/coordinator.ts';
+import { MAX_ATTEMPTS } from '../../src/core/retry.ts';
 import type { HeadStartCase } from '../../src/core/run-schedule.ts';
 import { ProviderRegistry } from '../../src/providers/registry.ts';
 
@@ -25,20 +27,43 @@ class Exact extends Scorer {
   }
 }
 
-/** A fake whose calls take CALL_MS, keeping when each started and for which case; `refuse` answers 429s. */
+/**
+ * A fake whose calls take CALL_MS, keeping which case each was for and when it started; the first `refuse[case]`
+ * calls of a case are answered with a 429 asking to wait `retryAfter` seconds.
+ */
 class Timed extends FakeProvider {
   readonly started: string[] = [];
-  constructor(private readonly refuse = new Set<string>()) {
+  readonly startedAt: number[] = [];
+  constructor(
+    private readonly refuse: Record<string, number> = {},
+    private readonly retryAfter = 1,
+  ) {
     super({ models: { echo: 'echo' } });
   }
   override async complete(...args: Parameters<FakeProvider['complete']>) {
     // The echo adapter sends the case's input as JSON.
     const text = JSON.parse(args[1].user) as string;
     this.started.push(text);
+    this.startedAt.push(Date.now());
     await sleep(CALL_MS);
-    if (this.refuse.has(text)) throw Object.assign(new Error('slow down'), { status: 429, retryAfter: 1 });
+    if ((this.refuse[text] ?? 0) > 0) {
+      this.refuse[text]!--;
+      throw Object.assign(new Error('slow down'), { status: 429, retryAfter: this.retryAfter });
+    }
     return super.complete(...args);
   }
+}
+
+/** A run's gate that lets every call go, keeping what it was asked; `answer` may say otherwise. */
+function openGate(answer: () => SlotAnswer = () => ({ startAt: Date.now() })) {
+  const asked: string[] = [];
+  const gate: GateClient = {
+    slot: () => (asked.push('slot'), Promise.resolve(answer())),
+    endCall: () => Promise.resolve(),
+    report: () => Promise.resolve('running'),
+    closeVendor: () => (asked.push('closeVendor'), Promise.resolve()),
+  };
+  return { gate, asked };
 }
 
 const base = { provider: 'fake', id: 'fake/echo', effort: 'default', temperature: null, maxTokens: null };
@@ -107,7 +132,7 @@ describe('HeadStart', () => {
 
   it('starts no more once a vendor asked to slow down, even before the run has a gate to tell', async () => {
     // e1/v/0 ends first, with a 429: the calls ending after it start none (its own waits for a gate never attached).
-    const provider = new Timed(new Set(['e1/v/0']));
+    const provider = new Timed({ 'e1/v/0': Infinity });
     setUp({ e1: 6, e2: 6 }, provider, 2);
     await sleep(CALL_MS * 3.5);
     expect(provider.started).toEqual(['e1/v/0', 'e1/v/1', 'e2/v/0', 'e2/v/1']);
@@ -115,7 +140,7 @@ describe('HeadStart', () => {
 
   it('tells the gate, once it has one, a vendor closed from when it said so', async () => {
     // retryAfter 1: e1/v/0 closes its vendor for 1 s at CALL_MS; the gate comes 500 ms after that.
-    const provider = new Timed(new Set(['e1/v/0']));
+    const provider = new Timed({ 'e1/v/0': Infinity });
     const start = setUp({ e1: 1 }, provider, 1);
     await sleep(CALL_MS + 500);
     const closed: [string, number][] = [];
@@ -160,5 +185,83 @@ describe('HeadStart', () => {
     void start.take('run-1', 'e1', 'e1/v/1');
     await sleep(0);
     expect(all).toBe(true);
+  });
+
+  it("tries a failed call again when its delay is over, through the run's gate, and counts the tries", async () => {
+    // e1/v/0 is refused once (wait 1 s); the run is made 300 ms after that.
+    const provider = new Timed({ 'e1/v/0': 1 });
+    const start = setUp({ e1: 1 }, provider, 1);
+    const { gate, asked } = openGate();
+    start.attach(gate);
+    await sleep(CALL_MS + 300);
+    start.runMade();
+    await sleep(1000);
+    expect(provider.started).toEqual(['e1/v/0', 'e1/v/0']);
+    const gap = provider.startedAt[1]! - provider.startedAt[0]!;
+    expect(gap).toBeGreaterThanOrEqual(CALL_MS + 1000);
+    expect(gap).toBeLessThan(CALL_MS + 1000 + 150);
+    // The gate heard of the window, then was asked for the second try's turn.
+    expect(asked).toEqual(['closeVendor', 'slot']);
+    const outcome = await start.take('run-1', 'e1', 'e1/v/0');
+    expect(outcome).toMatchObject({ result: { status: 'scored', score: 1, attempts: 2 } });
+  });
+
+  it('tries again only once the run is made, however short the delay', async () => {
+    const provider = new Timed({ 'e1/v/0': 1 }, 0.05);
+    const start = setUp({ e1: 1 }, provider, 1);
+    start.attach(openGate().gate);
+    await sleep(CALL_MS + 500);
+    expect(provider.started).toHaveLength(1);
+    const made = Date.now();
+    start.runMade();
+    await sleep(CALL_MS + 50);
+    expect(provider.started).toHaveLength(2);
+    expect(provider.startedAt[1]! - made).toBeLessThan(50);
+  });
+
+  it('leaves the retry to the pool that takes the call over while it waits, or after a Ctrl-C', async () => {
+    const provider = new Timed({ 'e1/v/0': 1, 'e2/v/0': 1, 'e3/v/0': 1 });
+    const start = setUp({ e1: 1, e2: 1, e3: 1 }, provider, 1);
+    const interrupt = new AbortController();
+    start.stopWhen(interrupt.signal);
+    start.attach(openGate().gate);
+    start.runMade();
+    // Taken over while its first try is in flight: it ends with that try.
+    const inFlight = start.take('run-1', 'e3', 'e3/v/0');
+    await sleep(CALL_MS + 300);
+    expect(await inFlight).toMatchObject({ retry: { attempts: 1 } });
+    // Taken over 300 ms into its 1 s wait: its pool gets the failure at once, with the one try made.
+    const taken = await start.take('run-1', 'e1', 'e1/v/0');
+    expect(taken).toMatchObject({ retry: { attempts: 1, delay: 1 } });
+    // Interrupted while it waits: past its delay, it is not tried again, and its pool gets the failure.
+    interrupt.abort();
+    await sleep(1000);
+    expect(provider.started.sort()).toEqual(['e1/v/0', 'e2/v/0', 'e3/v/0']);
+    const interrupted = await start.take('run-1', 'e2', 'e2/v/0');
+    expect(interrupted).toMatchObject({ retry: { attempts: 1 } });
+  });
+
+  it('ends a case whose tries are spent with the error', async () => {
+    const provider = new Timed({ 'e1/v/0': Infinity }, 0.01);
+    const start = setUp({ e1: 1 }, provider, 1);
+    start.attach(openGate().gate);
+    start.runMade();
+    await sleep(CALL_MS * MAX_ATTEMPTS + 200);
+    const e1 = await start.take('run-1', 'e1', 'e1/v/0');
+    expect(provider.started).toHaveLength(MAX_ATTEMPTS);
+    expect(e1).toMatchObject({ result: { status: 'error', score: null, attempts: MAX_ATTEMPTS } });
+    expect(e1 && 'result' in e1 && e1.result.error).toContain('slow down');
+  });
+
+  it("does what the run's gate says: a try again that finds the run paused is handed back unrun", async () => {
+    const provider = new Timed({ 'e1/v/0': 1 }, 0.01);
+    const { gate, asked } = openGate(() => ({ paused: true }));
+    const start = setUp({ e1: 1 }, provider, 1);
+    start.attach(gate);
+    start.runMade();
+    await sleep(CALL_MS + 200);
+    expect(asked).toEqual(['closeVendor', 'slot']);
+    expect(await start.take('run-1', 'e1', 'e1/v/0')).toEqual({ deferred: 'paused' });
+    expect(provider.started).toHaveLength(1);
   });
 });

@@ -72,14 +72,19 @@ describe('an exchange between a pool and its experiment', () => {
         settled: [
           { index: 0, deferred: 'paused' },
           { index: 1, retry: { delay: 3, error: 'HTTP 429' } },
+          // Tried twice already (its command retried it before the run was made): the retries go on from there.
+          { index: 2, retry: { delay: 2, error: 'HTTP 503', tried: 2 } },
         ],
         want: 0,
       },
       cases,
     );
-    expect(retries).toEqual([{ index: 1, delay: 3 }]);
+    expect(retries).toEqual([
+      { index: 1, delay: 3, tried: 1 },
+      { index: 2, delay: 2, tried: 2 },
+    ]);
     expect(answer.cases).toEqual([]);
-    expect(state.queue).toMatchObject({ returned: [0], retrying: [1] });
+    expect(state.queue).toMatchObject({ returned: [0], retrying: [1, 2] });
   });
 
   it('hands out nothing once the experiment is ending, and says why', () => {
