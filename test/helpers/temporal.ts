@@ -13,14 +13,17 @@ export function temporalBinary(): string {
   return inject('temporalBinary');
 }
 
-/** A free port P on 127.0.0.1 whose UI port P + 1000 is free too, for a dev server of a test's own. */
+/**
+ * A free port P on 127.0.0.1 whose UI port P + 1000 is free too, for a dev server of a test's own. Both lie below the
+ * ephemeral range (32768 up on Linux): a server killed and started again on them in a test finds them free, where a
+ * port the system handed out could meanwhile be the local end of some other test's connection.
+ */
 export async function freeServerPort(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const port = await listenOn(0);
-    if (port !== undefined && port + 1000 <= 65535 && (await listenOn(port + 1000)) !== undefined)
-      return port;
+    const port = 20_000 + Math.floor(Math.random() * 11_000);
+    if ((await listenOn(port)) !== undefined && (await listenOn(port + 1000)) !== undefined) return port;
   }
-  throw new Error('No free port P with P + 1000 also free on 127.0.0.1 after 50 tries.');
+  throw new Error('No free port P in 20000-30999 with P + 1000 also free on 127.0.0.1 after 50 tries.');
 }
 
 /** Bind `port` (0 = any) on 127.0.0.1, release it, and return the bound port, or undefined if it was taken. */

@@ -131,10 +131,11 @@ describe('openInBrowser', () => {
   it('runs the browser on the file and does not wait for it', async () => {
     const log = join(dir, 'opened.txt');
     const browser = join(dir, 'fake-browser.sh');
-    writeFileSync(browser, `#!/bin/sh\necho "$1" > ${log}\n`);
+    // Written whole, then moved into place: the test never reads a file the shell has made and not yet written to.
+    writeFileSync(browser, `#!/bin/sh\necho "$1" > ${log}.part && mv ${log}.part ${log}\n`);
     chmodSync(browser, 0o755);
     expect(await openInBrowser('/some/report.html', { BROWSER: browser })).toBeUndefined();
-    for (let i = 0; i < 50 && !existsSync(log); i++) await sleep(20);
+    for (let i = 0; i < 250 && !existsSync(log); i++) await sleep(20);
     expect(readFileSync(log, 'utf8')).toBe('/some/report.html\n');
   });
 
