@@ -158,6 +158,11 @@ function startDevArgs(ports: Ports, dbFile: string, extraArgs: readonly string[]
   args.push('--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true');
   args.push('--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true');
   args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
+  // A query that reaches a workflow while its task runs waits for the task; the server holds one such query per
+  // workflow by default and refuses the next with RESOURCE_EXHAUSTED, which the SDK retries only after ~1 s. A
+  // command's pools and its progress loop read the run's gate at once: 1 toy compare in 10-20 had its calls wait
+  // 1.5-2 s for a look at the gate.
+  args.push('--dynamic-config-value', 'history.MaxBufferedQueryCount=100');
   for (const name of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${name}=Keyword`);
   return [...args, ...extraArgs];
 }

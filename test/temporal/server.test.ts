@@ -155,8 +155,12 @@ describe('the SQLite and dynamic-config settings', () => {
     const cmdline = await readFile(`/proc/${first.pid}/cmdline`, 'utf8').catch(() => undefined);
     if (cmdline !== undefined) {
       const args = cmdline.split('\0');
-      for (const value of ['synchronous=normal', 'system.enableActivityEagerExecution=true'])
-        expect(args).toContain(value);
+      const values = [
+        'synchronous=normal',
+        'system.enableActivityEagerExecution=true',
+        'history.MaxBufferedQueryCount=100',
+      ];
+      for (const value of values) expect(args).toContain(value);
       for (const name of SEARCH_ATTRIBUTES) expect(args).toContain(`${name}=Keyword`);
     }
   });
