@@ -159,6 +159,7 @@ export class HeadStart {
    */
   private earlyGate(): GateClient {
     return {
+      ...this.runGate(),
       slot: () => Promise.resolve({ startAt: Date.now() }),
       closeVendor: async (runId, vendor, seconds) => {
         // The vendor asked to slow down: no more calls start before the gate has heard it.
@@ -168,12 +169,13 @@ export class HeadStart {
         // Closed from when the vendor said so, not from when the run's gate came to hear it.
         await gate.closeVendor(runId, vendor, Math.max(0, until - Date.now()) / 1000);
       },
-      endCall: async (runId, holder) => (await this.gate).endCall(runId, holder),
-      report: async (runId, outcomes) => (await this.gate).report(runId, outcomes),
     };
   }
 
-  /** The run's gate, for the calls tried again here once the run is made: they wait for their turn on a timer. */
+  /**
+   * The run's gate once the worker has it, for the calls tried again here once the run is made (they wait for their
+   * turn on a timer); the first calls tell it what they found (earlyGate).
+   */
   private runGate(): GateClient {
     return {
       slot: async (runId, request) => (await this.gate).slot(runId, request),

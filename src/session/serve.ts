@@ -135,9 +135,8 @@ export async function serveRun(
     );
     // What the loop waits for, unless the run closes or the command stops first: a query held behind its workflow's
     // task, or one of a workflow that has just closed, kept the toy suite's close unseen for 1.5-2 s in a run of 3.
-    const over = outcome.then((): typeof OVER => OVER);
-    const unlessOver = <T>(work: Promise<T>) =>
-      Promise.race([work, over, stopped.then((): typeof OVER => OVER)]);
+    const over = Promise.race([outcome, stopped]).then((): typeof OVER => OVER);
+    const unlessOver = <T>(work: Promise<T>) => Promise.race([work, over]);
     for (let tick = 0; ; tick++) {
       // Each look waits a tick first: at the start the run's first workflow tasks are under way on this thread, and
       // the queries would only compete with them for it.

@@ -43,9 +43,9 @@ export interface SuiteWorkerOptions {
   /**
    * For the worker of a command that waits for its run (compare, run, resume): no thread to start, no second copy of
    * Temporal's SDK to load, so the run's first task is served ~0.6 s sooner and the command takes ~20 % less CPU and
-   * ~40 MB less memory (bench/throughput.ts, and paired whole-process timings of the toy suite). The SDK calls this its debug mode: it
-   * also lifts the 5 s bound on one workflow activation, which only a bug of ours in workflows/ would reach. A
-   * standalone `llm-evals worker` keeps the thread: it starts once and serves for long.
+   * ~40 MB less memory (bench/throughput.ts, and paired whole-process timings of the toy suite). The SDK calls this
+   * its debug mode: it also lifts the 5 s bound on one workflow activation, which only a bug of ours in workflows/
+   * would reach. A standalone `llm-evals worker` keeps the thread: it starts once and serves for long.
    */
   workflowsInProcess?: boolean;
   /** The calls its command started before the run was made, for the run's pools here to take over. */
