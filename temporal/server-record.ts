@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Ports } from './ports.ts';
+import { missingSettings } from './server-settings.ts';
 
 /** What `<stateDir>/server.json` records about a running embedded dev server. */
 export const ServerInfoSchema = z.object({
@@ -89,14 +90,32 @@ export function isAlive(pid: number): boolean {
 /** Alive and, where /proc exists, still the process we started on this db (pids get reused; zombies have no cmdline). */
 export async function isOurServer(info: ServerInfo): Promise<boolean> {
   if (!isAlive(info.pid)) return false;
-  const cmdline = await readFile(`/proc/${info.pid}/cmdline`, 'utf8').catch(() => undefined);
-  return cmdline === undefined || cmdline.includes(info.dbFile);
+  const args = await commandLine(info.pid);
+  return args === undefined || args.includes(info.dbFile);
+}
+
+/** The arguments a process was started with, where the system shows them (Linux's /proc). */
+export async function commandLine(pid: number): Promise<string[] | undefined> {
+  const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => undefined);
+  return cmdline?.replace(/\0$/, '').split('\0');
 }
 
 /** The dev server recorded in `stateDir` when its process is alive (not asked whether it answers). */
 export async function recordedServer(stateDir: string): Promise<ServerInfo | undefined> {
   const info = await readInfo(resolve(stateDir));
   return info && (await isOurServer(info)) ? info : undefined;
+}
+
+/**
+ * The dev server recorded in `stateDir` when it is alive and runs with every setting of this version: one an earlier
+ * llm-evals started may lack some, and is left to ensureServer (which starts it again when no run is in flight).
+ */
+export async function currentServer(stateDir: string): Promise<ServerInfo | undefined> {
+  const info = await readInfo(resolve(stateDir));
+  if (!info || !isAlive(info.pid)) return undefined;
+  const args = await commandLine(info.pid);
+  if (args === undefined) return info;
+  return args.includes(info.dbFile) && missingSettings(args).length === 0 ? info : undefined;
 }
 
 async function readJson(stateDir: string): Promise<unknown> {

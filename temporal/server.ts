@@ -8,8 +8,11 @@ import { findTemporalBinary } from './binary.ts';
 import { userStateDir } from '../src/dirs.ts';
 import { TemporalServerExited, TemporalServerNotReady, TemporalUnreachable } from './errors.ts';
 import { HOST, choosePorts, parsePort } from './ports.ts';
+import { SERVER_SETTINGS, missingSettings } from './server-settings.ts';
 import type { Ports } from './ports.ts';
 import {
+  commandLine,
+  currentServer,
   forgetServer,
   isOurServer,
   readInfo,
@@ -20,21 +23,14 @@ import {
 } from './server-record.ts';
 import type { ServerInfo } from './server-record.ts';
 
-export { recordedServer };
+export { currentServer, recordedServer };
 
 export { ServerInfoSchema } from './server-record.ts';
 export type { ServerInfo } from './server-record.ts';
 
 type Exit = { code: number | null };
 
-/** The custom search attributes every embedded server registers, so `runs`/`status` can find runs. */
-export const SEARCH_ATTRIBUTES = [
-  'LlmEvalsRunId',
-  'LlmEvalsSuite',
-  'LlmEvalsState',
-  'LlmEvalsProject',
-  'LlmEvalsSchedule',
-] as const;
+export { SEARCH_ATTRIBUTES, SERVER_SETTINGS, missingSettings } from './server-settings.ts';
 
 /** Options for {@link ensureServer}; `env` defaults to `process.env` (state dir, LLM_EVALS_TEMPORAL_PORT, binary lookup). */
 export interface EnsureServerOptions {
@@ -68,7 +64,25 @@ export async function ensureServer(
     if (recorded && (await isOurServer(recorded))) {
       const gone = async () => ((await isOurServer(recorded)) ? undefined : { code: null });
       await waitUntilReady(recorded, readyTimeoutMs, 0, gone);
-      return { ...recorded, reused: true };
+      const missing = missingSettings(await commandLine(recorded.pid));
+      if (missing.length === 0) return { ...recorded, reused: true };
+      // Started by an earlier llm-evals: it takes this version's settings only by starting again, which the runs in
+      // flight would live through (they are durable) but would feel as an outage, so it waits until none is.
+      const running = await workflowsRunning(recorded.address);
+      const lacks = `without ${missing.join(', ')}`;
+      if (running !== 0) {
+        opts.log?.(
+          `The Temporal dev server was started ${lacks} (by an earlier llm-evals); it keeps running as it is ` +
+            `while ${running === 1 ? 'a workflow runs' : `${running ?? 'some'} workflows run`} on it. ` +
+            "'llm-evals server stop' once they end: the next command starts it with them.",
+        );
+        return { ...recorded, reused: true };
+      }
+      opts.log?.(
+        `Starting the Temporal dev server again: it was started ${lacks} (by an earlier llm-evals).`,
+      );
+      await stopProcess(recorded);
+      await forgetServer(stateDir, recorded);
     }
     return { ...(await startServer(stateDir, readyTimeoutMs, opts)), reused: false };
   });
@@ -152,36 +166,51 @@ function startDevArgs(ports: Ports, dbFile: string, extraArgs: readonly string[]
     String(ports.uiPort),
   ];
   args.push('--db-filename', dbFile, '--log-format', 'json', '--log-level', 'warn');
-  // WAL + synchronous=normal roughly doubled throughput in our bench. A crash of the server process loses nothing
-  // committed; a power cut of the machine may lose the last transactions (the db stays consistent).
-  args.push('--sqlite-pragma', 'journal_mode=wal', '--sqlite-pragma', 'synchronous=normal');
-  args.push('--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true');
-  args.push('--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true');
-  args.push('--dynamic-config-value', 'system.enableActivityEagerExecution=true');
-  // A query that reaches a workflow while its task runs waits for the task; the server holds one such query per
-  // workflow by default and refuses the next with RESOURCE_EXHAUSTED, which the SDK retries only after ~1 s. A
-  // command's pools and its progress loop read the run's gate at once: 1 toy compare in 10-20 had its calls wait
-  // 1.5-2 s for a look at the gate.
-  args.push('--dynamic-config-value', 'history.MaxBufferedQueryCount=100');
-  for (const name of SEARCH_ATTRIBUTES) args.push('--search-attribute', `${name}=Keyword`);
-  return [...args, ...extraArgs];
+  return [...args, ...SERVER_SETTINGS.flat(), ...extraArgs];
 }
 
 /** Stop the dev server recorded in `stateDir` (SIGTERM, then SIGKILL after 10 s); only its ports stay recorded. */
 export async function stopServer(stateDir: string): Promise<{ stopped: boolean; pid?: number }> {
   const info = await readInfo(resolve(stateDir));
   if (!info) return { stopped: false };
-  let stopped = false;
-  if (await isOurServer(info)) {
-    signal(info.pid, 'SIGTERM');
-    if (!(await waitGone(info, 10_000))) {
-      signal(info.pid, 'SIGKILL');
-      await waitGone(info, 5_000);
-    }
-    stopped = true;
-  }
+  const stopped = await isOurServer(info);
+  if (stopped) await stopProcess(info);
   await forgetServer(resolve(stateDir), info);
   return stopped ? { stopped, pid: info.pid } : { stopped };
+}
+
+/** SIGTERM to the server, then SIGKILL if it is still there after 10 s. */
+async function stopProcess(info: ServerInfo): Promise<void> {
+  signal(info.pid, 'SIGTERM');
+  if (!(await waitGone(info, 10_000))) {
+    signal(info.pid, 'SIGKILL');
+    await waitGone(info, 5_000);
+  }
+}
+
+/** How many workflows run on the server at `address`, over all its namespaces; undefined when it cannot say. */
+async function workflowsRunning(address: string): Promise<number | undefined> {
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: 5_000 });
+    const service = connection.workflowService;
+    const { namespaces } = await service.listNamespaces({});
+    let running = 0;
+    for (const { namespaceInfo } of namespaces ?? []) {
+      const namespace = namespaceInfo?.name;
+      if (!namespace || namespace === 'temporal-system') continue;
+      const { count } = await service.countWorkflowExecutions({
+        namespace,
+        query: 'ExecutionStatus="Running"',
+      });
+      running += Number(count ?? 0);
+    }
+    return running;
+  } catch {
+    return undefined;
+  } finally {
+    await connection?.close();
+  }
 }
 
 /** Whether the dev server recorded in `stateDir` is alive and answering; `info` only when it is. */

@@ -4,7 +4,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { userStateDir } from '../dirs.ts';
 import { ConfigError } from '../errors.ts';
 import { TemporalTlsFailed } from '../../temporal/errors.ts';
-import { checkReachable, ensureServer, recordedServer, serverStatus } from '../../temporal/server.ts';
+import { checkReachable, currentServer, ensureServer, serverStatus } from '../../temporal/server.ts';
 import { engineTracing } from './engine-tracing.ts';
 import { Runs } from './runs.ts';
 import { Schedules } from './schedules.ts';
@@ -113,8 +113,9 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     early(address);
   } else {
     // The server every command finds running: connecting is the check that it answers (one connection, not a probe
-    // and then a connection). Starting one, or one that does not answer, goes through ensureServer and its errors.
-    const running = await recordedServer(userStateDir(env));
+    // and then a connection). Starting one, or one that does not answer or lacks this version's settings, goes
+    // through ensureServer and its errors.
+    const running = await currentServer(userStateDir(env));
     if (running) early(running.address);
     connection = running
       ? await Connection.connect({ address: running.address, connectTimeout: 2_000, ...secure }).catch(

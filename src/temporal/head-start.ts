@@ -1,6 +1,6 @@
 import { HeadStart } from '../../activities/head-start.ts';
 import type { Plan } from '../core/plan.ts';
-import { recordedServer } from '../../temporal/server-record.ts';
+import { currentServer } from '../../temporal/server-record.ts';
 import { toRunInput } from '../core/run-input.ts';
 import { headStartCases } from '../core/run-schedule.ts';
 import type { Tracking } from '../core/tracking.ts';
@@ -21,7 +21,7 @@ const PROBE_MS = 500;
  */
 async function serverIsThere(env: NodeJS.ProcessEnv): Promise<boolean> {
   const address = env.TEMPORAL_ADDRESS;
-  if (!address) return (await recordedServer(userStateDir(env))) !== undefined;
+  if (!address) return (await currentServer(userStateDir(env))) !== undefined;
   return !wantsTls(env) && (await tcpProbe(hostAndPort(address), PROBE_MS)) === undefined;
 }
 

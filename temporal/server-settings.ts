@@ -1,0 +1,40 @@
+// The settings the embedded dev server starts with, and how to tell that a running one lacks some.
+
+/** The custom search attributes every embedded server registers, so `runs`/`status` can find runs. */
+export const SEARCH_ATTRIBUTES = [
+  'LlmEvalsRunId',
+  'LlmEvalsSuite',
+  'LlmEvalsState',
+  'LlmEvalsProject',
+  'LlmEvalsSchedule',
+] as const;
+
+/**
+ * What the embedded server runs with, as flag and value: the settings a server started by an earlier llm-evals may
+ * lack (its command line shows them), and which it takes only when it starts.
+ */
+export const SERVER_SETTINGS: readonly (readonly [string, string])[] = [
+  // WAL + synchronous=normal roughly doubled throughput in our bench. A crash of the server process loses nothing
+  // committed; a power cut of the machine may lose the last transactions (the db stays consistent).
+  ['--sqlite-pragma', 'journal_mode=wal'],
+  ['--sqlite-pragma', 'synchronous=normal'],
+  ['--dynamic-config-value', 'frontend.enableUpdateWorkflowExecution=true'],
+  ['--dynamic-config-value', 'frontend.enableExecuteMultiOperation=true'],
+  ['--dynamic-config-value', 'system.enableActivityEagerExecution=true'],
+  // A query that reaches a workflow while its task runs waits for the task; the server holds one such query per
+  // workflow by default and refuses the next with RESOURCE_EXHAUSTED, which the SDK retries only after ~1 s. A
+  // command's pools and its progress loop read the run's gate at once: 1 toy compare in 10-20 had its calls wait
+  // 1.5-2 s for a look at the gate.
+  ['--dynamic-config-value', 'history.MaxBufferedQueryCount=100'],
+  ...SEARCH_ATTRIBUTES.map((name) => ['--search-attribute', `${name}=Keyword`] as const),
+];
+
+/**
+ * The settings (their values) a server started with `args` lacks: none when its command line cannot be read, since
+ * then nothing can be said of it.
+ */
+export function missingSettings(args: readonly string[] | undefined): string[] {
+  if (!args) return [];
+  const given = new Set(args.flatMap((arg, i) => (i > 0 ? [`${args[i - 1]}\0${arg}`] : [])));
+  return SERVER_SETTINGS.filter(([flag, value]) => !given.has(`${flag}\0${value}`)).map(([, value]) => value);
+}
