@@ -21,6 +21,11 @@ export interface GateClient {
    */
   look?(runId: string): void;
   /**
+   * The gate's state for a reader that makes no call (the live view): the look this worker's calls share when it is
+   * recent, else one read that they then share too. Unlike a call's look, it does not keep the look renewed.
+   */
+  state?(runId: string): Promise<GateState>;
+  /**
    * How a call waits for its turn outside an activity (a call its command retries before the run's pools came,
    * head-start.ts); an activity's calls wait through its context, so that cancelling it ends the wait.
    */

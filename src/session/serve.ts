@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
 import type { HeadStart } from '../temporal/head-start.ts';
 import type { Io } from '../cli/io.ts';
+import type { GateState } from '../core/coordinator.ts';
 import type { RunProgress } from '../core/progress.ts';
 import type { RunInput } from '../core/run-input.ts';
 import { renderProgress } from '../report/progress.ts';
@@ -137,6 +138,15 @@ export async function serveRun(
     // task, or one of a workflow that has just closed, kept the toy suite's close unseen for 1.5-2 s in a run of 3.
     const over = Promise.race([outcome, stopped]).then((): typeof OVER => OVER);
     const unlessOver = <T>(work: Promise<T>) => Promise.race([work, over]);
+    // Through the worker's look where it has one, which its calls share; a look that takes over 2 s is skipped.
+    const gates = worker.gate;
+    const readGate = (): Promise<GateState | undefined> =>
+      gates.state
+        ? Promise.race([
+            gates.state(runId).catch(() => undefined),
+            sleep(GATE_LOOK_MS, undefined, { ref: false }),
+          ])
+        : link.runs.gate(runId, GATE_LOOK_MS);
     for (let tick = 0; ; tick++) {
       // Each look waits a tick first: at the start the run's first workflow tasks are under way on this thread, and
       // the queries would only compete with them for it.
@@ -159,7 +169,7 @@ export async function serveRun(
         // answer is said as such.
         if ((await unlessOver(link.runs.reachable())) === false) lost();
       }
-      const gate = !lostSince && tick % 4 === 0 ? await unlessOver(link.runs.gate(runId)) : undefined;
+      const gate = !lostSince && tick % 4 === 0 ? await unlessOver(readGate()) : undefined;
       if (gate === OVER) break;
       if (gate?.state === 'paused') await answerPause(link.runs, runId, gate, input, policy, io);
     }
@@ -191,6 +201,9 @@ export async function serveRun(
   });
   return Promise.race([serving, givenUp]);
 }
+
+/** How long the live view waits for a look at the gate before it goes on without one. */
+const GATE_LOOK_MS = 2000;
 
 /** What serveRun's loop gets instead of an answer when the run closed (or the command stopped) first. */
 const OVER = Symbol('over');

@@ -115,8 +115,9 @@ export function temporalGate(client: Client): GateClient {
     // unref: calls in flight keep a worker alive, never this timer.
     refresher ??= setInterval(refresh, TICK_MS).unref();
   };
-  const view = (runId: string) => {
-    used(runId);
+  /** The look for `runId`; a call's look (`use`) also keeps it renewed while calls go on asking. */
+  const view = (runId: string, use = true) => {
+    if (use) used(runId);
     const cached = views.get(runId);
     if (cached && Date.now() - cached.at < VIEW_MS) return cached.view;
     // Too old: every call waits for the one look being read.
@@ -151,6 +152,7 @@ export function temporalGate(client: Client): GateClient {
       // A look that fails leaves nothing cached: the call that needs it reads again.
       view(runId).catch(() => undefined);
     },
+    state: (runId) => view(runId, false),
     async endCall(runId, holder) {
       release(runId, holder);
       await again(() => client.workflow.getHandle(gateWorkflowId(runId)).signal(endCallSignal, holder));

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type CaseDeps, type ScheduleDeps } from '../../activities/index.ts';
+import type { GateClient } from '../../activities/gated-model.ts';
 import type { HeadStart } from '../../activities/head-start.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
@@ -28,6 +29,12 @@ export function taskQueueFor(suite: string, env: NodeJS.ProcessEnv): string {
 /** A worker serving a suite's runs, and the way to stop it without losing the calls it has in flight. */
 export interface SuiteWorker {
   worker: Worker;
+  /**
+   * The run's gate as this worker's calls reach it: the live view reads the gate's state through it, so that it shares
+   * their look rather than query the gate beside them (a server holds one query per workflow while its task runs by
+   * default, and refuses the next for ~1 s).
+   */
+  gate: GateClient;
   /** Runs the worker until `until` settles; the pools first report the calls they have running, then it stops. */
   runUntil<T>(until: () => Promise<T>): Promise<T>;
   /** Shuts down a worker that was made but never run (its run did not start); does nothing to one that ran. */
@@ -118,6 +125,7 @@ export async function createSuiteWorker(
   if (options.workflowsInProcess) await stopPromiseStacks();
   return {
     worker,
+    gate,
     runUntil: (until) =>
       worker.runUntil(async () => {
         try {

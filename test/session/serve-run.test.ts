@@ -50,7 +50,7 @@ function hangingLink(closeMs: number, queries: string[]) {
   return { runs } as unknown as TemporalLink;
 }
 
-const worker = { runUntil: (until: () => Promise<unknown>) => until() } as unknown as SuiteWorker;
+const worker = { runUntil: (until: () => Promise<unknown>) => until(), gate: {} } as unknown as SuiteWorker;
 
 describe('serveRun', () => {
   it('sees the run closed at once while a query of its progress is held', async () => {

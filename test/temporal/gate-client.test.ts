@@ -128,3 +128,33 @@ describe('temporalGate, for calls that no limit counts', () => {
     });
   }, 60_000);
 });
+
+describe('temporalGate, for the live view', () => {
+  it("shares the calls' look: no query of its own while theirs is recent, and its own read serves them", async () => {
+    await withGate(async (gate, runId) => {
+      await slotMs(gate, runId);
+      const before = queries;
+      await expect(gate.state!(runId)).resolves.toMatchObject({ state: 'running' });
+      expect(queries).toBe(before);
+      // No call for 3 s, so the look is no longer renewed, and is old: the view reads one, and the call that comes
+      // while it is read waits for that read.
+      await sleep(3700);
+      const idle = queries;
+      const [state, wait] = await Promise.all([gate.state!(runId), slotMs(gate, runId)]);
+      expect(state.state).toBe('running');
+      expect(wait).toBeGreaterThanOrEqual(QUERY_MS);
+      expect(queries).toBe(idle + 1);
+    });
+  }, 60_000);
+
+  it('does not keep the look renewed: a view read once a second makes one query a second', async () => {
+    await withGate(async (gate, runId) => {
+      const before = queries;
+      for (let tick = 0; tick < 3; tick++) {
+        await gate.state!(runId);
+        await sleep(1000);
+      }
+      expect(queries - before).toBe(3);
+    });
+  }, 60_000);
+});
