@@ -147,6 +147,8 @@ try {
     const limit = (n * l) / c / 1000;
     const loop = await inProcess(cases, l, c);
     const fmtRatio = (s: number) => (limit > 0 ? `${(s / limit).toFixed(2)}×` : '-');
+    // Calls too short to leave anything between their first and last second have no mean in flight.
+    const fmtMean = (mean: number | null) => (mean === null ? '-' : mean.toFixed(1));
     table.push([
       `${n}/${l}/${c}`,
       'in-process loop',
@@ -157,7 +159,7 @@ try {
       '-',
       '-',
       String(loop.stats.calls),
-      (meanInFlight(loop.stats.inFlight) ?? NaN).toFixed(1),
+      fmtMean(meanInFlight(loop.stats.inFlight)),
     ]);
     // The suite's first compare (its helper compiled, the run's first on this server), then the same compare again:
     // what a compare costs once, and each time after.
@@ -183,7 +185,7 @@ try {
         run.cliPeak.toFixed(0),
         run.serverPeak.toFixed(0),
         String(stats.calls),
-        mean === null ? '-' : mean.toFixed(1),
+        fmtMean(mean),
       ]);
       // With LLM_EVALS_TIMINGS set, where the compare's own time went (its phase marks, the fake's first and last call).
       if (process.env.LLM_EVALS_TIMINGS) {
