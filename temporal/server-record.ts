@@ -111,11 +111,8 @@ export async function recordedServer(stateDir: string): Promise<ServerInfo | und
  * llm-evals started may lack some, and is left to ensureServer (which starts it again when no run is in flight).
  */
 export async function currentServer(stateDir: string): Promise<ServerInfo | undefined> {
-  const info = await readInfo(resolve(stateDir));
-  if (!info || !isAlive(info.pid)) return undefined;
-  const args = await commandLine(info.pid);
-  if (args === undefined) return info;
-  return args.includes(info.dbFile) && missingSettings(args).length === 0 ? info : undefined;
+  const info = await recordedServer(stateDir);
+  return info && missingSettings(await commandLine(info.pid)).length === 0 ? info : undefined;
 }
 
 async function readJson(stateDir: string): Promise<unknown> {
