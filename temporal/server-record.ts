@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
 import type { Ports } from './ports.ts';
-import { missingSettings } from './server-settings.ts';
+import { VERSION } from '../src/package-root.ts';
+import { settingsToApply } from './server-settings.ts';
 
 /** What `<stateDir>/server.json` records about a running embedded dev server. */
 export const ServerInfoSchema = z.object({
@@ -16,6 +17,8 @@ export const ServerInfoSchema = z.object({
   logFile: z.string(),
   binary: z.string(),
   startedAt: z.string(),
+  /** The llm-evals version that started it (absent: one from before this was recorded). */
+  startedBy: z.string().optional(),
 });
 export type ServerInfo = z.infer<typeof ServerInfoSchema>;
 
@@ -108,11 +111,15 @@ export async function recordedServer(stateDir: string): Promise<ServerInfo | und
 
 /**
  * The dev server recorded in `stateDir` when it is alive and runs with every setting of this version: one an earlier
- * llm-evals started may lack some, and is left to ensureServer (which starts it again when no run is in flight).
+ * llm-evals started may lack some, and is left to ensureServer (which starts it again when no run is in flight). One
+ * a newer llm-evals started is taken as it is.
  */
 export async function currentServer(stateDir: string): Promise<ServerInfo | undefined> {
   const info = await recordedServer(stateDir);
-  return info && missingSettings(await commandLine(info.pid)).length === 0 ? info : undefined;
+  if (!info) return undefined;
+  return settingsToApply(await commandLine(info.pid), info.startedBy, VERSION).length === 0
+    ? info
+    : undefined;
 }
 
 async function readJson(stateDir: string): Promise<unknown> {

@@ -38,3 +38,25 @@ export function missingSettings(args: readonly string[] | undefined): string[] {
   const given = new Set(args.flatMap((arg, i) => (i > 0 ? [`${args[i - 1]}\0${arg}`] : [])));
   return SERVER_SETTINGS.filter(([flag, value]) => !given.has(`${flag}\0${value}`)).map(([, value]) => value);
 }
+
+/**
+ * The settings a running server lacks that this version (`ours`) gives it by starting it again: those it lacks when
+ * the llm-evals that started it (`startedBy`, recorded from this version on) is older; none when that one is the same
+ * or newer, whose settings are its own: two projects on two versions would otherwise start the shared server in turn.
+ */
+export function settingsToApply(
+  args: readonly string[] | undefined,
+  startedBy: string | undefined,
+  ours: string,
+): string[] {
+  return startedBy !== undefined && !isOlder(startedBy, ours) ? [] : missingSettings(args);
+}
+
+/** Whether version `a` comes before `b`, by their numbers major.minor.patch. */
+export function isOlder(a: string, b: string): boolean {
+  const numbers = (version: string) =>
+    version.split(/[.+-]/, 3).map((part) => Number.parseInt(part, 10) || 0);
+  const [x, y] = [numbers(a), numbers(b)];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0);
+  return false;
+}

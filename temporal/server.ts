@@ -8,7 +8,8 @@ import { findTemporalBinary } from './binary.ts';
 import { userStateDir } from '../src/dirs.ts';
 import { TemporalServerExited, TemporalServerNotReady, TemporalUnreachable } from './errors.ts';
 import { HOST, choosePorts, parsePort } from './ports.ts';
-import { SERVER_SETTINGS, missingSettings } from './server-settings.ts';
+import { VERSION } from '../src/package-root.ts';
+import { SERVER_SETTINGS, settingsToApply } from './server-settings.ts';
 import type { Ports } from './ports.ts';
 import {
   commandLine,
@@ -30,7 +31,13 @@ export type { ServerInfo } from './server-record.ts';
 
 type Exit = { code: number | null };
 
-export { SEARCH_ATTRIBUTES, SERVER_SETTINGS, missingSettings } from './server-settings.ts';
+export {
+  SEARCH_ATTRIBUTES,
+  SERVER_SETTINGS,
+  isOlder,
+  missingSettings,
+  settingsToApply,
+} from './server-settings.ts';
 
 /** Options for {@link ensureServer}; `env` defaults to `process.env` (state dir, LLM_EVALS_TEMPORAL_PORT, binary lookup). */
 export interface EnsureServerOptions {
@@ -64,7 +71,7 @@ export async function ensureServer(
     if (recorded && (await isOurServer(recorded))) {
       const gone = async () => ((await isOurServer(recorded)) ? undefined : { code: null });
       await waitUntilReady(recorded, readyTimeoutMs, 0, gone);
-      const missing = missingSettings(await commandLine(recorded.pid));
+      const missing = settingsToApply(await commandLine(recorded.pid), recorded.startedBy, VERSION);
       if (missing.length === 0) return { ...recorded, reused: true };
       // Started by an earlier llm-evals: it takes this version's settings only by starting again, which the runs in
       // flight would live through (they are durable) but would feel as an outage, so it waits until none is.
@@ -139,6 +146,7 @@ async function startServer(
     logFile,
     binary,
     startedAt: new Date().toISOString(),
+    startedBy: VERSION,
   };
   await writeInfo(stateDir, info);
   opts.log?.(`Starting the Temporal dev server on ${address} (UI ${uiUrl}, data in ${dbFile})…`);

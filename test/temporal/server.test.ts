@@ -20,12 +20,15 @@ import {
   checkReachable,
   currentServer,
   ensureServer,
+  isOlder,
   missingSettings,
   recordedServer,
+  settingsToApply,
   serverStatus,
   stopServer,
 } from '../../temporal/server.ts';
 import type { ServerInfo } from '../../temporal/server.ts';
+import { VERSION } from '../../src/package-root.ts';
 import { runCli } from '../helpers/cli.ts';
 import { freeServerPort, temporalBinary } from '../helpers/temporal.ts';
 
@@ -191,11 +194,34 @@ describe('missingSettings', () => {
   });
 });
 
+describe('settingsToApply', () => {
+  const lacking = SERVER_SETTINGS.flat().filter((arg) => arg !== 'journal_mode=wal');
+  it.each([
+    { startedBy: undefined, ours: '0.2.0', apply: ['journal_mode=wal'] },
+    { startedBy: '0.1.0', ours: '0.2.0', apply: ['journal_mode=wal'] },
+    { startedBy: '0.2.0', ours: '0.2.0', apply: [] },
+    { startedBy: '0.10.0', ours: '0.9.3', apply: [] },
+    { startedBy: '1.0.0-beta.2', ours: '1.0.1', apply: ['journal_mode=wal'] },
+  ])('started by $startedBy, this one $ours: $apply', ({ startedBy, ours, apply }) => {
+    expect(settingsToApply(lacking, startedBy, ours)).toEqual(apply);
+  });
+  it.each([
+    ['0.1.0', '0.1.1', true],
+    ['0.9.9', '0.10.0', true],
+    ['1.2.3', '1.2.3', false],
+    ['2.0.0', '1.99.99', false],
+  ] as const)('%s before %s: %s', (a, b, older) => {
+    expect(isOlder(a, b)).toBe(older);
+  });
+});
+
 describe('a server an earlier llm-evals started, without a setting of this version', () => {
   const LEFT_OUT = 'history.MaxBufferedQueryCount=100';
 
   /** Starts the server as a version without LEFT_OUT did, and records it as that version would have. */
-  async function olderServer(): Promise<{ dir: string; info: ServerInfo; child: ChildProcess }> {
+  async function olderServer(
+    startedBy?: string,
+  ): Promise<{ dir: string; info: ServerInfo; child: ChildProcess }> {
     const dir = await tempDir();
     const port = await freeServerPort();
     const dbFile = join(dir, 'temporal.db');
@@ -213,6 +239,7 @@ describe('a server an earlier llm-evals started, without a setting of this versi
       logFile: join(dir, 'server.log'),
       binary: temporalBinary(),
       startedAt: new Date().toISOString(),
+      ...(startedBy ? { startedBy } : {}),
     };
     await writeFile(join(dir, 'server.json'), JSON.stringify(info));
     return { dir, info, child };
@@ -237,7 +264,7 @@ describe('a server an earlier llm-evals started, without a setting of this versi
       expect(child.exitCode ?? child.signalCode).not.toBeNull();
       const args = (await readFile(`/proc/${started.pid}/cmdline`, 'utf8')).split('\0');
       expect(args).toContain(LEFT_OUT);
-      await expect(currentServer(dir)).resolves.toMatchObject({ pid: started.pid });
+      await expect(currentServer(dir)).resolves.toMatchObject({ pid: started.pid, startedBy: VERSION });
       const again = await ensureServer({ stateDir: dir, binary: temporalBinary() });
       expect([again.reused, again.pid]).toEqual([true, started.pid]);
     } finally {
@@ -263,6 +290,19 @@ describe('a server an earlier llm-evals started, without a setting of this versi
       ]);
       await expect(currentServer(dir)).resolves.toBeUndefined();
       await expect(recordedServer(dir)).resolves.toMatchObject({ pid: info.pid });
+    } finally {
+      child.kill('SIGKILL');
+      await stopServer(dir);
+    }
+  });
+
+  it('is taken as it is when a newer llm-evals started it: its settings are its own', async () => {
+    const { dir, info, child } = await olderServer('999.0.0');
+    const lines: string[] = [];
+    try {
+      await expect(currentServer(dir)).resolves.toMatchObject({ pid: info.pid });
+      const kept = await ensureServer({ stateDir: dir, binary: temporalBinary(), log: (l) => lines.push(l) });
+      expect([kept.reused, kept.pid, lines]).toEqual([true, info.pid, []]);
     } finally {
       child.kill('SIGKILL');
       await stopServer(dir);
