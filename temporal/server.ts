@@ -31,13 +31,7 @@ export type { ServerInfo } from './server-record.ts';
 
 type Exit = { code: number | null };
 
-export {
-  SEARCH_ATTRIBUTES,
-  SERVER_SETTINGS,
-  isOlder,
-  missingSettings,
-  settingsToApply,
-} from './server-settings.ts';
+export { SEARCH_ATTRIBUTES } from './server-settings.ts';
 
 /** Options for {@link ensureServer}; `env` defaults to `process.env` (state dir, LLM_EVALS_TEMPORAL_PORT, binary lookup). */
 export interface EnsureServerOptions {

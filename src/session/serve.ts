@@ -138,15 +138,12 @@ export async function serveRun(
     // task, or one of a workflow that has just closed, kept the toy suite's close unseen for 1.5-2 s in a run of 3.
     const over = Promise.race([outcome, stopped]).then((): typeof OVER => OVER);
     const unlessOver = <T>(work: Promise<T>) => Promise.race([work, over]);
-    // Through the worker's look where it has one, which its calls share; a look that takes over 2 s is skipped.
-    const gates = worker.gate;
+    // Through the worker's look, which its calls share; a look that takes over 2 s is skipped.
     const readGate = (): Promise<GateState | undefined> =>
-      gates.state
-        ? Promise.race([
-            gates.state(runId).catch(() => undefined),
-            sleep(GATE_LOOK_MS, undefined, { ref: false }),
-          ])
-        : link.runs.gate(runId, GATE_LOOK_MS);
+      Promise.race([
+        worker.gate.state(runId).catch(() => undefined),
+        sleep(GATE_LOOK_MS, undefined, { ref: false }),
+      ]);
     for (let tick = 0; ; tick++) {
       // Each look waits a tick first: at the start the run's first workflow tasks are under way on this thread, and
       // the queries would only compete with them for it.

@@ -42,6 +42,9 @@ function answerFromView(
   return { startAt: Math.max(now, windows) };
 }
 
+/** The gate through Temporal: a GateClient that also answers the gate's state to a reader that makes no call. */
+export type TemporalGate = GateClient & Required<Pick<GateClient, 'state'>>;
+
 /**
  * The gate reached through Temporal. A call that a rate limit counts asks for its slot with an update (exact across
  * workers); any other call only needs the gate's pause, abort and vendor windows, read with a query shared by the
@@ -50,7 +53,7 @@ function answerFromView(
  * results could not be recorded. While calls hold places in flight, one signal per run every RENEW_MS names them
  * all, so the gate lets only a dead worker's places lapse.
  */
-export function temporalGate(client: Client): GateClient {
+export function temporalGate(client: Client): TemporalGate {
   const held = new Map<string, Set<string>>();
   let renewer: NodeJS.Timeout | undefined;
   const renew = () => {

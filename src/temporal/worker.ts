@@ -2,14 +2,13 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type CaseDeps, type ScheduleDeps } from '../../activities/index.ts';
-import type { GateClient } from '../../activities/gated-model.ts';
 import type { HeadStart } from '../../activities/head-start.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { workflowBundle } from './bundle.ts';
 import { engineTracing } from './engine-tracing.ts';
 import type { TemporalLink } from './connect.ts';
-import { temporalGate } from './gate-client.ts';
+import { temporalGate, type TemporalGate } from './gate-client.ts';
 import { temporalExperiments } from './experiment-client.ts';
 import { previousScheduledRun } from './schedule-runs.ts';
 import type { TrackerSuite } from '../trackers/track.ts';
@@ -34,7 +33,7 @@ export interface SuiteWorker {
    * their look rather than query the gate beside them (a server holds one query per workflow while its task runs by
    * default, and refuses the next for ~1 s).
    */
-  gate: GateClient;
+  gate: TemporalGate;
   /** Runs the worker until `until` settles; the pools first report the calls they have running, then it stops. */
   runUntil<T>(until: () => Promise<T>): Promise<T>;
   /** Shuts down a worker that was made but never run (its run did not start); does nothing to one that ran. */

@@ -37,26 +37,31 @@ function io(): Io & { text: () => string } {
   };
 }
 
+/** A query that hangs until the test ends, recorded by name when asked. */
+const hang = (queries: string[], name: string) => () => (queries.push(name), new Promise<never>(() => {}));
+
 /** A link whose run closes after `closeMs`; each query it is asked hangs (recorded by name) until the test ends. */
 function hangingLink(closeMs: number, queries: string[]) {
-  const hang = (name: string) => () => (queries.push(name), new Promise<never>(() => {}));
   const runs = {
     closed: () => new Promise((resolve) => setTimeout(() => resolve(result), closeMs)),
-    progress: hang('progress'),
-    gate: hang('gate'),
-    reachable: hang('reachable'),
+    progress: hang(queries, 'progress'),
+    reachable: hang(queries, 'reachable'),
     follow: () => undefined,
   };
   return { runs } as unknown as TemporalLink;
 }
 
-const worker = { runUntil: (until: () => Promise<unknown>) => until(), gate: {} } as unknown as SuiteWorker;
+/** A worker that runs what it is given, and whose look at the gate hangs like the link's queries. */
+function hangingWorker(queries: string[]) {
+  const gate = { state: hang(queries, 'gate') };
+  return { runUntil: (until: () => Promise<unknown>) => until(), gate } as unknown as SuiteWorker;
+}
 
 describe('serveRun', () => {
   it('sees the run closed at once while a query of its progress is held', async () => {
     const queries: string[] = [];
     const started = Date.now();
-    const served = await serveRun(hangingLink(600, queries), worker, 'run-1', input, io());
+    const served = await serveRun(hangingLink(600, queries), hangingWorker(queries), 'run-1', input, io());
     expect(served).toBe('closed');
     expect(Date.now() - started).toBeLessThan(600 + 150);
     // It was waiting on a query when the run closed.
@@ -69,7 +74,7 @@ describe('serveRun', () => {
     const stderr = io();
     setTimeout(() => interrupt.abort(), 500);
     const started = Date.now();
-    const served = await serveRun(hangingLink(60_000, queries), worker, 'run-1', input, {
+    const served = await serveRun(hangingLink(60_000, queries), hangingWorker(queries), 'run-1', input, {
       ...stderr,
       watchInterrupt: () => interrupt.signal,
     });

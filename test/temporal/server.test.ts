@@ -16,17 +16,19 @@ import {
 } from '../../temporal/errors.ts';
 import {
   SEARCH_ATTRIBUTES,
-  SERVER_SETTINGS,
   checkReachable,
   currentServer,
   ensureServer,
-  isOlder,
-  missingSettings,
   recordedServer,
-  settingsToApply,
   serverStatus,
   stopServer,
 } from '../../temporal/server.ts';
+import {
+  SERVER_SETTINGS,
+  isOlder,
+  missingSettings,
+  settingsToApply,
+} from '../../temporal/server-settings.ts';
 import type { ServerInfo } from '../../temporal/server.ts';
 import { VERSION } from '../../src/package-root.ts';
 import { runCli } from '../helpers/cli.ts';
