@@ -28,7 +28,11 @@ export interface PoolInput {
   more: boolean;
 }
 
-/** Why a pool ended (nothing left to hand out, the gate paused the run, or the experiment told it to end), and what it finished since its last exchange. */
+/**
+ * Why a pool ended (nothing left to hand out, the gate paused the run, or the experiment told it to end). `settled` is
+ * empty: a pool reports all it finished by exchange before it ends. The experiment still takes what a pool of an
+ * earlier version returned there.
+ */
 export interface PoolResult {
   ended: 'drained' | 'paused' | PoolEnd;
   settled: Settled[];
@@ -245,12 +249,10 @@ export function createRunCases(deps: PoolDeps) {
           rate: finished.length,
           now,
         });
-        // A superseded or handed-over attempt's result would be refused: it reports by exchange before it ends.
-        const refused = ended === 'superseded' || handedOver.aborted;
-        const ending = 'end' in move && (!refused || outbox.length === 0);
-        if (ending && toGate.outcomes.length === 0 && !reporting) return { ended, settled: outbox.splice(0) };
-        if (ending && !reporting) tellGate();
-        if ('end' in move && !ending && !exchanging) exchange(0);
+        // Everything finished has been reported by exchange (nextMove ends a pool only then): Temporal may have given
+        // this attempt up without its worker knowing, and would refuse what its result carried.
+        if ('end' in move && toGate.outcomes.length === 0 && !reporting) return { ended, settled: [] };
+        if ('end' in move && !reporting) tellGate();
         if ('exchange' in move) exchange(move.want);
         await new Promise<void>((resolve) => {
           wake = resolve;

@@ -30,7 +30,7 @@ export function prefetch(parallelism: number, rate: number): number {
   return Math.min(500, Math.max(parallelism, 16, Math.ceil(rate / 4)));
 }
 
-/** The pool's next move: exchange now (asking for `want` cases), look again at a time, wait for an event, or end (returning what is unsent). */
+/** The pool's next move: exchange now (asking for `want` cases), look again at a time, wait for an event, or end. */
 export type PoolMove = { exchange: true; want: number } | { at: number } | { idle: true } | { end: true };
 
 /**
@@ -41,8 +41,9 @@ export function nextMove(view: PoolView): PoolMove {
   const { parallelism, running, buffered, unsent } = view;
   const idle = running === 0 && buffered === 0;
   if (view.exchanging) return { idle: true };
-  // What is still unsent goes back with the pool's result: one exchange fewer.
-  if (view.exhausted && idle) return { end: true };
+  // A pool ends only once all it finished is reported. Its result would be lost if Temporal had given its attempt
+  // up (a heartbeat timeout while the server was away) without its worker knowing, and the cases paid again.
+  if (view.exhausted && idle && unsent === 0) return { end: true };
   const spare = prefetch(parallelism, view.rate);
   const want = view.exhausted ? 0 : Math.max(0, parallelism + spare - running - buffered);
   const hungry = !view.exhausted && buffered <= spare / 2 && want > 0;

@@ -53,9 +53,9 @@ describe("a pool's next move", () => {
       { exchange: true, want: 0 },
     ],
     [
-      'nothing running, nothing more to come: end, taking the unsent along',
+      'nothing running, nothing more to come: report the unsent before it ends',
       { exhausted: true, unsent: 1, oldestUnsentAt: 9_999 },
-      { end: true },
+      { exchange: true, want: 0 },
     ],
     ['exhausted and all reported: end', { exhausted: true }, { end: true }],
     ['exhausted with calls running: wait for them', { exhausted: true, running: 3 }, { idle: true }],

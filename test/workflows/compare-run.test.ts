@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
+import { defaultPayloadConverter } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeadStart } from '../../activities/head-start.ts';
 import { createActivities, type CaseDeps } from '../../activities/index.ts';
 import type { GateClient } from '../../activities/gated-model.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
+import type { PoolResult } from '../../activities/run-cases.ts';
 import { EchoAdapter, FakeProvider } from '../../src/api/testing.ts';
 import { Scorer } from '../../src/api/scorer.ts';
 import type { Case, Json, Metric, Reply, Score } from '../../src/api/types.ts';
 import { expandContenders } from '../../src/core/matrix.ts';
-import type { RunInput } from '../../src/core/run-input.ts';
+import { experimentWorkflowId, type RunInput } from '../../src/core/run-input.ts';
 import { headStartCases } from '../../src/core/run-schedule.ts';
 import { ProviderRegistry } from '../../src/providers/registry.ts';
 import { followExperimentResults, readExperimentResults } from '../../src/temporal/experiment-history.ts';
@@ -125,6 +127,24 @@ async function continuedAsNew(workflowId: string): Promise<number> {
   }
 }
 
+/**
+ * What the pools of an experiment returned as their activities' results. Temporal refuses the result of an attempt it
+ * has given up on (a heartbeat timeout while the server was away) even when its worker never stopped, so a case
+ * reported only there would be called again by the next attempt.
+ */
+async function poolResults(runId: string, experimentId: string): Promise<PoolResult[]> {
+  const history = await client.workflow.getHandle(experimentWorkflowId(runId, experimentId)).fetchHistory();
+  const pools = new Set<string>();
+  return (history.events ?? []).flatMap((event) => {
+    if (event.activityTaskScheduledEventAttributes?.activityType?.name === 'runCases')
+      pools.add(String(event.eventId));
+    const completed = event.activityTaskCompletedEventAttributes;
+    const payload = completed?.result?.payloads?.[0];
+    if (!payload || !pools.has(String(completed.scheduledEventId))) return [];
+    return [defaultPayloadConverter.fromPayload<PoolResult>(payload)];
+  });
+}
+
 const entry = (id: string) => ({
   id,
   provider: 'fake',
@@ -156,7 +176,7 @@ describe('compareRun on a real Temporal dev server', () => {
       },
     });
     const contenders = expandContenders([entry('fake/echo'), entry('fake/liar')]);
-    const { result, results } = await runWith(
+    const { result, results, runId } = await runWith(
       provider,
       {
         contenders,
@@ -195,6 +215,15 @@ describe('compareRun on a real Temporal dev server', () => {
     expect(liarB[1]!.error).toContain('boom');
     expect(liarB[1]!.attempts).toBe(5);
     expect(results.filter((r) => r.experimentId === '001-a').every((r) => r.score === 1)).toBe(true);
+    // Every finished case was reported by exchange, none left to the pool's result.
+    for (const { id } of result.experiments) {
+      const returned = await poolResults(runId, id);
+      expect(returned.length, id).toBeGreaterThan(0);
+      expect(
+        returned.map((pool) => pool.settled),
+        id,
+      ).toEqual(returned.map(() => []));
+    }
   }, 120_000);
 
   it('takes over the calls started before the run was made: each case called once, a rate-limited one retried', async () => {
