@@ -116,10 +116,12 @@ export async function recordedServer(stateDir: string): Promise<ServerInfo | und
  */
 export async function currentServer(stateDir: string): Promise<ServerInfo | undefined> {
   const info = await recordedServer(stateDir);
-  if (!info) return undefined;
-  return settingsToApply(await commandLine(info.pid), info.startedBy, VERSION).length === 0
-    ? info
-    : undefined;
+  return info && (await lackingSettings(info)).length === 0 ? info : undefined;
+}
+
+/** The settings this version would give the running server `info` by starting it again (settingsToApply). */
+export async function lackingSettings(info: ServerInfo): Promise<string[]> {
+  return settingsToApply(await commandLine(info.pid), info.startedBy, VERSION);
 }
 
 async function readJson(stateDir: string): Promise<unknown> {

@@ -9,12 +9,11 @@ import { userStateDir } from '../src/dirs.ts';
 import { TemporalServerExited, TemporalServerNotReady, TemporalUnreachable } from './errors.ts';
 import { HOST, choosePorts, parsePort } from './ports.ts';
 import { VERSION } from '../src/package-root.ts';
-import { SERVER_SETTINGS, settingsToApply } from './server-settings.ts';
+import { SERVER_SETTINGS } from './server-settings.ts';
 import type { Ports } from './ports.ts';
 import {
-  commandLine,
-  currentServer,
   forgetServer,
+  lackingSettings,
   isOurServer,
   readInfo,
   recordedServer,
@@ -24,14 +23,10 @@ import {
 } from './server-record.ts';
 import type { ServerInfo } from './server-record.ts';
 
-export { currentServer, recordedServer };
-
 export { ServerInfoSchema } from './server-record.ts';
 export type { ServerInfo } from './server-record.ts';
 
 type Exit = { code: number | null };
-
-export { SEARCH_ATTRIBUTES } from './server-settings.ts';
 
 /** Options for {@link ensureServer}; `env` defaults to `process.env` (state dir, LLM_EVALS_TEMPORAL_PORT, binary lookup). */
 export interface EnsureServerOptions {
@@ -65,7 +60,7 @@ export async function ensureServer(
     if (recorded && (await isOurServer(recorded))) {
       const gone = async () => ((await isOurServer(recorded)) ? undefined : { code: null });
       await waitUntilReady(recorded, readyTimeoutMs, 0, gone);
-      const missing = settingsToApply(await commandLine(recorded.pid), recorded.startedBy, VERSION);
+      const missing = await lackingSettings(recorded);
       if (missing.length === 0) return { ...recorded, reused: true };
       // Started by an earlier llm-evals: it takes this version's settings only by starting again, which the runs in
       // flight would live through (they are durable) but would feel as an outage, so it waits until none is.

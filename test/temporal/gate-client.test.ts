@@ -3,10 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GateClient } from '../../activities/gated-model.ts';
 import { newGate, type Failure } from '../../src/core/coordinator.ts';
 import { gateWorkflowId } from '../../src/core/run-input.ts';
-import { temporalGate } from '../../src/temporal/gate-client.ts';
+import { temporalGate, type TemporalGate } from '../../src/temporal/gate-client.ts';
 import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
@@ -45,7 +44,7 @@ afterAll(async () => {
 const FAILURE: Failure = { contender: 'c', dataset: 'd', caseKey: 'd/v/001', error: 'HTTP 500' };
 
 /** Runs `body` against a gate client and a fresh gate workflow served by a worker of this process. */
-async function withGate(body: (gate: GateClient, runId: string) => Promise<void>): Promise<void> {
+async function withGate(body: (gate: TemporalGate, runId: string) => Promise<void>): Promise<void> {
   const taskQueue = `test-${randomUUID()}`;
   const worker = await Worker.create({ connection: native, taskQueue, workflowsPath: WORKFLOWS_PATH });
   const runId = `t-${randomUUID().slice(0, 8)}`;
@@ -64,7 +63,7 @@ async function withGate(body: (gate: GateClient, runId: string) => Promise<void>
 }
 
 /** How long a call that no limit counts waits for its slot, in ms. */
-async function slotMs(gate: GateClient, runId: string): Promise<number> {
+async function slotMs(gate: TemporalGate, runId: string): Promise<number> {
   const started = performance.now();
   const answer = await gate.slot(runId, { keys: [], vendor: 'v' });
   expect('startAt' in answer && typeof answer.startAt).toBe('number');
@@ -134,13 +133,13 @@ describe('temporalGate, for the live view', () => {
     await withGate(async (gate, runId) => {
       await slotMs(gate, runId);
       const before = queries;
-      await expect(gate.state!(runId)).resolves.toMatchObject({ state: 'running' });
+      await expect(gate.state(runId)).resolves.toMatchObject({ state: 'running' });
       expect(queries).toBe(before);
       // No call for 3 s, so the look is no longer renewed, and is old: the view reads one, and the call that comes
       // while it is read waits for that read.
       await sleep(3700);
       const idle = queries;
-      const [state, wait] = await Promise.all([gate.state!(runId), slotMs(gate, runId)]);
+      const [state, wait] = await Promise.all([gate.state(runId), slotMs(gate, runId)]);
       expect(state.state).toBe('running');
       expect(wait).toBeGreaterThanOrEqual(QUERY_MS);
       expect(queries).toBe(idle + 1);
@@ -151,7 +150,7 @@ describe('temporalGate, for the live view', () => {
     await withGate(async (gate, runId) => {
       const before = queries;
       for (let tick = 0; tick < 3; tick++) {
-        await gate.state!(runId);
+        await gate.state(runId);
         await sleep(1000);
       }
       expect(queries - before).toBe(3);

@@ -14,16 +14,10 @@ import {
   TemporalServerExited,
   TemporalUnreachable,
 } from '../../temporal/errors.ts';
+import { checkReachable, ensureServer, serverStatus, stopServer } from '../../temporal/server.ts';
+import { currentServer, recordedServer } from '../../temporal/server-record.ts';
 import {
   SEARCH_ATTRIBUTES,
-  checkReachable,
-  currentServer,
-  ensureServer,
-  recordedServer,
-  serverStatus,
-  stopServer,
-} from '../../temporal/server.ts';
-import {
   SERVER_SETTINGS,
   isOlder,
   missingSettings,
