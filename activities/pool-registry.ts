@@ -7,10 +7,11 @@ interface Attempt {
 }
 
 /**
- * The pools of calls one worker process runs, so that a command stopping its worker (Ctrl-C, SIGTERM) can first let
- * them finish the calls in flight and report them — those are paid for — and only then shut the worker down; and so
- * that a pool's next attempt, started here while the one before still runs (Temporal timed it out while the server
- * was away, but this process never stopped), takes over only once that one has reported what it finished.
+ * The pools of calls, and the retried cases, one worker process runs, so that a command stopping its worker (Ctrl-C,
+ * SIGTERM) can first let them finish the calls in flight and report them — those are paid for — and only then shut
+ * the worker down; and so that an activity's next attempt, started here while the one before still runs (Temporal
+ * timed it out while the server was away, but this process never stopped), takes over only once that one has
+ * reported what it finished.
  */
 export class PoolRegistry {
   private readonly controller = new AbortController();

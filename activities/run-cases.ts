@@ -1,5 +1,11 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
-import type { ExchangeAnswer, ExchangeRequest, PoolEnd, Settled } from '../src/core/experiment-state.ts';
+import type {
+  ExchangeAnswer,
+  ExchangeRequest,
+  PoolEnd,
+  RetryReport,
+  Settled,
+} from '../src/core/experiment-state.ts';
 import { holderOf } from '../src/core/experiment-state.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import type { Failure } from '../src/core/coordinator.ts';
@@ -10,9 +16,13 @@ import type { HeadStart } from './head-start.ts';
 import type { PoolRegistry } from './pool-registry.ts';
 import { HEARTBEAT_SECONDS } from './heartbeat.ts';
 
-/** How a pool reaches its experiment's workflow: one exchange of finished cases for new ones. */
+/**
+ * How a pool reaches its experiment's workflow: one exchange of finished cases for new ones; and how a retried case
+ * asks whether it is still wanted, then reports its result (true: the case was still waiting for it).
+ */
 export interface ExperimentClient {
   exchange(workflowId: string, request: ExchangeRequest): Promise<ExchangeAnswer>;
+  retry(workflowId: string, report: RetryReport): Promise<boolean>;
 }
 
 /** A pool of calls for one experiment: its workflow, contender and how many calls it keeps in flight. */

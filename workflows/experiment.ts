@@ -14,6 +14,7 @@ import { lease, releaseOthers, retryReturned, settle, waiting } from '../src/cor
 import { firstLease } from '../src/core/pool-pacing.ts';
 import {
   handleExchange,
+  handleRetryReport,
   holderOf,
   isFailure,
   newExperiment,
@@ -24,7 +25,7 @@ import {
 } from '../src/core/experiment-state.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
-import { exchangeUpdate, experimentProgressQuery } from './messages.ts';
+import { exchangeUpdate, experimentProgressQuery, retryUpdate } from './messages.ts';
 
 /** One experiment: a contender over one dataset's cases, `[key, hash]` each, `parallelism` calls in flight. */
 export interface ExperimentInput {
@@ -86,7 +87,8 @@ const { runCase } = proxyActivities<Activities>({
 
 /**
  * An experiment: a pool activity keeps `parallelism` of its cases in flight, leasing them through exchanges that also
- * make each finished case durable; a case that fails in a way worth retrying runs again as an activity of its own.
+ * make each finished case durable; a case that fails in a way worth retrying runs again as an activity of its own,
+ * which reports its result by update too.
  */
 export async function experiment(
   input: ExperimentInput,
@@ -107,9 +109,10 @@ export async function experiment(
   const retry = async ({ index, delay, tried }: RetryJob) => {
     await sleep(delay * 1000);
     try {
-      const outcome = await runCase({ ...task(index), tried });
+      const outcome = await runCase({ ...task(index), index, tried });
+      // A retry reports its result by update before it ends (`reported`); one of an earlier version returns it.
       if ('result' in outcome) settle(state.queue, index, isFailure(outcome.result));
-      else retryReturned(state.queue, index);
+      else if ('deferred' in outcome) retryReturned(state.queue, index);
     } catch (error) {
       if (isCancellation(error)) return;
       // Its worker died on the last try: the case goes back to the pool rather than become an error it never was.
@@ -122,6 +125,7 @@ export async function experiment(
     errors: state.queue.errors,
     total: state.queue.total,
   }));
+  setHandler(retryUpdate, (report) => handleRetryReport(state, report));
   setHandler(exchangeUpdate, (request) => {
     updates++;
     if (!state.ending && (updates >= UPDATES_PER_RUN || workflowInfo().continueAsNewSuggested)) {

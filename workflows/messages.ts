@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Failure, GateState, SlotAnswer, SlotRequest } from '../src/core/coordinator.ts';
-import type { ExchangeAnswer, ExchangeRequest } from '../src/core/experiment-state.ts';
+import type { ExchangeAnswer, ExchangeRequest, RetryReport } from '../src/core/experiment-state.ts';
 import type { ExperimentProgress, RunProgress } from '../src/core/progress.ts';
 
 /** Asks the run workflow for its progress: each experiment's state and the counts of those that finished. */
@@ -9,6 +9,8 @@ export const runProgressQuery = defineQuery<RunProgress>('runProgress');
 export const experimentProgressQuery = defineQuery<ExperimentProgress>('experimentProgress');
 /** A pool's exchange with its experiment: the cases it finished, for the next ones to run. */
 export const exchangeUpdate = defineUpdate<ExchangeAnswer, [ExchangeRequest]>('exchange');
+/** A retried case's word with its experiment: whether it still waits (before the call), its result (after). */
+export const retryUpdate = defineUpdate<boolean, [RetryReport]>('retry');
 
 /** Asks the gate when a call may start (S7, S8), or whether the run is paused or stopped (S10, S11). */
 export const slotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('slot');

@@ -101,6 +101,27 @@ export function handleExchange(
   return { answer, accepted, retries };
 }
 
+/**
+ * What a retried case's activity tells its experiment: before its call, whether the case still waits for it
+ * (`result` absent); after it, the result, made durable before the activity ends.
+ */
+export interface RetryReport {
+  index: number;
+  result?: CaseResult;
+}
+
+/**
+ * Handles a retried case's report (mutates `state`). Answers whether the case was still running as a retry: when it
+ * is not, an earlier attempt of the same activity already reported it (its own end refused by Temporal, which had
+ * given it up while the server was away), or the case went back to the pools, and the call must not be made again.
+ * A result settles the case.
+ */
+export function handleRetryReport(state: ExperimentState, report: RetryReport): boolean {
+  if (!state.queue.retrying.includes(report.index)) return false;
+  if (report.result) settle(state.queue, report.index, isFailure(report.result));
+  return true;
+}
+
 /** What the experiment workflow does next once its pool has ended. */
 export type NextStep = 'done' | 'pool' | 'wait' | 'stop' | 'continue-as-new';
 

@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import type { ExchangeRequest } from '../core/experiment-state.ts';
+import type { ExchangeRequest, RetryReport } from '../core/experiment-state.ts';
 import type { CaseResult } from '../core/results.ts';
 import type { RetryOutcome } from '../../activities/run-case.ts';
 import type { PoolResult } from '../../activities/run-cases.ts';
@@ -26,6 +26,9 @@ export function resultsInEvents(
         accepted.args?.payloads,
       );
       for (const item of request?.settled ?? []) if ('result' in item) found.push(item.result);
+    } else if (accepted?.name === 'retry') {
+      const report = fromPayloadsAtIndex<RetryReport>(defaultPayloadConverter, 0, accepted.args?.payloads);
+      if (report?.result) found.push(report.result);
     }
     const schedule = event.activityTaskScheduledEventAttributes;
     if (schedule) scheduled.set(String(event.eventId), schedule.activityType?.name ?? '');

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { lease } from '../../src/core/case-queue.ts';
 import {
   handleExchange,
+  handleRetryReport,
   newExperiment,
   nextStep,
   pauseDelay,
@@ -92,6 +93,78 @@ describe('an exchange between a pool and its experiment', () => {
     state.ending = 'handover';
     const { answer } = handleExchange(state, { holder: 'a:1', settled: [], want: 3 }, cases);
     expect(answer).toEqual({ cases: [], end: 'handover' });
+  });
+});
+
+describe("a retried case's report to its experiment", () => {
+  /** An experiment whose case 1 runs as a retry, case 0 is leased to a pool, and case 2 went back to the pools. */
+  const retrying = () => {
+    const state = newExperiment(6);
+    handleExchange(state, { holder: 'a:1', settled: [], want: 3 }, cases);
+    handleExchange(
+      state,
+      {
+        holder: 'a:1',
+        settled: [
+          { index: 1, retry: { delay: 1, error: 'HTTP 503' } },
+          { index: 2, retry: { delay: 1, error: 'HTTP 503' } },
+        ],
+        want: 0,
+      },
+      cases,
+    );
+    state.queue.retrying = [1];
+    state.queue.returned = [2];
+    return state;
+  };
+  const settledResult = (index: number, status: CaseResult['status'] = 'scored') => {
+    const item = result(index, status);
+    return 'result' in item ? item.result : undefined;
+  };
+
+  it.each([
+    {
+      what: 'a check for the case running as a retry',
+      report: { index: 1 },
+      still: true,
+      done: 0,
+      retrying: [1],
+    },
+    {
+      what: 'its result',
+      report: { index: 1, result: settledResult(1) },
+      still: true,
+      done: 1,
+      retrying: [],
+    },
+    {
+      what: 'its last try failing',
+      report: { index: 1, result: settledResult(1, 'error') },
+      still: true,
+      done: 1,
+      retrying: [],
+    },
+    { what: 'a check for a case a pool holds', report: { index: 0 }, still: false, done: 0, retrying: [1] },
+    {
+      what: 'a result for a case gone back to the pools',
+      report: { index: 2, result: settledResult(2) },
+      still: false,
+      done: 0,
+      retrying: [1],
+    },
+  ])('answers $still to $what', ({ report, still, done, retrying: left }) => {
+    const state = retrying();
+    expect(handleRetryReport(state, report)).toBe(still);
+    expect(state.queue.done).toBe(done);
+    expect(state.queue.retrying).toEqual(left);
+  });
+
+  it('answers false to the next attempt once an earlier one reported the result, which counts once', () => {
+    const state = retrying();
+    expect(handleRetryReport(state, { index: 1, result: settledResult(1, 'error') })).toBe(true);
+    expect(handleRetryReport(state, { index: 1 })).toBe(false);
+    expect(handleRetryReport(state, { index: 1, result: settledResult(1) })).toBe(false);
+    expect(state.queue).toMatchObject({ done: 1, errors: 1, retrying: [] });
   });
 });
 

@@ -7,6 +7,7 @@ import {
   expectResumedCleanly,
   once,
   outcomes,
+  RECORDING_MODELS,
   recordFileIn,
   reportOf,
   waitForCalls,
@@ -130,6 +131,44 @@ describe('the Temporal server SIGKILLed and kept down past the pools’ heartbea
       expect(audit.missing).toEqual([]);
       expect(audit.repeated, JSON.stringify(audit, null, 1)).toEqual([]);
       expect(outcomes(report)).toEqual(outcomes(await expected));
+    },
+  );
+});
+
+describe('the Temporal server SIGKILLed and kept down while a retried case calls (D3)', () => {
+  // One case answers 503 first; its retry runs as an activity of its own, whose call takes RETRY_CALL_MS. The server
+  // is killed as that call starts and kept down 8 s, past the retry's heartbeat timeout: back, it gives the attempt
+  // up and starts the next one on the same worker. With a call of 20 s, the next attempt comes while the first still
+  // calls; with one of 3 s, the first finished while the server was away and reports once it is back.
+  const RETRIED = `${RECORDING_MODELS[0]} north/clear/001`;
+  it.concurrent.for([20_000, 3000])(
+    'with a retry call of %s ms: the case is called twice in all (the 503 and its retry), every other once',
+    { timeout: 240_000 },
+    async (retryMs, { expect }) => {
+      const { dir, suite, record, env } = await projects.project(`server-kill-retry-${retryMs}`, {
+        env: { FAIL_ONCE: RETRIED, RETRY_CALL_MS: String(retryMs) },
+      });
+      const runId = await startRun(dir, env);
+      const worker = projects.start(['worker', '--until', runId], { dir, env });
+      while ((suite.countCalls(record).get(RETRIED) ?? 0) < 2) {
+        if (worker.child.exitCode !== null)
+          throw new Error(`the worker exited:\n${(await worker.done).stderr}`);
+        await sleep(10);
+      }
+      killServer(dir);
+      await sleep(8000);
+      const restarted = await runCli(['server', 'start'], { cwd: dir, env });
+      expect(restarted.code, restarted.stderr).toBe(0);
+
+      const served = await worker.done;
+      expect(served.code, served.stderr).toBe(0);
+      const audit = auditCalls(suite, record);
+      expect(audit.missing).toEqual([]);
+      expect(audit.repeated.map((r) => [r.call, r.times.length])).toEqual([[RETRIED, 2]]);
+      const { report } = await reportOf(dir, env, runId);
+      expect(report.results).toHaveLength(suite.calls.length);
+      // Its retry's result, reported by update while the attempt that made the call was given up, is the one kept.
+      expect(outcomes(report)['rec:rec/alpha effort=default north/clear/001']).toBe('scored 1');
     },
   );
 });

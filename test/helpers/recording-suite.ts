@@ -49,7 +49,7 @@ export function keyHash(key: string): string {
 // (O_APPEND lines are atomic at this size), the EchoAdapter, and an exact-match scorer. `rec/beta` answers some
 // cases badly, so results mix scores, zeros and reply errors, and comparing a resumed run's results with an
 // uninterrupted one's means something.
-const HELPER = `import { appendFileSync } from 'node:fs';
+const HELPER = `import { appendFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -94,7 +94,21 @@ class RecordingProvider implements Provider {
       seed: model.seed ?? null,
     };
     if (process.env.RECORD_FILE) appendFileSync(process.env.RECORD_FILE, JSON.stringify(line) + '\\n');
-    await sleep(Number(process.env.CALL_DELAY_MS ?? 200));
+    let delay = Number(process.env.CALL_DELAY_MS ?? 200);
+    // FAIL_ONCE names one call, '<model> <case key>', that answers 503 the first time (in any process) and then
+    // takes RETRY_CALL_MS.
+    const expectedId = (JSON.parse(request.user) as { id: string }).id;
+    if (process.env.FAIL_ONCE === model.id + ' ' + expectedId) {
+      let first = true;
+      try {
+        writeFileSync(process.env.RECORD_FILE + '.failed', '', { flag: 'wx' });
+      } catch {
+        first = false;
+      }
+      if (first) throw Object.assign(new Error('overloaded, try again'), { status: 503 });
+      delay = Number(process.env.RETRY_CALL_MS ?? delay);
+    }
+    await sleep(delay);
     let text = request.user;
     if (model.name === 'beta') {
       const expected = JSON.parse(request.user) as { id: string; garble?: boolean; tricky?: boolean };
