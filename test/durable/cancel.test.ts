@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
@@ -11,9 +10,8 @@ import {
   writeRecordingSuite,
   type RecordingSuite,
 } from '../helpers/recording-suite.ts';
-import { recordingEnv, RUN_FLAGS } from '../helpers/durable.ts';
+import { ownServerEnv, recordingEnv, startRun, startServer } from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
-import { freeServerPort } from '../helpers/temporal.ts';
 
 // Honest numbers, finding 6: `cancel RUN` returns once no call can start (a worker closed the run), or, with no
 // worker, once Temporal ended it; afterwards status, runs, report and the snapshot say one word: cancelled.
@@ -28,13 +26,8 @@ let serverEnv: NodeJS.ProcessEnv;
 beforeAll(async () => {
   dir = dirs.inRepo('cancel-');
   suite = writeRecordingSuite(dir, CASES);
-  serverEnv = {
-    TEMPORAL_ADDRESS: '',
-    LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
-    LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
-  };
-  const { code, stderr } = await runCli(['server', 'start'], { cwd: dir, env: serverEnv });
-  if (code !== 0) throw new Error(`server start exited ${code}:\n${stderr}`);
+  serverEnv = await ownServerEnv(dir);
+  await startServer(dir, serverEnv);
 }, 60_000);
 
 afterAll(async () => {
@@ -46,12 +39,6 @@ afterAll(async () => {
 function scenarioEnv(name: string) {
   const record = recordFileIn(dir, `${name}-${randomUUID().slice(0, 8)}`);
   return { record, env: { ...serverEnv, ...recordingEnv(record, name), CALL_DELAY_MS: '500' } };
-}
-
-async function startRun(env: NodeJS.ProcessEnv): Promise<string> {
-  const { code, stdout, stderr } = await runCli(['start', '--no-worker', ...RUN_FLAGS], { cwd: dir, env });
-  if (code !== 0) throw new Error(`start exited ${code}:\n${stderr}`);
-  return stdout.trim();
 }
 
 /** The state each command gives the run: status, runs, report and the snapshot's status. */
@@ -70,7 +57,7 @@ describe.concurrent('cancel', () => {
     expect,
   }) => {
     const { record, env } = scenarioEnv('cancel-served');
-    const runId = await startRun(env);
+    const runId = await startRun(dir, env);
     const worker = startCli(['worker', '--until', runId], { cwd: dir, env });
     started.push(worker);
     await waitForCalls(record, Math.ceil(0.3 * suite.calls.length), worker.done);
@@ -94,7 +81,7 @@ describe.concurrent('cancel', () => {
 
   it('with no worker: the run still closes within seconds, cancelled', async ({ expect }) => {
     const { env } = scenarioEnv('cancel-unserved');
-    const runId = await startRun(env);
+    const runId = await startRun(dir, env);
     const asked = Date.now();
     const cancel = await runCli(['cancel', runId], { cwd: dir, env });
     expect(cancel.code, cancel.stderr).toBe(0);

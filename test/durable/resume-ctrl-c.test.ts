@@ -1,15 +1,13 @@
 import { afterAll, describe, it } from 'vitest';
 import { runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
 import {
-  expectResumedCleanly,
   once,
   recordFileIn,
   reportOf,
   waitForCalls,
   writeRecordingSuite,
-  type RunReport,
 } from '../helpers/recording-suite.ts';
-import { CALL_MS, CASES, IN_FLIGHT, recordingEnv, RUN_FLAGS } from '../helpers/durable.ts';
+import { CASES, expectResumed, recordingEnv, RUN_FLAGS, uninterruptedCompare } from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
@@ -36,13 +34,9 @@ function scenario(name: string) {
 }
 
 /** An uninterrupted compare of the same suite: what every resumed run must end with. */
-const baseline = once(async (): Promise<RunReport> => {
+const baseline = once(() => {
   const { dir, env } = scenario('baseline');
-  const { code, stderr } = await runCliLong(['compare', ...RUN_FLAGS, '--no-open'], { cwd: dir, env });
-  if (code !== 0) throw new Error(`the uninterrupted compare exited ${code}:\n${stderr}`);
-  const runId = /run (\S+) started/.exec(stderr)?.[1];
-  if (!runId) throw new Error(`no run id in:\n${stderr}`);
-  return (await reportOf(dir, env, runId)).report;
+  return uninterruptedCompare(dir, env);
 });
 
 describe('Ctrl-C of compare, then resume (D3)', () => {
@@ -71,17 +65,13 @@ describe('Ctrl-C of compare, then resume (D3)', () => {
       expect(resumed.stderr).toMatch(/snapshot saved: .*\.json/);
       const finishedAt = Date.now();
       const { report } = await reportOf(dir, env, runId);
-      const audit = expectResumedCleanly(expect, suite, record, {
+      await expectResumed({ expect, annotate }, suite, record, {
+        interruptedAfter,
         interruptedAt,
-        inFlight: IN_FLIGHT,
-        callMs: CALL_MS,
+        finishedAt,
         report,
         baseline: await expected,
       });
-      await annotate(
-        `interrupted at call ${interruptedAfter}; finished ${((finishedAt - interruptedAt) / 1000).toFixed(1)} s later; ` +
-          `${audit.extra} call(s) repeated: ${audit.repeated.map((r) => r.call).join(', ') || 'none'}`,
-      );
     },
   );
 });

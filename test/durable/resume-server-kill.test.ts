@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, it } from 'vitest';
-import { runCli, runCliLong } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
 import {
   auditCalls,
-  expectResumedCleanly,
   once,
   outcomes,
   RECORDING_MODELS,
@@ -12,16 +11,15 @@ import {
   reportOf,
   waitForCalls,
   writeRecordingSuite,
-  type RunReport,
 } from '../helpers/recording-suite.ts';
 import {
-  CALL_MS,
   CASES,
-  IN_FLIGHT,
+  expectResumed,
   killServer,
   OwnServerProjects,
-  RUN_FLAGS,
   serverOf,
+  startRun,
+  uninterruptedCompare,
 } from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
@@ -37,14 +35,8 @@ afterAll(async () => {
   dirs.removeAll();
 });
 
-async function startRun(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const { code, stdout, stderr } = await runCli(['start', '--no-worker', ...RUN_FLAGS], { cwd: dir, env });
-  if (code !== 0) throw new Error(`start exited ${code}:\n${stderr}`);
-  return stdout.trim();
-}
-
 /** An uninterrupted compare of the same suite (on the shared test server): what every resumed run must end with. */
-const baseline = once(async (): Promise<RunReport> => {
+const baseline = once(() => {
   const dir = dirs.inRepo('server-kill-baseline-');
   writeRecordingSuite(dir, CASES);
   const env = {
@@ -54,11 +46,7 @@ const baseline = once(async (): Promise<RunReport> => {
     RECORDING_API_KEY: 'test-key',
     CALL_DELAY_MS: '20',
   };
-  const { code, stderr } = await runCliLong(['compare', ...RUN_FLAGS, '--no-open'], { cwd: dir, env });
-  if (code !== 0) throw new Error(`the uninterrupted compare exited ${code}:\n${stderr}`);
-  const runId = /run (\S+) started/.exec(stderr)?.[1];
-  if (!runId) throw new Error(`no run id in:\n${stderr}`);
-  return (await reportOf(dir, env, runId)).report;
+  return uninterruptedCompare(dir, env);
 });
 
 describe('the Temporal server SIGKILLed mid-run, then `server start` (D3)', () => {
@@ -89,17 +77,13 @@ describe('the Temporal server SIGKILLed mid-run, then `server start` (D3)', () =
       expect(served.code, served.stderr).toBe(0);
       const finishedAt = Date.now();
       const { report } = await reportOf(dir, env, runId);
-      const audit = expectResumedCleanly(expect, suite, record, {
+      await expectResumed({ expect, annotate }, suite, record, {
+        interruptedAfter,
         interruptedAt,
-        inFlight: IN_FLIGHT,
-        callMs: CALL_MS,
+        finishedAt,
         report,
         baseline: await expected,
       });
-      await annotate(
-        `interrupted at call ${interruptedAfter}; finished ${((finishedAt - interruptedAt) / 1000).toFixed(1)} s later; ` +
-          `${audit.extra} call(s) repeated: ${audit.repeated.map((r) => r.call).join(', ') || 'none'}`,
-      );
     },
   );
 });

@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
 import {
-  expectResumedCleanly,
   once,
   outcomes,
   recordFileIn,
@@ -14,9 +12,15 @@ import {
   type RecordingSuite,
   type RunReport,
 } from '../helpers/recording-suite.ts';
-import { CALL_MS, CASES, IN_FLIGHT, recordingEnv, RUN_FLAGS } from '../helpers/durable.ts';
+import {
+  CASES,
+  expectResumed,
+  ownServerEnv,
+  recordingEnv,
+  startRun,
+  startServer,
+} from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
-import { freeServerPort } from '../helpers/temporal.ts';
 
 // D3, a killed worker: `start --no-worker`, a `worker` SIGKILLed mid-run, a fresh `worker` finishes the run; D6, two
 // workers share one run. Every scenario runs in one suite on its project's embedded server, each on a task queue of
@@ -43,29 +47,17 @@ function spawned(cli: CliProcess): CliProcess {
   return cli;
 }
 
-/** `start --no-worker`: the run id it prints. */
-async function startRun(env: NodeJS.ProcessEnv): Promise<string> {
-  const { code, stdout, stderr } = await runCli(['start', '--no-worker', ...RUN_FLAGS], { cwd: dir, env });
-  if (code !== 0) throw new Error(`start exited ${code}:\n${stderr}`);
-  return stdout.trim();
-}
-
 beforeAll(async () => {
   dir = dirs.inRepo('worker-kill-');
   suite = writeRecordingSuite(dir, CASES);
-  serverEnv = {
-    TEMPORAL_ADDRESS: '',
-    LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
-    LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
-  };
-  const { code, stderr } = await runCli(['server', 'start'], { cwd: dir, env: serverEnv });
-  if (code !== 0) throw new Error(`server start exited ${code}:\n${stderr}`);
+  serverEnv = await ownServerEnv(dir);
+  await startServer(dir, serverEnv);
 }, 60_000);
 
 /** An uninterrupted run of the suite: what every resumed run must end with. */
 const baseline = once(async (): Promise<RunReport> => {
   const { env } = scenarioEnv('baseline');
-  const runId = await startRun(env);
+  const runId = await startRun(dir, env);
   const worker = await runCliLong(['worker', '--until', runId], { cwd: dir, env });
   if (worker.code !== 0) throw new Error(`the baseline worker exited ${worker.code}:\n${worker.stderr}`);
   return (await reportOf(dir, env, runId)).report;
@@ -84,7 +76,7 @@ describe.concurrent('a worker SIGKILLed mid-run, then a fresh worker (D3)', () =
     async (fraction, { expect, annotate }) => {
       const { record, env } = scenarioEnv(`kill-${fraction}`);
       const expected = baseline();
-      const runId = await startRun(env);
+      const runId = await startRun(dir, env);
       const worker = spawned(startCli(['worker'], { cwd: dir, env }));
       const interruptedAfter = await waitForCalls(
         record,
@@ -99,17 +91,13 @@ describe.concurrent('a worker SIGKILLed mid-run, then a fresh worker (D3)', () =
       expect(fresh.code, fresh.stderr).toBe(0);
       const finishedAt = Date.now();
       const { report } = await reportOf(dir, env, runId);
-      const audit = expectResumedCleanly(expect, suite, record, {
+      await expectResumed({ expect, annotate }, suite, record, {
+        interruptedAfter,
         interruptedAt,
-        inFlight: IN_FLIGHT,
-        callMs: CALL_MS,
+        finishedAt,
         report,
         baseline: await expected,
       });
-      await annotate(
-        `interrupted at call ${interruptedAfter}; finished ${((finishedAt - interruptedAt) / 1000).toFixed(1)} s later; ` +
-          `${audit.extra} call(s) repeated: ${audit.repeated.map((r) => r.call).join(', ') || 'none'}`,
-      );
     },
   );
 });
@@ -125,7 +113,7 @@ describe.concurrent('two workers on one run (D6)', () => {
       spawned(startCli(['worker', '--max-activities', '1'], { cwd: dir, env: slow })),
     );
     await Promise.all(workers.map((w) => w.waitFor(/worker serving/)));
-    const runId = await startRun(slow);
+    const runId = await startRun(dir, slow);
     await waitForState(dir, slow, runId, 'completed');
     for (const worker of workers) worker.child.kill('SIGTERM');
     for (const end of await Promise.all(workers.map((w) => w.done))) expect(end.code, end.stderr).toBe(0);

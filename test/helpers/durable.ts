@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, startCli, type CliProcess } from './cli.ts';
-import { recordFileIn, writeRecordingSuite, type RecordingSuite } from './recording-suite.ts';
+import type { TestContext } from 'vitest';
+import { runCli, runCliLong, startCli, type CliProcess } from './cli.ts';
+import {
+  expectResumedCleanly,
+  recordFileIn,
+  reportOf,
+  writeRecordingSuite,
+  type CallAudit,
+  type RecordingSuite,
+  type RunReport,
+} from './recording-suite.ts';
 import { TempDirs } from './suite-dir.ts';
 import { freeServerPort } from './temporal.ts';
 
@@ -59,18 +68,9 @@ export class OwnServerProjects {
     const dir = this.dirs.inRepo(`${name}-`);
     const suite = writeRecordingSuite(dir, options.cases ?? CASES);
     const record = recordFileIn(dir);
-    const env = {
-      TEMPORAL_ADDRESS: '',
-      LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
-      LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
-      ...recordingEnv(record, name),
-      ...options.env,
-    };
+    const env = { ...(await ownServerEnv(dir)), ...recordingEnv(record, name), ...options.env };
     this.projects.push({ dir, env });
-    if (options.serverUp) {
-      const up = await runCli(['server', 'start'], { cwd: dir, env });
-      if (up.code !== 0) throw new Error(`server start exited ${up.code}:\n${up.stderr}`);
-    }
+    if (options.serverUp) await startServer(dir, env);
     return { dir, suite, record, env };
   }
 
@@ -101,4 +101,66 @@ export function killServer(dir: string): { pid: number; dbFile: string } {
   const server = serverOf(dir);
   process.kill(server.pid, 'SIGKILL');
   return server;
+}
+
+/** The env of a project's own embedded server: its state under `<dir>/.llm-evals`, on a free port. */
+export async function ownServerEnv(dir: string): Promise<NodeJS.ProcessEnv> {
+  return {
+    TEMPORAL_ADDRESS: '',
+    LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
+    LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
+  };
+}
+
+/** `server start` in the project: throws with what it said if it fails. */
+export async function startServer(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  const { code, stderr } = await runCli(['server', 'start'], { cwd: dir, env });
+  if (code !== 0) throw new Error(`server start exited ${code}:\n${stderr}`);
+}
+
+/** `start --no-worker` with the durability scenarios' flags: the run id it prints. */
+export async function startRun(dir: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const { code, stdout, stderr } = await runCli(['start', '--no-worker', ...RUN_FLAGS], { cwd: dir, env });
+  if (code !== 0) throw new Error(`start exited ${code}:\n${stderr}`);
+  return stdout.trim();
+}
+
+/** An uninterrupted `compare` of the project's suite with the scenarios' flags: its report. */
+export async function uninterruptedCompare(dir: string, env: NodeJS.ProcessEnv): Promise<RunReport> {
+  const { code, stderr } = await runCliLong(['compare', ...RUN_FLAGS, '--no-open'], { cwd: dir, env });
+  if (code !== 0) throw new Error(`the uninterrupted compare exited ${code}:\n${stderr}`);
+  const runId = /run (\S+) started/.exec(stderr)?.[1];
+  if (!runId) throw new Error(`no run id in:\n${stderr}`);
+  return (await reportOf(dir, env, runId)).report;
+}
+
+/**
+ * Checks a run interrupted at call `interruptedAfter` (at `interruptedAt`) and finished at `finishedAt` with
+ * expectResumedCleanly, for the scenarios' calls in flight and call time, and notes on the test what happened.
+ */
+export async function expectResumed(
+  { expect, annotate }: Pick<TestContext, 'expect' | 'annotate'>,
+  suite: RecordingSuite,
+  record: string,
+  run: {
+    interruptedAfter: number;
+    interruptedAt: number;
+    finishedAt: number;
+    report: RunReport;
+    baseline: RunReport;
+  },
+): Promise<CallAudit> {
+  const { interruptedAt, report, baseline } = run;
+  const audit = expectResumedCleanly(expect, suite, record, {
+    interruptedAt,
+    inFlight: IN_FLIGHT,
+    callMs: CALL_MS,
+    report,
+    baseline,
+  });
+  await annotate(
+    `interrupted at call ${run.interruptedAfter}; finished ${((run.finishedAt - interruptedAt) / 1000).toFixed(1)} s ` +
+      `later; ${audit.extra} call(s) repeated: ${audit.repeated.map((r) => r.call).join(', ') || 'none'}`,
+  );
+  return audit;
 }
