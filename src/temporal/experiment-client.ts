@@ -1,4 +1,5 @@
 import { WorkflowNotFoundError, WorkflowUpdateFailedError, type Client } from '@temporalio/client';
+import type { UpdateDefinition } from '@temporalio/common';
 import type { ExperimentClient } from '../../activities/index.ts';
 import { exchangeUpdate, retryUpdate } from '../../workflows/messages.ts';
 import { again } from './again.ts';
@@ -9,33 +10,30 @@ import { again } from './again.ts';
  * that is gone — closed, cancelled — ends the pool, and wants no retried case.
  */
 export function temporalExperiments(client: Client): ExperimentClient {
-  const until = {
-    tries: Number.POSITIVE_INFINITY,
-    final: (error: unknown) =>
-      error instanceof WorkflowNotFoundError || error instanceof WorkflowUpdateFailedError,
-  };
+  /** Sends `arg` to the experiment `workflowId` with the update `definition`; `gone` answers for one that has closed. */
+  async function update<A, R>(
+    workflowId: string,
+    definition: UpdateDefinition<R, [A]>,
+    arg: A,
+    gone: R,
+  ): Promise<R> {
+    try {
+      return await again(
+        () => client.workflow.getHandle(workflowId).executeUpdate(definition, { args: [arg] }),
+        {
+          tries: Number.POSITIVE_INFINITY,
+          final: (error) =>
+            error instanceof WorkflowNotFoundError || error instanceof WorkflowUpdateFailedError,
+        },
+      );
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return gone;
+      throw error;
+    }
+  }
   return {
-    async exchange(workflowId, request) {
-      try {
-        return await again(
-          () => client.workflow.getHandle(workflowId).executeUpdate(exchangeUpdate, { args: [request] }),
-          until,
-        );
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) return { cases: [], end: 'stopped' };
-        throw error;
-      }
-    },
-    async retry(workflowId, report) {
-      try {
-        return await again(
-          () => client.workflow.getHandle(workflowId).executeUpdate(retryUpdate, { args: [report] }),
-          until,
-        );
-      } catch (error) {
-        if (error instanceof WorkflowNotFoundError) return false;
-        throw error;
-      }
-    },
+    exchange: (workflowId, request) =>
+      update(workflowId, exchangeUpdate, request, { cases: [], end: 'stopped' }),
+    retry: (workflowId, report) => update(workflowId, retryUpdate, report, false),
   };
 }

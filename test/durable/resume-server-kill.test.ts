@@ -35,6 +35,14 @@ afterAll(async () => {
   dirs.removeAll();
 });
 
+/** SIGKILLs the project's server, keeps it down 8 s (past the activities' 5 s heartbeat timeout), then starts it. */
+async function keptDown(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  killServer(dir);
+  await sleep(8000);
+  const restarted = await runCli(['server', 'start'], { cwd: dir, env });
+  if (restarted.code !== 0) throw new Error(`server start exited ${restarted.code}:\n${restarted.stderr}`);
+}
+
 /** An uninterrupted compare of the same suite (on the shared test server): what every resumed run must end with. */
 const baseline = once(() => {
   const dir = dirs.inRepo('server-kill-baseline-');
@@ -103,11 +111,7 @@ describe('the Temporal server SIGKILLed and kept down past the pools’ heartbea
       const runId = await startRun(dir, env);
       const worker = projects.start(['worker', '--until', runId], { dir, env });
       await waitForCalls(record, Math.ceil(0.3 * suite.calls.length), worker.done);
-      killServer(dir);
-      await sleep(8000);
-      const restarted = await runCli(['server', 'start'], { cwd: dir, env });
-      expect(restarted.code, restarted.stderr).toBe(0);
-
+      await keptDown(dir, env);
       const served = await worker.done;
       expect(served.code, served.stderr).toBe(0);
       const { report } = await reportOf(dir, env, runId);
@@ -139,11 +143,7 @@ describe('the Temporal server SIGKILLed and kept down while a retried case calls
           throw new Error(`the worker exited:\n${(await worker.done).stderr}`);
         await sleep(10);
       }
-      killServer(dir);
-      await sleep(8000);
-      const restarted = await runCli(['server', 'start'], { cwd: dir, env });
-      expect(restarted.code, restarted.stderr).toBe(0);
-
+      await keptDown(dir, env);
       const served = await worker.done;
       expect(served.code, served.stderr).toBe(0);
       const audit = auditCalls(suite, record);
