@@ -23,38 +23,39 @@ export class PoolRegistry {
     return this.controller.signal;
   }
 
-  /** Tracks a pool until `quiet` settles: it has no call running and nothing left to report. */
-  track(quiet: Promise<void>): void {
-    this.quieting.add(quiet);
-    void quiet.finally(() => this.quieting.delete(quiet));
-  }
-
   /**
-   * Tracks attempt `attempt` of the pool `pool` (its experiment's workflow id and its activity id) until `quiet`
-   * settles. An earlier attempt of the same pool still running here is handed over: `handedOver` of that one aborts,
-   * and the returned `before` settles once it is quiet. Until then the experiment still takes its reports; the later
-   * attempt's first exchange would refuse them, and the cases they settle would be paid again.
+   * Tracks attempt `attempt` of the activity `pool` (its experiment's workflow id and its activity id: a pool, or a
+   * retried case) until it calls `quieted`: it has no call running and nothing left to report. An earlier attempt of
+   * the same activity still running here is handed over: `handedOver` of that one aborts, and the returned `before`
+   * settles once it is quiet. Until then the experiment still takes its reports; the later attempt's first exchange
+   * would refuse them, and the cases they settle would be paid again.
    */
   enter(
     pool: string,
     attempt: number,
-    quiet: Promise<void>,
-  ): { handedOver: AbortSignal; before: Promise<void> } {
-    this.track(quiet);
+  ): { handedOver: AbortSignal; before: Promise<void>; quieted: () => void } {
+    let quieted = () => {};
+    const quiet = new Promise<void>((resolve) => (quieted = resolve));
+    this.quieting.add(quiet);
+    void quiet.finally(() => this.quieting.delete(quiet));
     const earlier = this.attempts.get(pool);
     const entry: Attempt = { attempt, handedOver: new AbortController(), quiet };
     if (earlier && earlier.attempt > attempt) {
       // Cannot happen (Temporal starts an attempt only once the one before has ended for it); if it did, the later
       // attempt goes on and this one hands over at once.
       entry.handedOver.abort();
-      return { handedOver: entry.handedOver.signal, before: Promise.resolve() };
+      return { handedOver: entry.handedOver.signal, before: Promise.resolve(), quieted };
     }
     this.attempts.set(pool, entry);
     void quiet.finally(() => {
       if (this.attempts.get(pool) === entry) this.attempts.delete(pool);
     });
     earlier?.handedOver.abort();
-    return { handedOver: entry.handedOver.signal, before: earlier ? earlier.quiet : Promise.resolve() };
+    return {
+      handedOver: entry.handedOver.signal,
+      before: earlier ? earlier.quiet : Promise.resolve(),
+      quieted,
+    };
   }
 
   /** How many pools still have calls running or results to report. */

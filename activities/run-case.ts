@@ -33,9 +33,7 @@ export function createRunCase(deps: PoolDeps) {
     const workflowId = info.workflowExecution?.workflowId ?? '';
     // Where to report: the experiment and the case's index there (none from a workflow of an earlier version).
     const index = workflowId ? task.index : undefined;
-    let quieted = () => {};
-    const quiet = new Promise<void>((resolve) => (quieted = resolve));
-    const { before } = deps.pools.enter(`${workflowId}/${info.activityId}`, info.attempt, quiet);
+    const { before, quieted } = deps.pools.enter(`${workflowId}/${info.activityId}`, info.attempt);
     try {
       await before;
       if (index !== undefined && info.attempt > 1 && !(await deps.experiments.retry(workflowId, { index })))

@@ -88,12 +88,9 @@ export function createRunCases(deps: PoolDeps) {
     let failure: Error | undefined;
     let wake = () => {};
     const kick = () => wake();
-    let quieted = () => {};
-    const quietNow = new Promise<void>((resolve) => (quieted = resolve));
-    const { handedOver, before } = deps.pools.enter(
+    const { handedOver, before, quieted } = deps.pools.enter(
       `${input.workflowId}/${context.info.activityId}`,
       context.info.attempt,
-      quietNow,
     );
     // Outcomes for the run's gate (abort_after, the pause): a failure holds new calls until the gate has answered.
     const toGate = { outcomes: [] as (Failure | null)[], failures: 0, since: null as number | null };
