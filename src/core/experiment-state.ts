@@ -111,15 +111,16 @@ export interface RetryReport {
 }
 
 /**
- * Handles a retried case's report (mutates `state`). Answers whether the case was still running as a retry: when it
- * is not, an earlier attempt of the same activity already reported it (its own end refused by Temporal, which had
- * given it up while the server was away), or the case went back to the pools, and the call must not be made again.
- * A result settles the case.
+ * Handles a retried case's report (mutates `state`). A check before the call answers whether the case still runs as a
+ * retry: when it does not, an earlier attempt of the same activity already reported it (its own end refused by
+ * Temporal, which had given it up while the server was away), or the case went back to the pools, and the call must
+ * not be made. A result settles the case by the rule every result follows (`settle`: the first result of a case still
+ * outstanding counts, also one that went back to the pools meanwhile), which is also the rule the history's readers
+ * apply; the answer says whether it counted.
  */
 export function handleRetryReport(state: ExperimentState, report: RetryReport): boolean {
-  if (!state.queue.retrying.includes(report.index)) return false;
-  if (report.result) settle(state.queue, report.index, isFailure(report.result));
-  return true;
+  if (report.result) return settle(state.queue, report.index, isFailure(report.result));
+  return state.queue.retrying.includes(report.index);
 }
 
 /** What the experiment workflow does next once its pool has ended. */

@@ -129,6 +129,7 @@ describe("a retried case's report to its experiment", () => {
       still: true,
       done: 0,
       retrying: [1],
+      returned: [2],
     },
     {
       what: 'its result',
@@ -136,6 +137,7 @@ describe("a retried case's report to its experiment", () => {
       still: true,
       done: 1,
       retrying: [],
+      returned: [2],
     },
     {
       what: 'its last try failing',
@@ -143,20 +145,40 @@ describe("a retried case's report to its experiment", () => {
       still: true,
       done: 1,
       retrying: [],
+      returned: [2],
     },
-    { what: 'a check for a case a pool holds', report: { index: 0 }, still: false, done: 0, retrying: [1] },
     {
-      what: 'a result for a case gone back to the pools',
-      report: { index: 2, result: settledResult(2) },
+      what: 'a check for a case a pool holds',
+      report: { index: 0 },
       still: false,
       done: 0,
       retrying: [1],
+      returned: [2],
     },
-  ])('answers $still to $what', ({ report, still, done, retrying: left }) => {
+    {
+      what: 'a check for a case gone back to the pools',
+      report: { index: 2 },
+      still: false,
+      done: 0,
+      retrying: [1],
+      returned: [2],
+    },
+    {
+      // Its last attempt was given up (the workflow handed the case back) while its worker finished the call: the
+      // result counts, as the history's readers count it, and the pools do not pay for the case again.
+      what: 'a result for a case gone back to the pools',
+      report: { index: 2, result: settledResult(2) },
+      still: true,
+      done: 1,
+      retrying: [1],
+      returned: [],
+    },
+  ])('answers $still to $what', ({ report, still, done, retrying: left, returned }) => {
     const state = retrying();
     expect(handleRetryReport(state, report)).toBe(still);
     expect(state.queue.done).toBe(done);
     expect(state.queue.retrying).toEqual(left);
+    expect(state.queue.returned).toEqual(returned);
   });
 
   it('answers false to the next attempt once an earlier one reported the result, which counts once', () => {
