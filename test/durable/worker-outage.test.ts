@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { auditCalls, reportOf, waitForCalls } from '../helpers/recording-suite.ts';
-import { IN_FLIGHT, killServer, OwnServerProjects, RUN_FLAGS } from '../helpers/durable.ts';
+import { IN_FLIGHT, killServer, OwnServerProjects, startRun } from '../helpers/durable.ts';
 
 // Honest numbers: `worker --until RUN` took a Temporal server gone for good as the run's close and left with the run
 // half done. It must leave only once the run has closed, and serve it on once the server is back.
@@ -21,9 +21,7 @@ describe('the Temporal server gone while `worker --until RUN` serves the run', (
       cases: CASES,
       env: { CALL_DELAY_MS: '1000' },
     });
-    const start = await runCli(['start', '--no-worker', ...RUN_FLAGS], { cwd: dir, env });
-    expect(start.code, start.stderr).toBe(0);
-    const runId = start.stdout.trim();
+    const runId = await startRun(dir, env);
 
     const worker = projects.start(['worker', '--until', runId], { dir, env }, 240_000);
     await waitForCalls(record, Math.ceil(0.25 * suite.calls.length), worker.done);
