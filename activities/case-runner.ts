@@ -39,7 +39,7 @@ export type CaseOutcome =
 
 /**
  * The seconds still to wait, at `now`, before a failed call is tried again: its delay (1 s when it named none) less
- * the time since it failed, which a call its pool took over late has already waited (head-start.ts).
+ * the time since it failed, which its pool's report has already taken.
  */
 export function delayLeft(retry: { delay?: number; failedAt: number }, now: number): number {
   return Math.max(0, (retry.delay ?? 1) - (now - retry.failedAt) / 1000);

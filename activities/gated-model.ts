@@ -16,20 +16,10 @@ export interface GateClient {
   /** Tells the gate how cases ended, in finishing order (`null` for a success); answers the run's state after them. */
   report(runId: string, outcomes: (Failure | null)[]): Promise<GateState['state']>;
   /**
-   * Reads the gate ahead of the calls that will ask it without a limit counting them, so the first of them find a
-   * recent look rather than all wait for one.
-   */
-  look?(runId: string): void;
-  /**
    * The gate's state for a reader that makes no call (the live view): the look this worker's calls share when it is
    * recent, else one read that they then share too. Unlike a call's look, it does not keep the look renewed.
    */
   state?(runId: string): Promise<GateState>;
-  /**
-   * How a call waits for its turn outside an activity (a call its command retries before the run's pools came,
-   * head-start.ts); an activity's calls wait through its context, so that cancelling it ends the wait.
-   */
-  wait?(ms: number): Promise<void>;
 }
 
 /** What one case's calls add up to: usage, latency of calls that worked, time waited, and whether the gate said stop. */
@@ -111,7 +101,8 @@ export function gatedModel(
     if (answer.leased) log.waited += (Date.now() - asked) / 1000;
     const wait = answer.startAt - Date.now();
     if (wait > 0) {
-      await (gate.wait ? gate.wait(wait) : Context.current().sleep(wait));
+      // Through the activity's context, so that cancelling it ends the wait.
+      await Context.current().sleep(wait);
       log.waited += wait / 1000;
     }
     return answer.leased ? request.holder : undefined;

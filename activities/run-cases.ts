@@ -12,7 +12,6 @@ import type { Failure } from '../src/core/coordinator.ts';
 import { outcomeOf } from '../src/core/outcomes.ts';
 import { deliveryStalled, gateReportDue, nextMove } from '../src/core/pool-pacing.ts';
 import { createCaseRunner, delayLeft, type CaseDeps } from './case-runner.ts';
-import type { HeadStart } from './head-start.ts';
 import type { PoolRegistry } from './pool-registry.ts';
 import { HEARTBEAT_SECONDS } from './heartbeat.ts';
 
@@ -48,14 +47,10 @@ export interface PoolResult {
   settled: Settled[];
 }
 
-/**
- * The activities' dependencies: the suite's code and cases, the gate, the experiments, this process's pools, and the
- * calls its command started before its run was made.
- */
+/** The activities' dependencies: the suite's code and cases, the gate, the experiments and this process's pools. */
 export interface PoolDeps extends CaseDeps {
   experiments: ExperimentClient;
   pools: PoolRegistry;
-  headStart?: HeadStart;
 }
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
@@ -66,7 +61,7 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
  * batches and a crash repeats only the calls in flight and those finished in the last quarter second.
  */
 export function createRunCases(deps: PoolDeps) {
-  const runOne = createCaseRunner(deps, deps.headStart?.prepared);
+  const runOne = createCaseRunner(deps);
   return async function runCases(input: PoolInput): Promise<PoolResult> {
     const context = Context.current();
     const { cancellationSignal: cancelled } = context;
@@ -110,7 +105,7 @@ export function createRunCases(deps: PoolDeps) {
       } else urgent = true;
       finished.push(Date.now());
     };
-    // A call in flight, its own or one its command started early: reported when it ends.
+    // A call in flight: reported when it ends.
     const follow = (index: number, call: ReturnType<typeof runOne>) => {
       running++;
       void call
@@ -121,13 +116,9 @@ export function createRunCases(deps: PoolDeps) {
           kick();
         });
     };
-    // The leased cases it will not call go back; those its command called early are taken over, to be reported.
+    // The leased cases it will not call go back.
     const handBack = (reason: 'paused' | 'stopped') => {
-      for (const [index, caseKey] of buffer.splice(0)) {
-        const early = deps.headStart?.take(input.runId, input.experimentId, caseKey);
-        if (early) follow(index, early);
-        else report({ index, deferred: reason });
-      }
+      for (const [index] of buffer.splice(0)) report({ index, deferred: reason });
       exhausted = true;
     };
     const settle = (index: number, outcome: Awaited<ReturnType<typeof runOne>>) => {
@@ -164,27 +155,13 @@ export function createRunCases(deps: PoolDeps) {
           kick();
         });
     };
-    // A call its command started before the run was made is in flight already: taken over even by a pool that starts
-    // no call, so that it is reported rather than paid again (they lead the first lease).
-    const earlyNext = () =>
-      buffer.length > 0 && deps.headStart?.has(input.runId, input.experimentId, buffer[0]![1]) === true;
     const startLanes = () => {
       const held = () => holding || toGate.failures > 0 || deliveryStalled(exchangingSince, Date.now());
       const stopping = () => cancelled.aborted || draining.aborted || held();
-      while (
-        running < input.parallelism &&
-        buffer.length > 0 &&
-        !handedOver.aborted &&
-        (!stopping() || earlyNext())
-      ) {
+      while (running < input.parallelism && buffer.length > 0 && !handedOver.aborted && !stopping()) {
         const [index, caseKey, caseHash] = buffer.shift()!;
         const { runId, experimentId, contender } = input;
-        // A case its command started calling before the run was made is taken over, not called again.
-        follow(
-          index,
-          deps.headStart?.take(runId, experimentId, caseKey) ??
-            runOne({ runId, experimentId, caseKey, caseHash, contender }, 1),
-        );
+        follow(index, runOne({ runId, experimentId, caseKey, caseHash, contender }, 1));
       }
     };
     const exchange = (want: number) => {
@@ -226,9 +203,7 @@ export function createRunCases(deps: PoolDeps) {
         // A worker shut down without draining first cannot deliver results: no worker would process the exchange.
         const shutDown =
           cancelled.aborted && (cancelled.reason as Error | undefined)?.message === 'WORKER_SHUTDOWN';
-        const quiet =
-          running === 0 &&
-          (shutDown || (outbox.length === 0 && !exchanging && (handedOver.aborted || !earlyNext())));
+        const quiet = running === 0 && (shutDown || (outbox.length === 0 && !exchanging));
         // Stopping its worker: the calls in flight are reported, then the pool waits to be cancelled, to run again
         // elsewhere — it must not end, or the experiment would start another pool on this very worker.
         if ((draining.aborted || cancelled.aborted) && quiet) {

@@ -1,6 +1,4 @@
-import type { Contender } from './matrix.ts';
 import type { ExperimentStatus } from './progress.ts';
-import type { RunInput } from './run-input.ts';
 import type { Tracked } from './tracking.ts';
 
 /** Upper bound on experiments in flight, far below Temporal's 2,000 pending children per workflow. */
@@ -60,43 +58,4 @@ export function experimentStates(
     }
     return { id, total, done: 0, errors: 0, state: running.has(id) ? 'running' : 'pending' };
   });
-}
-
-/** A case a fresh run's own worker may call before Temporal has the run (see headStartCases). */
-export interface HeadStartCase {
-  experimentId: string;
-  caseKey: string;
-  caseHash: string;
-  contender: Contender;
-}
-
-/**
- * The cases a fresh run's own worker can call while the run is still being made: in each experiment the run starts
- * first (experimentsToStart), its first 2 × `parallelism` cases — the head of its first pool's first lease
- * (firstLease), enough for its lanes to stay full for two calls each before the pool starts. A contender whose calls
- * wait on a rate limit has none: only the gate can give its slots.
- */
-export function headStartCases(
-  input: Pick<RunInput, 'experiments' | 'contenders' | 'datasets' | 'parallelism' | 'concurrency'>,
-): HeadStartCase[] {
-  const order = input.experiments.map((e) => e.id);
-  const first = experimentsToStart(
-    order,
-    { done: {} },
-    new Set(),
-    laneCount(input.concurrency, order.length),
-    false,
-  );
-  return input.experiments
-    .filter((e) => first.includes(e.id))
-    .flatMap((e) => {
-      const contender = input.contenders[e.contender]!;
-      if (contender.limits.length > 0) return [];
-      return (input.datasets[e.dataset] ?? []).slice(0, 2 * input.parallelism).map(([caseKey, caseHash]) => ({
-        experimentId: e.id,
-        caseKey,
-        caseHash,
-        contender,
-      }));
-    });
 }

@@ -100,7 +100,7 @@ async function runTraced(
   flags: RunFlags,
   io: Io,
   command: string,
-  { runId, tracking, headStart }: RunBegun,
+  { runId, tracking }: RunBegun,
   span?: { setAttributes(attributes: Record<string, string>): unknown },
   underWay?: () => void,
 ): Promise<{ snapshot: Snapshot; file: string }> {
@@ -112,7 +112,7 @@ async function runTraced(
   try {
     // A queue of its own: this process's worker serves this run, not other runs of the suite left waiting.
     const taskQueue = `${taskQueueFor(planned.suite.name, io.env)}/${runId}`;
-    made = suiteWorker(link, taskQueue, planned, io.env, headStart);
+    made = suiteWorker(link, taskQueue, planned, io.env);
     const start = prepareStart(planned, tracking, runId, await estimateTotal(planned));
     span?.setAttributes({ run_id: runId, suite: planned.suite.name });
     const [worker] = await Promise.all([
@@ -120,7 +120,6 @@ async function runTraced(
       startPrepared(link, start, taskQueue, planned.suite.projectDir),
     ]);
     mark('started');
-    headStart?.runMade();
     // Watched before the run is announced: whoever sees it started may stop it at once (serveRun answers it).
     io.watchInterrupt?.();
     announce(link, runId, io);

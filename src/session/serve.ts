@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
-import type { HeadStart } from '../temporal/head-start.ts';
 import type { Io } from '../cli/io.ts';
 import type { GateState } from '../core/coordinator.ts';
 import type { RunProgress } from '../core/progress.ts';
@@ -43,14 +42,10 @@ export function suiteWorker(
   taskQueue: string,
   served: Served,
   env: NodeJS.ProcessEnv,
-  headStart?: HeadStart,
 ): Promise<SuiteWorker> {
   // Its worker reads each closed experiment's results to track it; the command's snapshot reads them again.
   link.runs.keepClosedResults();
-  return createSuiteWorker(link, taskQueue, suiteDeps(served, env), {
-    workflowsInProcess: true,
-    ...(headStart ? { headStart } : {}),
-  });
+  return createSuiteWorker(link, taskQueue, suiteDeps(served, env), { workflowsInProcess: true });
 }
 
 /**

@@ -151,10 +151,6 @@ export function temporalGate(client: Client): TemporalGate {
       views.delete(runId);
       return again(() => handle.executeUpdate(outcomesUpdate, { args: [outcomes] }));
     },
-    look(runId) {
-      // A look that fails leaves nothing cached: the call that needs it reads again.
-      view(runId).catch(() => undefined);
-    },
     state: (runId) => view(runId, false),
     async endCall(runId, holder) {
       release(runId, holder);

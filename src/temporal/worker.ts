@@ -1,8 +1,6 @@
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type CaseDeps, type ScheduleDeps } from '../../activities/index.ts';
-import type { HeadStart } from '../../activities/head-start.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { workflowBundle } from './bundle.ts';
@@ -16,9 +14,6 @@ import type { Env } from '../trackers/types.ts';
 
 /** The workflows' entry file, bundled by the worker for Temporal's sandbox. */
 export const WORKFLOWS_PATH = join(PACKAGE_ROOT, 'workflows', 'index.ts');
-
-/** How long a stopping worker waits for its run's pools to take over the calls its command started early. */
-const HEAD_START_WAIT_MS = 10_000;
 
 /** The task queue a suite's runs and workers meet on; `LLM_EVALS_TASK_QUEUE` overrides it. */
 export function taskQueueFor(suite: string, env: NodeJS.ProcessEnv): string {
@@ -54,8 +49,6 @@ export interface SuiteWorkerOptions {
    * would reach. A standalone `llm-evals worker` keeps the thread: it starts once and serves for long.
    */
   workflowsInProcess?: boolean;
-  /** The calls its command started before the run was made, for the run's pools here to take over. */
-  headStart?: HeadStart;
 }
 
 /** What a worker needs of the suite: its adapter, scorer, providers and cases; its trackers and the env with their
@@ -91,7 +84,6 @@ export async function createSuiteWorker(
 ): Promise<SuiteWorker> {
   const pools = new PoolRegistry();
   const gate = temporalGate(link.client);
-  options.headStart?.attach(gate);
   const tracing = await engineTracing(deps.env);
   const worker = await Worker.create({
     connection: await link.nativeConnection(),
@@ -115,7 +107,6 @@ export async function createSuiteWorker(
       gate,
       experiments: temporalExperiments(link.client),
       pools,
-      ...(options.headStart ? { headStart: options.headStart } : {}),
       previousRun: (scheduleId) => previousScheduledRun(link.client, scheduleId),
       digest: (runId) => link.runs.digest(runId),
       track: { runs: link.runs, cases: deps.cases, trackers: deps.trackers, env: deps.env },
@@ -131,15 +122,7 @@ export async function createSuiteWorker(
           return await until();
         } finally {
           // Workflow tasks are still served here, so the pools' last exchanges reach their experiments.
-          const drained = pools.drain();
-          // The calls its command started before the run was made are in flight too: the pools that lease them
-          // start no call now but take those over and report them (bounded, for a run whose pools never come).
-          const early = options.headStart;
-          if (early && early.waiting > 0) {
-            await Promise.race([early.takenOver(), sleep(HEAD_START_WAIT_MS, undefined, { ref: false })]);
-            await pools.drain();
-          }
-          await drained;
+          await pools.drain();
         }
       }),
     discard: async () => {
