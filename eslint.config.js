@@ -2,93 +2,132 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { roomsPlugin } from './dev/eslint-rooms.mjs';
 
-const nodeBuiltins = [
-  'node:*',
+/** Temporal's SDK: only the engine (workflows/, activities/), the client room (src/temporal) and temporal/ import it. */
+const sdk = ['@temporalio/*'];
+/** Built-ins that do I/O, in both spellings (`fs` and `node:fs`). */
+const io = [
   'fs',
-  'fs/*',
-  'path',
-  'os',
   'child_process',
+  'net',
   'http',
   'https',
-  'net',
-  'crypto',
-  'url',
-];
-
-/** Code that runs in Temporal's workflow sandbox, or is shared with it, must stay deterministic and I/O-free. */
-const sandboxSafe = {
-  patterns: [
-    { group: nodeBuiltins, message: 'Workflows and the pure core import no Node built-ins.' },
-    {
-      group: [
-        'openai',
-        'yaml',
-        'tinyglobby',
-        'tsx',
-        'tsx/*',
-        '@temporalio/worker',
-        '@temporalio/client',
-        '@temporalio/activity',
-      ],
-      message: 'Workflows and the pure core do no I/O.',
-    },
-    {
-      group: [
-        '**/activities/*',
-        '**/src/suite/*',
-        '**/src/providers/*',
-        '**/src/commands/*',
-        '**/src/temporal/*',
-      ],
-      allowTypeImports: true,
-      message: 'Import only types from outside the sandbox-safe code.',
-    },
-  ],
-};
-
-/** Temporal's SDK packages: only the Temporal room (src/temporal, temporal/, workflows/, activities/) imports them. */
-const temporalSdk = ['@temporalio/client', '@temporalio/worker', '@temporalio/common'];
-/** The engine's own folders, reached only through src/temporal. */
+  'os',
+  'readline',
+  'dgram',
+  'tls',
+  'worker_threads',
+].flatMap((name) => [name, `node:${name}`]);
+/** Leaves everyone may use. */
+const leaves = ['src/dirs.ts', 'src/errors.ts', 'src/package-root.ts', 'src/tcp-probe.ts', 'src/timing.ts'];
+/** The library: what a suite is made of, with no notion of how a run is driven. */
+const library = ['src/api', 'src/api/types.ts', 'src/suite', 'src/providers', 'src/scorers', 'src/trackers'];
+const pure = ['src/core', 'src/api/types.ts'];
 const engine = ['workflows', 'activities'];
-/** Built-ins that do I/O. */
-const io = [
-  'node:fs',
-  'node:fs/promises',
-  'node:child_process',
-  'node:net',
-  'node:http',
-  'node:https',
-  'node:os',
-  'node:readline',
+const everything = [
+  ...leaves,
+  ...library,
+  ...pure,
+  ...engine,
+  'src/index.ts',
+  'src/report',
+  'src/cli',
+  'src/commands',
+  'src/session',
+  'src/output',
+  'src/temporal',
+  'temporal',
+  'cli.ts',
+  'worker.ts',
 ];
+const but = (...not) => everything.filter((room) => !not.includes(room));
 
-/** One no-restricted-imports block per room: packages and sibling rooms it must not import (`types` may be type-imported). */
-function rooms(spec) {
-  return Object.entries(spec).map(([files, { not, types = [], why }]) => {
-    const folder = (name) => [`**/${name}/*`, `**/${name}/**`, `../${name}/*`, `../../${name}/*`];
-    const packages = not.filter((n) => n.includes(':') || n.startsWith('@'));
-    const folders = not.filter((n) => !packages.includes(n));
-    return {
-      files: [files],
-      rules: {
-        'no-restricted-imports': [
-          'error',
-          {
-            paths: packages.map((name) => ({ name, message: why })),
-            patterns: [
-              ...(folders.length ? [{ group: folders.flatMap(folder), message: why }] : []),
-              ...(types.length
-                ? [{ group: types.flatMap(folder), allowTypeImports: true, message: why }]
-                : []),
-            ],
-          },
-        ],
-      },
-    };
-  });
-}
+/**
+ * The rooms and who may import whom (ARCHITECTURE.md draws it): each room names the rooms it may import values from;
+ * types may come from any room unless `noTypes`. test/lint/rooms.test.ts holds a probe against every line.
+ */
+const rooms = {
+  'src/core': {
+    values: ['src/api/types.ts'],
+    packages: { allow: ['zod'] },
+    why: 'the pure core runs in the workflow sandbox: no I/O, values only from itself and the shared schemas',
+  },
+  'src/api/types.ts': {
+    values: [],
+    packages: { allow: ['zod'] },
+    why: 'the shared schemas are pure: the workflow sandbox loads them',
+  },
+  workflows: {
+    values: pure,
+    packages: { allow: ['@temporalio/workflow'] },
+    why: 'workflows are deterministic: no I/O, values only from the pure core',
+  },
+  'src/report': {
+    values: pure,
+    packages: { deny: [...sdk, ...io] },
+    why: 'reports are pure renderers: data in, text out',
+  },
+  'src/cli': {
+    values: leaves,
+    packages: { deny: sdk },
+    why: 'the CLI parses; it runs nothing',
+  },
+  'src/commands': {
+    values: but(...engine),
+    packages: { deny: sdk },
+    why: 'commands reach Temporal only through src/temporal',
+  },
+  'src/session': {
+    values: but(...engine, 'src/commands', 'src/cli'),
+    packages: { deny: sdk },
+    why: 'the session runs through src/temporal and never calls up',
+  },
+  'src/output': {
+    values: [...leaves, ...pure, 'src/report'],
+    packages: { deny: sdk },
+    why: 'output writes reports; it does not run anything',
+  },
+  'src/temporal': {
+    values: but('src/commands', 'src/cli', 'src/session', 'src/output', 'src/report'),
+    why: 'the client room serves the session; it never calls up',
+  },
+  activities: {
+    values: [...leaves, ...library, ...pure, 'src/report'],
+    why: 'activities translate events for the engine; they never reach the client, the session or the commands',
+  },
+  temporal: {
+    values: leaves,
+    why: 'the server provisioning stands alone',
+  },
+  ...Object.fromEntries(
+    library
+      .slice(0)
+      .map((room) => [
+        room,
+        room === 'src/api/types.ts'
+          ? undefined
+          : {
+              values: [...leaves, ...library, ...pure],
+              packages: { deny: sdk },
+              why: 'the library knows nothing of how a run is driven',
+            },
+      ])
+      .filter(([, policy]) => policy),
+  ),
+  ...Object.fromEntries(
+    leaves.map((leaf) => [
+      leaf,
+      { values: leaves, packages: { deny: sdk }, why: 'a leaf imports only leaves' },
+    ]),
+  ),
+  'src/index.ts': {
+    values: [...leaves, ...library, ...pure],
+    why: "the package's entry exports the library",
+  },
+  'cli.ts': { values: but(...engine), why: 'the CLI reaches the engine only through src/temporal' },
+  'worker.ts': { values: but(...engine), why: 'the worker reaches the engine only through src/temporal' },
+};
 
 export default tseslint.config(
   {
@@ -118,41 +157,10 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
-  // The rooms and who may import whom (ARCHITECTURE.md draws it). Each block lists what a room must not import.
-  ...rooms({
-    'src/commands/**/*.ts': {
-      not: [...temporalSdk, ...engine],
-      why: 'Commands reach Temporal only through src/temporal.',
-    },
-    'src/cli/**/*.ts': {
-      not: [...temporalSdk, ...engine, 'session', 'output'],
-      why: 'The CLI parses; it runs nothing.',
-    },
-    'src/session/**/*.ts': {
-      not: [...temporalSdk, ...engine, 'commands'],
-      why: 'The session runs through src/temporal.',
-    },
-    'src/output/**/*.ts': {
-      not: [...temporalSdk, ...engine, 'commands', 'session', 'temporal'],
-      types: ['cli', 'suite'],
-      why: 'Output writes reports; it does not run anything.',
-    },
-    'src/report/**/*.ts': {
-      not: [...temporalSdk, ...engine, ...io, 'commands', 'cli', 'session', 'output', 'temporal', 'suite'],
-      why: 'Reports are pure renderers: data in, text out.',
-    },
-    'src/temporal/**/*.ts': {
-      not: ['commands', 'cli', 'session', 'output', 'report'],
-      why: 'The Temporal room serves the session; it never calls up.',
-    },
-    'src/{api,suite,providers,scorers,trackers}/**/*.ts': {
-      not: [...temporalSdk, ...engine, 'commands', 'cli', 'session', 'output', 'temporal'],
-      why: 'The library knows nothing of how a run is driven.',
-    },
-  }),
   {
-    files: ['workflows/**/*.ts', 'src/core/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', sandboxSafe] },
+    files: ['**/*.ts'],
+    plugins: { rooms: roomsPlugin },
+    rules: { 'rooms/imports': ['error', { root: import.meta.dirname, rooms }] },
   },
   {
     files: ['test/**/*.ts'],

@@ -1,0 +1,116 @@
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Each probe is a file placed in a room that breaks (or keeps) one rule of ARCHITECTURE.md, linted with the project's
+ * own eslint.config.js. Probes are not on disk, so the type-aware parser is turned off for them alone; the rooms rule
+ * needs no types.
+ */
+let eslint: ESLint;
+beforeAll(() => {
+  eslint = new ESLint({
+    cwd: process.cwd(),
+    overrideConfig: [
+      {
+        files: ['**/lint-probe.ts'],
+        ...tseslint.configs.disableTypeChecked,
+        languageOptions: { parserOptions: { projectService: false, project: null } },
+      },
+    ],
+  });
+});
+
+async function lint(room: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${room}/lint-probe.ts` });
+  return result!.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('the rooms rule', () => {
+  it.each<[string, string, string]>([
+    [
+      'src/core',
+      "import { runPlanned } from '../session/run.ts';",
+      'src/core may not import values from src/session',
+    ],
+    [
+      'src/core',
+      "import { loadSuite } from '../suite/load.ts';",
+      'src/core may not import values from src/suite',
+    ],
+    ['src/core', "import { renderTable } from '../report/table.ts';", 'from src/report'],
+    ['src/core', "import { Runs } from '../temporal/runs.ts';", 'from src/temporal'],
+    ['src/core', "import { save } from '../output/save.ts';", 'from src/output'],
+    ['src/core', "import { readFileSync } from 'node:fs';", "may not import 'node:fs'"],
+    ['src/core', "import { readFileSync } from 'fs';", "may not import 'fs'"],
+    ['src/core', "import OpenAI from 'openai';", "may not import 'openai'"],
+    ['src/core', "export { runPlanned } from '../session/run.ts';", 'from src/session'],
+    ['src/core', "export const load = () => import('node:fs');", "may not import 'node:fs'"],
+    ['workflows', "import { readFileSync } from 'node:fs';", "may not import 'node:fs'"],
+    [
+      'workflows',
+      "import { runPlanned } from '../src/session/run.ts';",
+      'workflows may not import values from src/session',
+    ],
+    ['workflows', "import { createActivities } from '../activities/index.ts';", 'from activities'],
+    ['workflows', "import { Client } from '@temporalio/client';", "may not import '@temporalio/client'"],
+    ['src/report', "import { readFileSync } from 'fs';", "src/report may not import 'fs'"],
+    ['src/report', "import { writeFile } from 'node:fs/promises';", "may not import 'node:fs/promises'"],
+    ['src/report', "import { present } from '../session/present.ts';", 'from src/session'],
+    ['src/report', "import { Runs } from '../temporal/runs.ts';", 'from src/temporal'],
+    [
+      'activities',
+      "import { compare } from '../src/commands/compare.ts';",
+      'activities may not import values from src/commands',
+    ],
+    ['activities', "import { Runs } from '../src/temporal/runs.ts';", 'from src/temporal'],
+    ['activities', "import { runPlanned } from '../src/session/run.ts';", 'from src/session'],
+    [
+      'src/temporal',
+      "import { runPlanned } from '../session/run.ts';",
+      'src/temporal may not import values from src/session',
+    ],
+    ['src/temporal', "import { renderTable } from '../report/table.ts';", 'from src/report'],
+    ['src/commands', "import { Client } from '@temporalio/client';", "may not import '@temporalio/client'"],
+    ['src/commands', "import { compareRun } from '../../workflows/compare-run.ts';", 'from workflows'],
+    ['src/session', "import { compare } from '../commands/compare.ts';", 'from src/commands'],
+    [
+      'src/cli',
+      "import { runPlanned } from '../session/run.ts';",
+      'src/cli may not import values from src/session',
+    ],
+    [
+      'src/suite',
+      "import { Runs } from '../temporal/runs.ts';",
+      'src/suite may not import values from src/temporal',
+    ],
+    ['src/providers', "import { Client } from '@temporalio/client';", "may not import '@temporalio/client'"],
+    [
+      'temporal',
+      "import { runPlanned } from '../src/session/run.ts';",
+      'temporal may not import values from src/session',
+    ],
+    ['src/nowhere', 'export const x = 1;', 'is in no room'],
+  ])('%s: %s fails', async (room, code, expected) => {
+    const messages = await lint(room, `${code}\nexport const keep = 1;\n`);
+    expect(messages.join('\n')).toContain(expected);
+  });
+
+  it.each<[string, string]>([
+    ['src/core', "import type { RunFlags } from '../cli/options.ts';"],
+    [
+      'src/core',
+      "import { z } from 'zod';\nimport { UsageSchema } from '../api/types.ts';\nexport const y = [z, UsageSchema];",
+    ],
+    [
+      'workflows',
+      "import { proxyActivities } from '@temporalio/workflow';\nimport { laneCount } from '../src/core/run-schedule.ts';\nexport const y = [proxyActivities, laneCount];",
+    ],
+    ['workflows', "import type { PoolInput } from '../activities/run-cases.ts';"],
+    ['src/report', "import { createHash } from 'node:crypto';\nexport const y = createHash;"],
+    ['src/session', "import { Runs } from '../temporal/runs.ts';\nexport const y = Runs;"],
+  ])('%s: %s passes', async (room, code) => {
+    const messages = await lint(room, `${code}\nexport const keep = 1;\n`);
+    expect(messages.filter((m) => m.startsWith('rooms/'))).toEqual([]);
+  });
+});
