@@ -15,7 +15,9 @@ declare module 'vitest' {
 }
 
 /** Start one Temporal dev server for the whole test run; its address and binary reach tests through `inject`. */
-export async function setup(project: TestProject): Promise<() => Promise<void>> {
+export async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  // The unit tests need neither the build nor the server: a run of them alone (npm run test:unit) starts neither.
+  if (project.vitest.projects.every((p) => p.name === 'unit')) return undefined;
   const log = (line: string): void => {
     process.stderr.write(`[temporal] ${line}\n`);
   };
