@@ -70,8 +70,7 @@ function exportNames(spec) {
  * re-exports) for its export names before running it: Temporal's SDK, gRPC and protobufjs, ~100 ms of each start.
  * The built files take such packages with `require` instead (a `require` made at the top of each file), which runs the
  * same CommonJS code, lexes nothing and is served from the compile cache. A package that ships both builds (zod,
- * tinyglobby, openai) is taken as CommonJS too: Node 20 keeps no compiled code of ES modules, and zod's 95 files
- * were compiled on every start (~90 ms; ~45 ms from the cache). ESM-only packages are imported as they were.
+ * tinyglobby, openai) is taken as CommonJS too, for the same reason. ESM-only packages are imported as they were.
  */
 const requireCommonJs = {
   name: 'require-commonjs',
@@ -125,7 +124,7 @@ export async function build() {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     sourcemap: 'linked',
     outdir: out,
     logLevel: 'warning',

@@ -42,7 +42,7 @@ async function compile(file: string, out: string): Promise<void> {
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node22',
     outfile: out,
     write: false,
     metafile: true,

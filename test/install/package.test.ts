@@ -22,9 +22,15 @@ interface Ran {
 }
 
 /** Runs a command to its end, with the test's environment; never rejects, so a test can show what it printed. */
-function sh(command: string, args: string[], cwd: string, timeoutMs = 300_000): Promise<Ran> {
+function sh(
+  command: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = 300_000,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env: { ...env, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -118,7 +124,7 @@ describe('the installed package', () => {
   it("type-checks the helper with the user's own tsc and a standard NodeNext tsconfig", async () => {
     const tools = await sh(
       'npm',
-      ['install', '--no-audit', '--no-fund', '--prefer-offline', '-D', 'typescript@~5.9', '@types/node@^20'],
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', '-D', 'typescript@~5.9', '@types/node@^22'],
       first,
     );
     expect(tools.code, tools.stderr).toBe(0);
@@ -156,6 +162,34 @@ describe('the installed package', () => {
     const ids = both.map((run) => /run (\S+) started/.exec(run.stderr)?.[1]);
     for (const id of ids) expect(listed.stdout).toContain(id);
   }, 300_000);
+});
+
+/**
+ * The same package on the other Nodes users run: CI runs the tests on Node 24 and names Node 22's bin folder here
+ * (LLM_EVALS_TEST_NODE_BINS, folders joined by ':'); a fresh project installs the tarball and compares on it.
+ */
+const otherNodes = (process.env.LLM_EVALS_TEST_NODE_BINS ?? '').split(':').filter(Boolean);
+describe.each(otherNodes)('the installed package on the Node in %s', (bin) => {
+  it('init, then compare: exit 0 and a leaderboard', async () => {
+    const path = { PATH: `${bin}:${process.env.PATH ?? ''}` };
+    const dir = dirs.os('llm-evals-node-');
+    expect((await sh('node', ['--version'], dir, 60_000, path)).stdout).toBe(
+      (await sh(join(bin, 'node'), ['--version'], dir, 60_000)).stdout,
+    );
+    expect((await sh('npm', ['init', '-y'], dir, 60_000, path)).code).toBe(0);
+    const install = await sh(
+      'npm',
+      ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball],
+      dir,
+      300_000,
+      path,
+    );
+    expect(install.code, install.stderr).toBe(0);
+    expect((await sh('npx', ['llm-evals', 'init'], dir, 300_000, path)).code).toBe(0);
+    const compare = await sh('npx', ['llm-evals', 'compare', '--no-open'], dir, 300_000, path);
+    expect(compare.code, compare.stderr).toBe(0);
+    expect(compare.stdout).toMatch(/best and best value fake\/careful/);
+  }, 600_000);
 });
 
 /** A helper in each module format: ESM for TypeScript, .mjs and .js in a module package, CommonJS for .js elsewhere. */
