@@ -45,7 +45,8 @@ describe('the compile cache of the CLI (bin/compile-cache.mjs)', () => {
   const project = dirs.os();
   writeTree(project, {
     'node_modules/dep/package.json': '{ "name": "dep", "main": "main.js" }',
-    'node_modules/dep/main.js': "const part = require('./part.js');\nexports.answer = () => part.value * 2;\n",
+    'node_modules/dep/main.js':
+      "const part = require('./part.js');\nexports.answer = () => part.value * 2;\n",
     'node_modules/dep/part.js': 'exports.value = 21;\n',
   });
 
