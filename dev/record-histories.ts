@@ -1,61 +1,76 @@
-// Records the workflow histories of one toy-suite run (the run, its gate, its experiments) for the replay tests.
-// Run it after a deliberate change to workflow code, on a server of your own, and commit the files it writes:
-//   node --import tsx dev/record-histories.ts 127.0.0.1:7233
-// test/replay.test.ts replays them with the current workflow code, so a change that would break runs in flight fails CI.
+// Records the replay fixtures: runs the tests that walk every workflow path (first calls, exchange, retry, a retry and
+// a pool whose attempt Temporal gave up on, continue-as-new, pause and answer, cancel, a schedule's fire, a regressed
+// run) with LLM_EVALS_KEEP_HISTORIES set, so that each test server's histories are kept before it stops, then picks
+// for each path of test/helpers/history-paths.ts the smallest history on it and writes it to
+// test/fixtures/histories/<version>/<path>.json. test/replay.test.ts replays every fixture with the current workflow
+// code and checks that every path has one. Run it after a release's last workflow change, and commit what it writes:
+//   node --import tsx dev/record-histories.ts [TEST_FILE ...]
+// Given test files, it runs only those and keeps this release's fixtures of the paths they did not walk.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { findTemporalBinary } from '../temporal/binary.ts';
+import { HISTORY_PATHS, type HistoryJson } from '../test/helpers/history-paths.ts';
 
-const address = process.argv[2] ?? '127.0.0.1:7233';
 const repo = resolve(import.meta.dirname, '..');
-const out = join(repo, 'test', 'fixtures', 'histories');
-const env = {
-  ...process.env,
-  TEMPORAL_ADDRESS: address,
-  LLM_EVALS_TASK_QUEUE: `record-${Date.now()}`,
-  NO_COLOR: '1',
-};
-const run = spawnSync(
-  process.execPath,
-  [join(repo, 'bin', 'llm-evals.mjs'), 'compare', '--display', 'tui', '-j', '2', '-p', '2'],
-  {
-    cwd: join(repo, 'examples', 'toy-suite'),
-    env,
-    encoding: 'utf8',
-  },
-);
-const runId = /run (\S+) started/.exec(run.stderr)?.[1];
-if (run.status !== 0 || !runId) throw new Error(`compare failed:\n${run.stderr}`);
+const version = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string }).version;
+const FILES = [
+  'test/e2e/compare.test.ts',
+  'test/workflows/compare-run.test.ts',
+  'test/pressure/pause.test.ts',
+  'test/durable/cancel.test.ts',
+  'test/durable/resume-worker-kill.test.ts',
+  'test/durable/resume-server-kill.test.ts',
+  'test/e2e/schedule.test.ts',
+];
 
-const temporal = await findTemporalBinary();
-const client = new Client({ connection: await Connection.connect({ address }) });
+const kept = mkdtempSync(join(tmpdir(), 'llm-evals-histories-'));
+const only = process.argv.slice(2);
+const ran = spawnSync('npx', ['vitest', 'run', ...(only.length > 0 ? only : FILES)], {
+  cwd: repo,
+  env: { ...process.env, LLM_EVALS_KEEP_HISTORIES: kept },
+  stdio: 'inherit',
+});
+if (ran.status !== 0) console.warn(`the tests exited ${ran.status}: the paths they walked are still picked`);
+
+const files: string[] = [];
+const walk = (dir: string) => {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path);
+    else if (entry.name.endsWith('.json')) files.push(path);
+  }
+};
+walk(kept);
+const out = join(repo, 'test', 'fixtures', 'histories', version);
+if (only.length === 0) rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
-for await (const execution of client.workflow.list({ query: `LlmEvalsRunId = '${runId}'` })) {
-  // The Temporal CLI writes the history in the proto JSON form that historyFromJSON reads back.
-  const shown = spawnSync(
-    temporal,
-    [
-      'workflow',
-      'show',
-      '--address',
-      address,
-      '-w',
-      execution.workflowId,
-      '-r',
-      execution.runId,
-      '--output',
-      'json',
-    ],
-    {
-      encoding: 'utf8',
-      maxBuffer: 1 << 26,
-    },
+let missing = 0;
+for (const path of HISTORY_PATHS) {
+  const on = files
+    .filter((file) => path.matches(JSON.parse(readFileSync(file, 'utf8')) as HistoryJson))
+    .sort((a, b) => statSync(a).size - statSync(b).size);
+  if (on.length === 0) {
+    const kept = existsSync(join(out, `${path.name}.json`));
+    console.error(
+      `no history on the path ${path.name} (${path.what})${kept ? '; the fixture before stays' : ''}`,
+    );
+    if (!kept) missing++;
+    continue;
+  }
+  writeFileSync(join(out, `${path.name}.json`), readFileSync(on[0]!));
+  console.log(
+    `${path.name}: ${on.length} histories on it; kept the smallest (${statSync(on[0]!).size} bytes)`,
   );
-  if (shown.status !== 0) throw new Error(shown.stderr);
-  const name = `${execution.type}-${execution.workflowId.split('/').slice(2).join('-') || 'run'}.json`;
-  writeFileSync(join(out, name), shown.stdout);
-  console.log(`wrote ${name}`);
 }
-await client.connection.close();
+rmSync(kept, { recursive: true, force: true });
+process.exit(missing === 0 ? 0 : 1);

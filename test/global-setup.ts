@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { findTemporalBinary } from '../temporal/binary.ts';
 import { ensureServer, stopServer } from '../temporal/server.ts';
+import { keepHistories, keptHistoriesDir } from './helpers/keep-histories.ts';
 import { freeServerPort } from './helpers/temporal.ts';
 import { ensureBuilt } from '../dev/build.mjs';
 
@@ -50,6 +51,8 @@ export async function setup(project: TestProject): Promise<(() => Promise<void>)
   project.provide('temporalAddress', server.address);
   project.provide('temporalBinary', binary);
   return async () => {
+    const keep = keptHistoriesDir();
+    if (keep) await keepHistories(server.address, keep, `shared-${process.pid}`);
     await Promise.all([stopServer(stateDir), stopServer(userState)]);
     await rm(root, { recursive: true, force: true });
   };

@@ -11,6 +11,7 @@ import {
   type RecordingSuite,
 } from '../helpers/recording-suite.ts';
 import { ownServerEnv, recordingEnv, startRun, startServer } from '../helpers/durable.ts';
+import { keepHistories, keptHistoriesDir } from '../helpers/keep-histories.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 
 // Honest numbers, finding 6: `cancel RUN` returns once no call can start (a worker closed the run), or, with no
@@ -32,6 +33,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+  const keep = keptHistoriesDir();
+  if (dir && keep) await keepHistories(`127.0.0.1:${serverEnv.LLM_EVALS_TEMPORAL_PORT}`, keep, 'cancel');
   if (dir) await runCli(['server', 'stop'], { cwd: dir, env: serverEnv });
   dirs.removeAll();
 });

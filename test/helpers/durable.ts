@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { TestContext } from 'vitest';
 import { runCli, runCliLong, startCli, type CliProcess } from './cli.ts';
 import {
@@ -12,6 +12,7 @@ import {
   type RecordingSuite,
   type RunReport,
 } from './recording-suite.ts';
+import { keepHistories, keptHistoriesDir } from './keep-histories.ts';
 import { TempDirs } from './suite-dir.ts';
 import { freeServerPort } from './temporal.ts';
 
@@ -83,6 +84,10 @@ export class OwnServerProjects {
 
   async cleanUp(): Promise<void> {
     for (const cli of this.started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+    const keep = keptHistoriesDir();
+    if (keep)
+      for (const { dir, env } of this.projects)
+        await keepHistories(`127.0.0.1:${env.LLM_EVALS_TEMPORAL_PORT}`, keep, basename(dir));
     await Promise.all(this.projects.map(({ dir, env }) => runCli(['server', 'stop'], { cwd: dir, env })));
     this.dirs.removeAll();
   }

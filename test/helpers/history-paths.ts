@@ -1,0 +1,144 @@
+/**
+ * The paths through the workflows that recorded histories must cover, each told by what its history holds. The
+ * replay test asserts a committed fixture for every path; dev/record-histories.ts picks the fixtures with the same
+ * rules, so the two cannot drift apart.
+ */
+
+/** A history in the proto JSON form the Temporal CLI and `historyToJSON` write. */
+export interface HistoryJson {
+  events: Record<string, unknown>[];
+}
+
+type Event = Record<string, unknown>;
+
+/** The value at a path of keys in parsed JSON, or undefined. */
+function at(value: unknown, ...path: string[]): unknown {
+  for (const key of path) value = value && typeof value === 'object' ? (value as Event)[key] : undefined;
+  return value;
+}
+
+const ofType = (h: HistoryJson, type: string) => h.events.filter((e) => e.eventType === `EVENT_TYPE_${type}`);
+
+/** The workflow type a history runs. */
+export function workflowType(h: HistoryJson): string | undefined {
+  const started = ofType(h, 'WORKFLOW_EXECUTION_STARTED')[0];
+  const name = at(started, 'workflowExecutionStartedEventAttributes', 'workflowType', 'name');
+  return typeof name === 'string' ? name : undefined;
+}
+
+const updates = (h: HistoryJson, name: string) =>
+  ofType(h, 'WORKFLOW_EXECUTION_UPDATE_ACCEPTED').filter(
+    (e) =>
+      at(e, 'workflowExecutionUpdateAcceptedEventAttributes', 'acceptedRequest', 'input', 'name') === name,
+  ).length;
+const signals = (h: HistoryJson, name: string) =>
+  ofType(h, 'WORKFLOW_EXECUTION_SIGNALED').filter(
+    (e) => at(e, 'workflowExecutionSignaledEventAttributes', 'signalName') === name,
+  ).length;
+/** Activities of `type` that ran again after an attempt Temporal gave up on (a heartbeat or start-to-close time-out). */
+const givenUp = (h: HistoryJson, type: string) => {
+  const scheduled = new Map(
+    ofType(h, 'ACTIVITY_TASK_SCHEDULED').map((e) => [
+      at(e, 'eventId'),
+      at(e, 'activityTaskScheduledEventAttributes', 'activityType', 'name'),
+    ]),
+  );
+  return ofType(h, 'ACTIVITY_TASK_STARTED').filter((e) => {
+    const started = at(e, 'activityTaskStartedEventAttributes');
+    return (
+      scheduled.get(at(started, 'scheduledEventId')) === type &&
+      Number(at(started, 'attempt') ?? 1) > 1 &&
+      at(started, 'lastFailure', 'timeoutFailureInfo') !== undefined
+    );
+  }).length;
+};
+const activities = (h: HistoryJson, type: string) =>
+  ofType(h, 'ACTIVITY_TASK_SCHEDULED').filter(
+    (e) => at(e, 'activityTaskScheduledEventAttributes', 'activityType', 'name') === type,
+  ).length;
+const resultText = (h: HistoryJson) =>
+  ofType(h, 'WORKFLOW_EXECUTION_COMPLETED')
+    .flatMap((e) => {
+      const payloads = at(e, 'workflowExecutionCompletedEventAttributes', 'result', 'payloads');
+      return Array.isArray(payloads) ? (payloads as unknown[]) : [];
+    })
+    .map((p) => {
+      const data = at(p, 'data');
+      return typeof data === 'string' ? Buffer.from(data, 'base64').toString('utf8') : '';
+    })
+    .join('\n');
+
+/** One path: its name (the fixture's file name) and the rule that tells a history on it. */
+export interface HistoryPath {
+  name: string;
+  what: string;
+  matches(h: HistoryJson): boolean;
+}
+
+export const HISTORY_PATHS: HistoryPath[] = [
+  {
+    name: 'run-completed',
+    what: 'a compare run that starts its experiments and completes',
+    matches: (h) => workflowType(h) === 'compareRun' && ofType(h, 'WORKFLOW_EXECUTION_COMPLETED').length > 0,
+  },
+  {
+    name: 'gate',
+    what: "a run's gate: slots, outcomes, the finish",
+    matches: (h) => workflowType(h) === 'runGate' && signals(h, 'finish') > 0,
+  },
+  {
+    name: 'experiment-exchange',
+    what: 'an experiment whose pool trades finished cases for new ones by exchange',
+    matches: (h) => workflowType(h) === 'experiment' && updates(h, 'exchange') >= 2,
+  },
+  {
+    name: 'experiment-retry',
+    what: 'an experiment with a case retried as a runCase activity that reports by the retry update',
+    matches: (h) =>
+      workflowType(h) === 'experiment' && activities(h, 'runCase') > 0 && updates(h, 'retry') > 0,
+  },
+  {
+    name: 'experiment-retry-given-up',
+    what: 'a retried case whose attempt Temporal gave up on (the server or the worker away), run again',
+    matches: (h) => workflowType(h) === 'experiment' && givenUp(h, 'runCase') > 0,
+  },
+  {
+    name: 'experiment-pool-handover',
+    what: 'a pool whose attempt Temporal gave up on, taken over by its next attempt',
+    matches: (h) => workflowType(h) === 'experiment' && givenUp(h, 'runCases') > 0,
+  },
+  {
+    name: 'experiment-continued',
+    what: 'an experiment that continues as new when its history grows',
+    matches: (h) =>
+      workflowType(h) === 'experiment' && ofType(h, 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW').length > 0,
+  },
+  {
+    name: 'run-continued',
+    what: 'a compare run that continues as new when its history grows',
+    matches: (h) =>
+      workflowType(h) === 'compareRun' && ofType(h, 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW').length > 0,
+  },
+  {
+    name: 'gate-paused-answered',
+    what: 'a gate that paused the run and was answered',
+    matches: (h) => workflowType(h) === 'runGate' && signals(h, 'answerPause') > 0,
+  },
+  {
+    name: 'run-cancelled',
+    what: 'a compare run cancelled while its experiments ran',
+    matches: (h) =>
+      workflowType(h) === 'compareRun' && ofType(h, 'WORKFLOW_EXECUTION_CANCEL_REQUESTED').length > 0,
+  },
+  {
+    name: 'scheduled-fire',
+    what: 'a schedule firing: planning on a worker, then the gate and the run as children',
+    matches: (h) =>
+      workflowType(h) === 'scheduledRun' && ofType(h, 'WORKFLOW_EXECUTION_COMPLETED').length > 0,
+  },
+  {
+    name: 'run-regressed',
+    what: 'a scheduled run judged against the previous one and found regressed',
+    matches: (h) => workflowType(h) === 'compareRun' && resultText(h).includes('"regressed"'),
+  },
+];
