@@ -6,9 +6,12 @@ import { existsSync } from 'node:fs';
 import Module from 'node:module';
 import { dirname, join } from 'node:path';
 
-/** Makes Temporal's SDK load rxjs from its one-file build; `LLM_EVALS_SDK_LOAD=0` turns it off. */
+/**
+ * Makes Temporal's SDK load rxjs from its one-file build. One of the three patches of the SDK's internals, all turned
+ * off by `LLM_EVALS_SDK_PATCHES=0` (src/temporal/sdk-patches.ts has the others).
+ */
 export function installSdkLoad() {
-  if (process.env.LLM_EVALS_SDK_LOAD === '0') return;
+  if (process.env.LLM_EVALS_SDK_PATCHES === '0') return;
   const load = Module._load;
   /** rxjs's bundle as loaded for the SDK, null when there is none to load. */
   let bundle;

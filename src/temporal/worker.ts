@@ -1,3 +1,4 @@
+import { sdkPatches, stopPromiseStacks } from './sdk-patches.ts';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type CaseDeps, type ScheduleDeps } from '../../activities/index.ts';
@@ -58,23 +59,6 @@ export type SuiteDeps = Omit<CaseDeps, 'gate'> & { trackers: TrackerSuite; env: 
     'planFire'
   >;
 
-/**
- * Stops the hook the SDK puts on every promise of the process that runs workflows, to record the stacks Temporal's
- * `workflow stack` shows. In a worker thread it sees only workflow code; run in the command's own thread it ran on
- * every promise of the command — gRPC's, the calls', the SDK's — for ~15 % of a small run's CPU (a CPU profile of
- * the toy compare). The command's workflows then answer `workflow stack` with no frames; a standalone worker keeps them.
- * The hook is the SDK's internal: if it is not where it was, the hook stays and only the saving is lost.
- */
-async function stopPromiseStacks(): Promise<void> {
-  try {
-    const { globalHandlers } = await import('@temporalio/worker/lib/workflow/vm-shared.js');
-    const stop: unknown = (globalHandlers as unknown as Record<string, unknown> | undefined)?.stopPromiseHook;
-    if (typeof stop === 'function') (stop as () => void).call(globalHandlers);
-  } catch {
-    // The SDK moved it: nothing to stop.
-  }
-}
-
 /** Creates a worker serving the suite's runs with its adapter, scorer, providers, cases and trackers. */
 export async function createSuiteWorker(
   link: TemporalLink,
@@ -112,7 +96,7 @@ export async function createSuiteWorker(
       track: { runs: link.runs, cases: deps.cases, trackers: deps.trackers, env: deps.env },
     }),
   });
-  if (options.workflowsInProcess) await stopPromiseStacks();
+  if (options.workflowsInProcess && sdkPatches()) await stopPromiseStacks();
   return {
     worker,
     gate,

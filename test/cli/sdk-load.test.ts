@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/suite-dir.ts';
 
 // bin/sdk-load.mjs: the CLI's Temporal worker SDK takes rxjs from its one-file build. What the SDK gets must be rxjs
-// all the same, and a process told not to (LLM_EVALS_SDK_LOAD=0) loads rxjs as Node would.
+// all the same, and a process told not to (LLM_EVALS_SDK_PATCHES=0) loads rxjs as Node would.
 
 const HOOK = join(REPO, 'bin', 'sdk-load.mjs');
 
@@ -42,8 +42,8 @@ describe('bin/sdk-load.mjs', () => {
     expect(last).toBe('b');
   });
 
-  it('leaves rxjs to Node with LLM_EVALS_SDK_LOAD=0', () => {
-    const { rxFiles, seen, last } = loadWorkerSdk({ LLM_EVALS_SDK_LOAD: '0' });
+  it('leaves rxjs to Node with LLM_EVALS_SDK_PATCHES=0', () => {
+    const { rxFiles, seen, last } = loadWorkerSdk({ LLM_EVALS_SDK_PATCHES: '0' });
     expect(rxFiles.length).toBeGreaterThan(100);
     expect(rxFiles.every((f) => f.includes('/rxjs/dist/cjs/'))).toBe(true);
     expect(seen).toEqual([10, 20, 30]);
