@@ -16,5 +16,6 @@ export function compileCacheDir(env = process.env) {
 /** Turns Node's compile cache on for this process (and the workers it starts), unless the user turned it off. */
 export function installCompileCache(env = process.env) {
   if (env.LLM_EVALS_COMPILE_CACHE === '0') return;
-  Module.enableCompileCache(compileCacheDir(env));
+  // An older Node than the package supports runs without it rather than failing here.
+  Module.enableCompileCache?.(compileCacheDir(env));
 }

@@ -2,7 +2,9 @@ import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import { openSuite } from '../session/open-suite.ts';
 import type { RunFlags } from '../cli/options.ts';
-import { Interrupted } from '../errors.ts';
+import { whoFinishes } from '../core/run-version.ts';
+import { ConfigError, Interrupted } from '../errors.ts';
+import { VERSION } from '../package-root.ts';
 import { saveRunSnapshot } from '../output/save.ts';
 import { collectSnapshot } from '../session/collect.ts';
 import { linkForCommand } from '../session/link.ts';
@@ -34,6 +36,14 @@ async function resumeServed(
   const link = await linkForCommand(suite.projectDir, io, 'resume', true);
   try {
     const record = await link.runs.read(runId);
+    const finisher = whoFinishes(record.startedBy, VERSION);
+    if (!finisher.ok)
+      throw new ConfigError(
+        undefined,
+        undefined,
+        `run ${runId} was started by llm-evals ${finisher.use}, which this llm-evals ${VERSION} cannot finish: ` +
+          `npx llm-evals@${finisher.use} resume ${runId}`,
+      );
     await checkTracking(suite, runId, record.input.tracking, flags, io);
     // Watched before the line that says so: whoever sees the run resumed may stop it at once.
     io.watchInterrupt?.();

@@ -10,6 +10,7 @@ import { experimentWorkflowId, gateWorkflowId, runWorkflowId, type RunInput } fr
 import { runStateOf, type RunState } from '../core/run-state.ts';
 import { buildSnapshot, RunHeaderSchema, type RunHeader } from '../core/snapshot.ts';
 import { ConfigError } from '../errors.ts';
+import { VERSION } from '../package-root.ts';
 import type { RunResult } from '../../workflows/compare-run.ts';
 import {
   answerPauseSignal,
@@ -25,6 +26,8 @@ export type { RunResult };
 export interface RunRecord {
   input: RunInput;
   header: RunHeader;
+  /** The llm-evals that started it (undefined: 0.1.0, which did not record it). */
+  startedBy?: string;
   /** Temporal's status of the run workflow: RUNNING, COMPLETED, FAILED, CANCELLED, TERMINATED, TIMED_OUT. */
   status: string;
   closed: boolean;
@@ -170,7 +173,13 @@ export class Runs {
   }
 
   /** Starts a run's gate and its run workflow, tagged so `runs` and `status` find it without a worker. */
-  async start(taskQueue: string, input: RunInput, header: RunHeader, project?: string): Promise<void> {
+  async start(
+    taskQueue: string,
+    input: RunInput,
+    header: RunHeader,
+    project?: string,
+    startedBy = VERSION,
+  ): Promise<void> {
     // Both at once, one round trip sooner; a run whose gate did not start could not go on, so it is ended with it.
     const gate = this.client.workflow.start('runGate', {
       workflowId: gateWorkflowId(input.runId),
@@ -182,7 +191,7 @@ export class Runs {
       workflowId: runWorkflowId(input.runId),
       taskQueue,
       args: [input],
-      memo: { header },
+      memo: { header, startedBy },
       searchAttributes: {
         LlmEvalsRunId: [input.runId],
         LlmEvalsSuite: [input.suite],
@@ -250,9 +259,11 @@ export class Runs {
     const header = RunHeaderSchema.safeParse(description.memo?.header);
     if (!input || !header.success) throw new Error(`workflow ${handle.workflowId} is not an llm-evals run`);
     const status = description.status.name;
+    const startedBy = description.memo?.startedBy;
     return {
       input,
       header: header.data,
+      ...(typeof startedBy === 'string' ? { startedBy } : {}),
       status,
       closed: status !== 'RUNNING',
       taskQueue: description.taskQueue,

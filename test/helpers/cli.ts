@@ -46,14 +46,15 @@ export interface CliProcess {
  */
 export function startCli(
   args: readonly string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number },
+  /** `bin`: another installation's command (an installed tarball's), else this checkout's. */
+  options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number; bin?: string },
 ): CliProcess {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...options.env };
   delete env.FORCE_COLOR;
   if (!options.env?.LLM_EVALS_HELPER) delete env.LLM_EVALS_HELPER;
   // A shell's COLUMNS would fit tables to its width; tests that read tables row by row ask for a width themselves.
   if (!options.env?.COLUMNS) delete env.COLUMNS;
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, TempDirs } from '../helpers/suite-dir.ts';
+import { packCheckout } from '../helpers/pack.ts';
 import { freeServerPort } from '../helpers/temporal.ts';
 
 // The package as a user gets it (#12): `npm pack`, a fresh `npm init -y` project (npm writes "type": "commonjs"),
@@ -62,16 +63,7 @@ beforeAll(async () => {
     LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
     NO_COLOR: '1',
   };
-  // Packed from a copy of the sources: packing rebuilds dist/, which the other test files' CLIs are running from.
-  const copy = join(out, 'source');
-  const listed = await sh('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], REPO);
-  for (const file of listed.stdout.split('\0').filter((f) => f && existsSync(join(REPO, f)))) {
-    cpSync(join(REPO, file), join(copy, file), { recursive: true });
-  }
-  symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  const pack = await sh('npm', ['pack', '--silent', '--pack-destination', out], copy);
-  expect(pack.code, pack.stderr).toBe(0);
-  tarball = join(out, pack.stdout.trim().split('\n').at(-1)!);
+  tarball = packCheckout(out);
   first = await newProject('llm-evals-user-');
 }, 600_000);
 
@@ -92,6 +84,7 @@ describe('the installed package', () => {
     ])
       expect(files).toContain(`package/${needed}`);
     expect(files).toContain('package/templates/init/eval_helper.ts');
+    expect(files).toContain('package/CHANGELOG.md');
     for (const dir of ['test/', 'bench/', 'dev/', 'workflows/', 'src/', 'activities/', 'examples/']) {
       expect(files.filter((f) => f.startsWith(`package/${dir}`))).toEqual([]);
     }
