@@ -17,7 +17,10 @@ export function packCheckout(out: string): string {
     cpSync(join(REPO, file), join(copy, file), { recursive: true });
   }
   symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  const pack = spawnSync('npm', ['pack', '--silent', '--pack-destination', out], { cwd: copy, encoding: 'utf8' });
+  const pack = spawnSync('npm', ['pack', '--silent', '--pack-destination', out], {
+    cwd: copy,
+    encoding: 'utf8',
+  });
   if (pack.status !== 0) throw new Error(`npm pack exited ${pack.status}:\n${pack.stderr}`);
   return join(out, pack.stdout.trim().split('\n').at(-1)!);
 }
