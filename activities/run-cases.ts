@@ -57,7 +57,7 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
 
 /**
  * Builds the runCases activity: keeps `parallelism` of an experiment's cases in flight, leasing them from its
- * workflow and reporting each finished case within FLUSH_MS (a failure at once), so the lanes never drain between
+ * workflow and reporting each finished case within FLUSH_MS (a failure at once), so its `-p` calls never drain between
  * batches and a crash repeats only the calls in flight and those finished in the last quarter second.
  */
 export function createRunCases(deps: PoolDeps) {
@@ -155,7 +155,7 @@ export function createRunCases(deps: PoolDeps) {
           kick();
         });
     };
-    const startLanes = () => {
+    const startCalls = () => {
       const held = () => holding || toGate.failures > 0 || deliveryStalled(exchangingSince, Date.now());
       const stopping = () => cancelled.aborted || draining.aborted || held();
       while (running < input.parallelism && buffer.length > 0 && !handedOver.aborted && !stopping()) {
@@ -216,7 +216,7 @@ export function createRunCases(deps: PoolDeps) {
         if (handedOver.aborted && quiet) throw new CancelledFailure('handed over to its next attempt');
         const now = Date.now();
         if (gateReportDue({ ...toGate, count: toGate.outcomes.length }, reporting, now)) tellGate();
-        startLanes();
+        startCalls();
         while (finished.length > 0 && finished[0]! < now - 1000) finished.shift();
         const move = nextMove({
           parallelism: input.parallelism,

@@ -14,10 +14,10 @@ import { gateWorkflowId, experimentWorkflowId, type RunInput } from '../src/core
 import {
   experimentStates,
   experimentsToStart,
-  laneCount,
+  experimentsAtOnce,
   runFinished,
   type RunCarry,
-} from '../src/core/run-schedule.ts';
+} from '../src/core/run-order.ts';
 import { TRACK_ATTEMPTS } from '../src/core/retry.ts';
 import type { Tracked } from '../src/core/tracking.ts';
 import type { Activities } from '../activities/index.ts';
@@ -75,7 +75,7 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
     runId: input.runId,
     experiments: experimentStates(sizes, carry, running),
   }));
-  const lanes = laneCount(input.concurrency, order.length);
+  const atOnce = experimentsAtOnce(input.concurrency, order.length);
   let failure: Error | undefined;
   const tracked = (carry.tracked ??= {});
   const sending = new Set<string>();
@@ -130,7 +130,7 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
   while (!runFinished(order, carry, running)) {
     if (failure) throw failure;
     draining ||= workflowInfo().continueAsNewSuggested;
-    for (const id of experimentsToStart(order, carry, running, lanes, draining)) start(id);
+    for (const id of experimentsToStart(order, carry, running, atOnce, draining)) start(id);
     if (draining && running.size === 0 && sending.size === 0) {
       return continueAsNew<typeof compareRun>(input, carry);
     }

@@ -25,7 +25,7 @@ export const FLUSH_MS = 250;
 /** Report at once when this many bytes of results wait, far below Temporal's 2 MB payload limit. */
 export const FLUSH_BYTES = 512 * 1024;
 
-/** How many cases a pool keeps leased beyond its running calls: a lane's worth, or a quarter second's at its pace. */
+/** How many cases a pool keeps leased beyond its running calls: `-p` cases, or a quarter second's at its pace. */
 export function prefetch(parallelism: number, rate: number): number {
   return Math.min(500, Math.max(parallelism, 16, Math.ceil(rate / 4)));
 }
@@ -70,7 +70,7 @@ export function gateReportDue(
   return pending.failures > 0 || now - (pending.since ?? now) >= REPORT_EVERY_MS;
 }
 
-/** How many cases a pool is given when it is scheduled: its lanes and its spare ones, so it starts without asking. */
+/** How many cases a pool is given when it is scheduled: its `-p` calls and its spare cases, so it starts without asking. */
 export function firstLease(parallelism: number): number {
   return parallelism + prefetch(parallelism, 0);
 }
@@ -79,7 +79,7 @@ export function firstLease(parallelism: number): number {
 export const STALLED_AFTER_MS = 1000;
 
 /**
- * Whether a pool holds its idle lanes because its experiment has not answered an exchange for STALLED_AFTER_MS (the
+ * Whether a pool starts no call because its experiment has not answered an exchange for STALLED_AFTER_MS (the
  * server is gone, or far behind): a call started now could finish without being recorded, and be paid twice.
  */
 export function deliveryStalled(exchangingSince: number | null, now: number): boolean {

@@ -28,10 +28,14 @@ const view = (fields: Partial<PoolView>): PoolView => ({
 
 describe("a pool's next move", () => {
   it.each<[string, Partial<PoolView>, ReturnType<typeof nextMove>]>([
-    ['a fresh pool asks for its lanes and a spare lane', {}, { exchange: true, want: 32 }],
+    ['a fresh pool asks for its -p cases and as many spare', {}, { exchange: true, want: 32 }],
     ['one exchange at a time', { exchanging: true, unsent: 5, oldestUnsentAt: 0 }, { idle: true }],
     ['a full buffer waits', { running: 16, buffered: 16 }, { idle: true }],
-    ['half a spare lane left: ask for the rest', { running: 16, buffered: 8 }, { exchange: true, want: 8 }],
+    [
+      'half its spare cases left: ask for the rest',
+      { running: 16, buffered: 8 },
+      { exchange: true, want: 8 },
+    ],
     [
       'a fresh result waits for its flush time',
       { running: 16, buffered: 16, unsent: 1, oldestUnsentAt: 9_900 },

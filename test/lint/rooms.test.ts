@@ -104,7 +104,7 @@ describe('the rooms rule', () => {
     ],
     [
       'workflows',
-      "import { proxyActivities } from '@temporalio/workflow';\nimport { laneCount } from '../src/core/run-schedule.ts';\nexport const y = [proxyActivities, laneCount];",
+      "import { proxyActivities } from '@temporalio/workflow';\nimport { experimentsAtOnce } from '../src/core/run-order.ts';\nexport const y = [proxyActivities, experimentsAtOnce];",
     ],
     ['workflows', "import type { PoolInput } from '../activities/run-cases.ts';"],
     ['src/report', "import { createHash } from 'node:crypto';\nexport const y = createHash;"],

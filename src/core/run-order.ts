@@ -2,7 +2,7 @@ import type { ExperimentStatus } from './progress.ts';
 import type { Tracked } from './tracking.ts';
 
 /** Upper bound on experiments in flight, far below Temporal's 2,000 pending children per workflow. */
-export const MAX_LANES = 500;
+export const MAX_EXPERIMENTS_AT_ONCE = 500;
 
 /** What a run carries across continue-as-new: per finished experiment its counts, and whether the run stopped. */
 export interface RunCarry {
@@ -12,25 +12,25 @@ export interface RunCarry {
   tracked?: Record<string, Tracked>;
 }
 
-/** How many experiments run at once: `-j` (0 = all), at least one, at most MAX_LANES. */
-export function laneCount(concurrency: number, experiments: number): number {
+/** How many experiments run at once: `-j` (0 = all), at least one, at most MAX_EXPERIMENTS_AT_ONCE. */
+export function experimentsAtOnce(concurrency: number, experiments: number): number {
   const wanted = concurrency === 0 ? experiments : concurrency;
-  return Math.max(1, Math.min(wanted, MAX_LANES));
+  return Math.max(1, Math.min(wanted, MAX_EXPERIMENTS_AT_ONCE));
 }
 
 /**
  * The experiments to start now, in plan order: none once the run stopped or is draining for continue-as-new;
- * otherwise enough of those not yet started or finished to fill the free lanes.
+ * otherwise enough of those not yet started or finished to run `atOnce` at once.
  */
 export function experimentsToStart(
   order: readonly string[],
   carry: RunCarry,
   running: ReadonlySet<string>,
-  lanes: number,
+  atOnce: number,
   draining: boolean,
 ): string[] {
   if (carry.stopped || draining) return [];
-  const free = lanes - running.size;
+  const free = atOnce - running.size;
   if (free <= 0) return [];
   return order.filter((id) => !(id in carry.done) && !running.has(id)).slice(0, free);
 }

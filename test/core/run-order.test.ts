@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   experimentStates,
   experimentsToStart,
-  laneCount,
-  MAX_LANES,
+  experimentsAtOnce,
+  MAX_EXPERIMENTS_AT_ONCE,
   runFinished,
   type RunCarry,
-} from '../../src/core/run-schedule.ts';
+} from '../../src/core/run-order.ts';
 
 const order = ['a', 'b', 'c', 'd'];
 const done = (ids: string[], stopped = false): RunCarry => ({
@@ -19,19 +19,19 @@ describe('which experiments run', () => {
     [2, 10, 2],
     [0, 10, 10],
     [0, 0, 1],
-    [0, 9999, MAX_LANES],
-  ])('-j %i over %i experiments runs %i at once', (j, n, lanes) => {
-    expect(laneCount(j, n)).toBe(lanes);
+    [0, 9999, MAX_EXPERIMENTS_AT_ONCE],
+  ])('-j %i over %i experiments runs %i at once', (j, n, atOnce) => {
+    expect(experimentsAtOnce(j, n)).toBe(atOnce);
   });
 
   it.each<[string, RunCarry, string[], number, boolean, string[]]>([
-    ['fills the free lanes in plan order', done([]), [], 2, false, ['a', 'b']],
+    ['fills the free places in plan order', done([]), [], 2, false, ['a', 'b']],
     ['skips the running and the finished', done(['a']), ['b'], 2, false, ['c']],
-    ['starts nothing in full lanes', done([]), ['a', 'b'], 2, false, []],
+    ['starts nothing when -j are running', done([]), ['a', 'b'], 2, false, []],
     ['starts nothing while draining', done([]), [], 2, true, []],
     ['starts nothing once stopped', done(['a'], true), [], 2, false, []],
-  ])('%s', (_, carry, running, lanes, draining, expected) => {
-    expect(experimentsToStart(order, carry, new Set(running), lanes, draining)).toEqual(expected);
+  ])('%s', (_, carry, running, atOnce, draining, expected) => {
+    expect(experimentsToStart(order, carry, new Set(running), atOnce, draining)).toEqual(expected);
   });
 
   it.each<[string, RunCarry, string[], boolean]>([
