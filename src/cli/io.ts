@@ -10,6 +10,8 @@ export interface Io {
   columns?: number;
   /** Starts listening for Ctrl-C (SIGINT) or SIGTERM; long commands stop their worker and say how to resume. */
   watchInterrupt?: () => AbortSignal;
+  /** The line a second Ctrl-C prints as it ends the process at once (how to resume the run). */
+  lastWords?: (line: string) => void;
 }
 
 /** The width output must fit: `COLUMNS` when set to a number, else the terminal's own width, else no limit. */
@@ -25,15 +27,26 @@ export function terminalColumns(
 /** The real process's streams and environment. */
 export function processIo(): Io {
   let interrupt: AbortController | undefined;
+  let farewell: string | undefined;
+  // A second Ctrl-C (or SIGTERM) ends the process at once, saying how to pick the run up.
+  const atOnce = () => {
+    if (farewell) process.stderr.write(farewell + '\n');
+    process.exit(130);
+  };
   return {
     watchInterrupt() {
       if (!interrupt) {
         const controller = (interrupt = new AbortController());
-        // Once only: a second Ctrl-C ends the process the usual way.
-        process.once('SIGINT', () => controller.abort());
-        process.once('SIGTERM', () => controller.abort());
+        for (const signal of ['SIGINT', 'SIGTERM'] as const)
+          process.once(signal, () => {
+            controller.abort();
+            process.once(signal, atOnce);
+          });
       }
       return interrupt.signal;
+    },
+    lastWords(line) {
+      farewell = line;
     },
     stdout: process.stdout,
     stderr: process.stderr,

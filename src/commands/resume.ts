@@ -48,6 +48,7 @@ async function resumeServed(
     // Watched before the line that says so: whoever sees the run resumed may stop it at once.
     io.watchInterrupt?.();
     io.stderr.write(`resuming run ${pc.bold(runId)}\n`);
+    io.lastWords?.(resumeHint(runId));
     const worker = await suiteWorker(link, record.taskQueue, { suite, cases }, io.env);
     const served = await serveRun(link, worker, runId, record.input, io, pausePolicy(flags.yes, io));
     if (served === 'interrupted') {

@@ -19,3 +19,22 @@ export interface ExperimentProgress {
   errors: number;
   total: number;
 }
+
+/**
+ * The progress to show after `shown`: never less done, or fewer errors, for an experiment than already shown for the
+ * same run. A query answered from a worker that is still catching up (the server came back, a new worker replays)
+ * can count less than a moment before; the view keeps what it already knew.
+ */
+export function neverBackwards(shown: RunProgress | undefined, next: RunProgress): RunProgress {
+  if (!shown || shown.runId !== next.runId) return next;
+  const before = new Map(shown.experiments.map((e) => [e.id, e]));
+  return {
+    ...next,
+    experiments: next.experiments.map((e) => {
+      const was = before.get(e.id);
+      if (!was || (was.done <= e.done && was.errors <= e.errors)) return e;
+      const state = e.state === 'pending' ? was.state : e.state;
+      return { ...e, done: Math.max(was.done, e.done), errors: Math.max(was.errors, e.errors), state };
+    }),
+  };
+}

@@ -123,6 +123,7 @@ async function runTraced(
     // Watched before the run is announced: whoever sees it started may stop it at once (serveRun answers it).
     io.watchInterrupt?.();
     announce(link, runId, io);
+    io.lastWords?.(resumeHint(runId));
     const served = await serveRun(link, worker, runId, start.input, io, pausePolicy(flags.yes, io), underWay);
     if (served === 'interrupted') {
       io.stderr.write(resumeHint(runId) + '\n');

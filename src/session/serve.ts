@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import type { GateState } from '../core/coordinator.ts';
-import type { RunProgress } from '../core/progress.ts';
+import { neverBackwards, type RunProgress } from '../core/progress.ts';
 import type { RunInput } from '../core/run-input.ts';
 import { renderProgress } from '../report/progress.ts';
 import type { LoadedCase } from '../suite/cases.ts';
@@ -96,7 +96,11 @@ export async function serveRun(
   const stderr = io.stderr as { isTTY?: boolean; columns?: number };
   const tty = Boolean(stderr.isTTY);
   const live = new LiveLines(io.stderr, tty, tty ? stderr.columns : undefined);
-  const draw = (progress: RunProgress) => live.draw(renderProgress(progress, experiments, input.contenders));
+  let shown: RunProgress | undefined;
+  const draw = (progress: RunProgress) => {
+    shown = neverBackwards(shown, progress);
+    live.draw(renderProgress(shown, experiments, input.contenders));
+  };
   const interrupt = io.watchInterrupt?.();
   const stop = new AbortController();
   if (interrupt?.aborted) stop.abort();
@@ -185,11 +189,14 @@ export async function serveRun(
     return 'closed';
   });
   // With the server gone, the worker's shutdown would wait for it as long as it stays gone: once the calls in flight
-  // had their time, stop waiting; what they did not record is made again on resume.
+  // had their time, stop waiting if the server does not answer, whether or not the view had noticed it was gone;
+  // what they did not record is made again on resume.
   const givenUp = ended.then(async (how) => {
-    if (how !== 'interrupted' || !lostSince) return new Promise<never>(() => {});
-    await sleep(DRAIN_WITHOUT_SERVER_MS);
-    return how;
+    if (how !== 'interrupted') return new Promise<never>(() => {});
+    for (;;) {
+      await sleep(DRAIN_WITHOUT_SERVER_MS, undefined, { ref: false });
+      if (lostSince || !(await link.runs.reachable())) return how;
+    }
   });
   return Promise.race([serving, givenUp]);
 }

@@ -70,4 +70,38 @@ describe.concurrent('the Temporal server gone while compare serves its run', () 
     // their reports go unanswered and stopped starting calls; none started in the seconds after.
     expect(audit.extra).toBeLessThanOrEqual(2 * IN_FLIGHT);
   }, 240_000);
+
+  it('Ctrl-C before the view has noticed the server gone stops within the same bound, naming resume', async ({
+    expect,
+  }) => {
+    const { dir, suite, record, env } = await project('unnoticed');
+    const compare = projects.start(['compare', ...RUN_FLAGS, '--no-open'], { dir, env }, 240_000);
+    const runId = (await compare.waitFor(/run (\S+) started/))[1]!;
+    await waitForCalls(record, Math.ceil(0.25 * suite.calls.length), compare.done);
+    killServer(dir);
+    // At once: the view looks every quarter second and has not said the server is gone.
+    const stoppedAt = Date.now();
+    compare.child.kill('SIGINT');
+    const end = await compare.done;
+    expect(end.stderr).not.toMatch(UNREACHABLE);
+    expect(end.code, end.stderr).toBe(130);
+    expect((Date.now() - stoppedAt) / 1000).toBeLessThan(30);
+    expect(end.stderr).toContain(`llm-evals resume ${runId}`);
+  }, 240_000);
+
+  it('a second Ctrl-C ends compare at once, naming resume', async ({ expect }) => {
+    const { dir, suite, record, env } = await project('twice');
+    const compare = projects.start(['compare', ...RUN_FLAGS, '--no-open'], { dir, env }, 240_000);
+    const runId = (await compare.waitFor(/run (\S+) started/))[1]!;
+    await waitForCalls(record, Math.ceil(0.25 * suite.calls.length), compare.done);
+    killServer(dir);
+    compare.child.kill('SIGINT');
+    await sleep(300);
+    const secondAt = Date.now();
+    compare.child.kill('SIGINT');
+    const end = await compare.done;
+    expect(end.code, end.stderr).toBe(130);
+    expect(Date.now() - secondAt).toBeLessThan(2000);
+    expect(end.stderr).toContain(`llm-evals resume ${runId}`);
+  }, 240_000);
 });
