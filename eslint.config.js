@@ -145,6 +145,10 @@ export default tseslint.config(
       not: ['commands', 'cli', 'session', 'output', 'report'],
       why: 'The Temporal room serves the session; it never calls up.',
     },
+    'src/view/**/*.ts': {
+      not: [...temporalSdk, ...engine, 'commands', 'cli'],
+      why: 'The view reads runs through the session and src/temporal; it parses no flags.',
+    },
     'src/{api,suite,providers,scorers,trackers}/**/*.ts': {
       not: [...temporalSdk, ...engine, 'commands', 'cli', 'session', 'output', 'temporal'],
       why: 'The library knows nothing of how a run is driven.',
