@@ -4,7 +4,6 @@ import type { Io } from '../cli/io.ts';
 import type { SuiteFlags } from '../cli/options.ts';
 import { ConfigError } from '../errors.ts';
 import { openInBrowser } from '../output/open-browser.ts';
-import { projectOf } from '../session/open-suite.ts';
 import { linkIfRunning } from '../temporal/connect.ts';
 import { casesByProject, savedDirOf, suiteOf } from '../view/projects.ts';
 import { SavedSnapshots } from '../view/saved.ts';
@@ -30,12 +29,20 @@ const DEFAULT_PORT = 7357;
 export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string) => void): Promise<number> {
   const host = flags.host ?? '127.0.0.1';
   const loopback = LOOPBACK.includes(host);
-  if (flags.token !== undefined && flags.token.length < 16)
-    throw new ConfigError(undefined, '--token', `takes at least 16 characters, got ${flags.token.length}`);
+  if (flags.token !== undefined && !/^[A-Za-z0-9_-]{16,}$/.test(flags.token))
+    throw new ConfigError(
+      undefined,
+      '--token',
+      `takes 16 or more letters, digits, - or _, got ${JSON.stringify(flags.token)}`,
+    );
   // Anyone who can reach a non-loopback address could cancel runs: a token it is, printed in the URL.
   const token = flags.token ?? (loopback ? undefined : randomBytes(18).toString('base64url'));
-  const project = projectOf(flags, io);
-  const suite = await suiteOf(project);
+  const suite = await suiteOf({
+    cwd: io.cwd,
+    ...(flags.config ? { config: flags.config } : {}),
+    ...(flags.helper ? { helper: flags.helper } : {}),
+    ...(flags.search === false ? { search: false } : {}),
+  });
   const saved = new SavedSnapshots(suite ? savedDirOf(suite) : undefined);
   const link = await linkIfRunning({ env: io.env, log: (line) => io.stderr.write(pc.dim(line) + '\n') });
   const notice = link

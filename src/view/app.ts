@@ -78,7 +78,8 @@ export function createViewApp(options: ViewOptions): Hono {
     await next();
     c.header('Content-Security-Policy', VIEW_CSP);
     c.header('X-Content-Type-Options', 'nosniff');
-    c.header('Referrer-Policy', 'no-referrer');
+    // Not no-referrer: Chromium then sends `Origin: null` with a form's POST, and the origin check refuses it.
+    c.header('Referrer-Policy', 'same-origin');
     c.header('X-Frame-Options', 'DENY');
     c.header('Cache-Control', 'no-store');
   });
@@ -97,6 +98,8 @@ export function createViewApp(options: ViewOptions): Hono {
     if (!asset) return notFound(c, 'no such asset', context);
     return c.body(asset.body, 200, { 'content-type': asset.type });
   });
+
+  app.get('/favicon.ico', (c) => c.body(null, 204));
 
   app.get('/', async (c) => {
     if (!options.source) return c.redirect('/saved', 303);

@@ -17,9 +17,9 @@ ul.cases { list-style: none; padding: 0; } ul.cases li { padding: .15rem 0; bord
 `;
 
 /**
- * Polls every `[data-live-src]` element each second and puts the server's fragment in it (our own escaped HTML),
- * until the server says nothing there moves any more (`x-live: 0`), then reloads once for the final figures; and asks
- * before a form that changes a run is sent.
+ * Polls every `[data-live-src]` element each second and puts the server's fragment in it (our own escaped HTML); one
+ * marked `data-reload` reloads the page once the server says nothing there moves any more (`x-live: 0`), for the
+ * final figures. Asks before a form that changes a run is sent.
  */
 const VIEW_SCRIPT = `
 (() => {
@@ -31,7 +31,7 @@ const VIEW_SCRIPT = `
         const response = await fetch(src, { headers: { accept: 'text/html' }, cache: 'no-store' });
         if (!response.ok) return void (timer = setTimeout(tick, 2000));
         el.innerHTML = await response.text();
-        if (response.headers.get('x-live') === '0') return void location.reload();
+        if (response.headers.get('x-live') === '0' && el.hasAttribute('data-reload')) return void location.reload();
       } catch {
         // The server went away for a moment: try again.
       }

@@ -130,7 +130,8 @@ export function runsPage(page: RunsPage, filter: RunsFilter, context: PageContex
   ];
   const right = new Set(['errors', 'cost', 'duration']);
   const head = headers.map((h) => `<th${right.has(h) ? ' class="num"' : ''}>${esc(h)}</th>`).join('');
-  const live = anyLive(page.rows);
+  // The newest page follows new runs and running ones; an older page only while one of its runs goes on.
+  const live = filter.page === 0 || anyLive(page.rows);
   const body =
     '<h1>Runs</h1>\n' +
     filterForm(page, filter) +

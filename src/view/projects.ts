@@ -1,15 +1,18 @@
 import { join, resolve } from 'node:path';
 import { loadCases, type LoadedCase } from '../suite/cases.ts';
-import { discover } from '../suite/discover.ts';
+import { discover, type DiscoverOptions } from '../suite/discover.ts';
 import { loadSuite, type LoadedSuite } from '../suite/load.ts';
 
 /** The cases of a project as its suite on disk has them now; none when it has no readable suite. */
 export type CasesOf = (project: string) => Promise<readonly LoadedCase[]>;
 
-/** Loads the suite of a project folder, or `undefined` when there is none or it does not load. */
-export async function suiteOf(project: string): Promise<LoadedSuite | undefined> {
-  const found = discover({ cwd: project, search: false });
-  if (!found) return undefined;
+/**
+ * Loads the suite found as the flags say from `options.cwd` (a run's project folder: the suite of that project only),
+ * or `undefined` when there is none or it does not load.
+ */
+export async function suiteOf(options: DiscoverOptions, project?: string): Promise<LoadedSuite | undefined> {
+  const found = discover(options);
+  if (!found || (project !== undefined && found.projectDir !== project)) return undefined;
   try {
     return await loadSuite(found);
   } catch {
@@ -33,7 +36,8 @@ export function casesByProject(known?: LoadedSuite): CasesOf {
     let cases = cache.get(project);
     if (!cases) {
       cases = (async () => {
-        const suite = known && known.projectDir === project ? known : await suiteOf(project);
+        const suite =
+          known && known.projectDir === project ? known : await suiteOf({ cwd: project }, project);
         return suite ? loadCases(suite.root, suite.casesGlob).cases : [];
       })();
       cache.set(project, cases);

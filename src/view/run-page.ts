@@ -111,7 +111,7 @@ export function runPage(
   const saved = view.saved
     ? `<p class="banner saved">Saved snapshot ${esc(view.saved)}, read-only: Temporal's live data is not shown.</p>`
     : '';
-  const live = view.closed || view.saved ? '' : ` data-live-src="${esc(base)}/live"`;
+  const live = view.closed || view.saved ? '' : ` data-live-src="${esc(base)}/live" data-reload`;
   const body = [
     `<p><a href="/">← runs</a></p>`,
     `<h1>${esc(snapshot.suite.name)} <span class="note">run ${esc(snapshot.runId)}</span></h1>`,
