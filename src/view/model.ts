@@ -32,8 +32,8 @@ export interface RunsFilter {
 /** One page of the runs list, with the projects known so far for the filter. */
 export interface RunsPage {
   rows: RunRow[];
-  /** Runs that match the filter, over all pages. */
-  matched: number;
+  /** Older runs match the filter too, on the next page. */
+  more: boolean;
   pageSize: number;
   projects: string[];
 }

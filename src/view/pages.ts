@@ -103,13 +103,12 @@ function filterForm(page: RunsPage, filter: RunsFilter): string {
 }
 
 function pager(page: RunsPage, filter: RunsFilter): string {
-  const pages = Math.max(1, Math.ceil(page.matched / page.pageSize));
   const link = (n: number, label: string) =>
     `<a href="/${esc(filterQuery({ ...filter, page: n }))}">${label}</a>`;
   return (
-    `<p class="pager">${page.matched} runs · page ${filter.page + 1} of ${pages} ` +
+    `<p class="pager">page ${filter.page + 1} ` +
     (filter.page > 0 ? link(filter.page - 1, '← newer') : '') +
-    (filter.page + 1 < pages ? ` ${link(filter.page + 1, 'older →')}` : '') +
+    (page.more ? ` ${link(filter.page + 1, 'older →')}` : '') +
     '</p>'
   );
 }

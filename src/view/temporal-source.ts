@@ -41,16 +41,29 @@ export class TemporalSource implements ViewSource {
   ) {}
 
   async runs(filter: RunsFilter): Promise<RunsPage> {
+    // Visibility lists newest first: read only as far as this page and one more run, which says an older page exists.
+    const wanted = (filter.page + 1) * RUNS_PER_PAGE + 1;
     const listings: RunListing[] = [];
-    for await (const l of this.link.runs.list(filter.project ? { project: filter.project } : {})) {
+    // Without a state to filter by, visibility need send no more than that.
+    const options = {
+      ...(filter.project ? { project: filter.project } : {}),
+      ...(filter.state ? {} : { limit: wanted }),
+    };
+    for await (const l of this.link.runs.list(options)) {
       // Paused and aborted-but-open runs show as running in visibility: their line says which.
       const could = filter.state === 'paused' || filter.state === 'aborted' ? 'running' : filter.state;
       if (!could || l.state === could || l.state === filter.state) listings.push(l);
+      if (listings.length >= wanted) break;
     }
     const start = filter.page * RUNS_PER_PAGE;
     let rows = await Promise.all(listings.slice(start, start + RUNS_PER_PAGE).map((l) => this.row(l)));
     if (filter.state) rows = rows.filter((r) => r.state === filter.state);
-    return { rows, matched: listings.length, pageSize: RUNS_PER_PAGE, projects: [...this.projects] };
+    return {
+      rows,
+      more: listings.length >= wanted,
+      pageSize: RUNS_PER_PAGE,
+      projects: [...this.projects],
+    };
   }
 
   private async row(listing: RunListing): Promise<RunRow> {

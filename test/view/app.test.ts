@@ -37,7 +37,7 @@ const ROW: RunRow = {
 /** A source with one running run that records what it was asked to change. */
 function fakeSource(changes: string[]): ViewSource {
   return {
-    runs: () => Promise.resolve({ rows: [ROW], matched: 1, pageSize: 50, projects: [ROW.project] }),
+    runs: () => Promise.resolve({ rows: [ROW], more: false, pageSize: 50, projects: [ROW.project] }),
     run: (id) => Promise.resolve(id === 'r-1' ? RUN : undefined),
     cancel: (id) => Promise.resolve(void changes.push(`cancel ${id}`)).then(() => 'cancelled' as const),
     answer: (id, goOn) => Promise.resolve(void changes.push(`${goOn ? 'continue' : 'stop'} ${id}`)),
