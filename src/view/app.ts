@@ -6,6 +6,7 @@ import { ASSETS, VIEW_CSP } from './assets.ts';
 import { casePage } from './case-page.ts';
 import type { RunView, RunsFilter, ViewSource } from './model.ts';
 import { anyLive, layout, runHref, runsPage, runsRowsHtml, savedPage, type PageContext } from './pages.ts';
+import { diffPage, schedulePage } from './more-pages.ts';
 import { liveHtml, runPage } from './run-page.ts';
 import type { SavedSnapshots } from './saved.ts';
 
@@ -156,6 +157,28 @@ export function createViewApp(options: ViewOptions): Hono {
   change('cancel');
   change('continue');
   change('stop');
+
+  app.get('/diff', async (c) => {
+    const a = c.req.query('a') ?? '';
+    const b = c.req.query('b') ?? '';
+    if (!options.source) return notFound(c, 'Temporal is not linked', context);
+    if (!a || !b) return c.html(diffPage(a, b, undefined, undefined, context));
+    if (!validRunId(a) || !validRunId(b))
+      return c.html(diffPage(a, b, undefined, 'not run ids', context), 404);
+    try {
+      return c.html(diffPage(a, b, await options.source.diff(a, b), undefined, context));
+    } catch (error) {
+      if ((error as { exitCode?: number }).exitCode !== 2) throw error;
+      return c.html(diffPage(a, b, undefined, (error as Error).message, context), 404);
+    }
+  });
+
+  app.get('/schedule', async (c) => {
+    const show =
+      options.source &&
+      (await options.source.schedule(c.req.query('project') ?? '', c.req.query('name') ?? ''));
+    return show ? c.html(schedulePage(show, context)) : notFound(c, 'no such schedule', context);
+  });
 
   app.get('/saved', (c) => c.html(savedPage(options.saved.dir, options.saved.list(), context)));
 

@@ -1,6 +1,8 @@
 import type { ExperimentStatus } from '../core/progress.ts';
+import type { RunChange } from '../core/run-change.ts';
 import type { RunState } from '../core/run-state.ts';
 import type { Snapshot } from '../core/snapshot.ts';
+import type { ScheduleShow } from '../report/schedule.ts';
 
 /** One line of the runs list: where a run stands, its best contender so far, what it cost and how long it took. */
 export interface RunRow {
@@ -63,4 +65,8 @@ export interface ViewSource {
   cancel(runId: string): Promise<'cancelled' | 'terminated'>;
   /** Answers a paused run, as `llm-evals continue` / `stop` do. */
   answer(runId: string, goOn: boolean): Promise<void>;
+  /** The change from run `a` to run `b`, as `llm-evals diff` computes it. */
+  diff(a: string, b: string): Promise<RunChange>;
+  /** A project's schedule as `llm-evals schedule show` gathers it; `undefined` when there is none of that name. */
+  schedule(project: string, name: string): Promise<ScheduleShow | undefined>;
 }

@@ -3,6 +3,11 @@ import { formatCost, formatSeconds } from '../report/format.ts';
 import { esc } from '../report/html-escape.ts';
 import type { RunRow, RunsFilter, RunsPage } from './model.ts';
 
+/** `/schedule?project=P&name=N`: a schedule's page. */
+export function scheduleHref(project: string, name: string): string {
+  return `/schedule?project=${encodeURIComponent(project)}&name=${encodeURIComponent(name)}`;
+}
+
 /** What every page of the view knows: whether Temporal answered, and the note to show when it did not. */
 export interface PageContext {
   /** Shown at the top of every page, e.g. that Temporal is down and only saved snapshots are shown. */
@@ -22,7 +27,7 @@ export function layout(title: string, body: string, context: PageContext = {}): 
     '<link rel="stylesheet" href="/assets/view.css">',
     '</head>',
     '<body>',
-    '<header class="top"><a href="/">llm-evals view</a><a href="/saved">saved snapshots</a></header>',
+    '<header class="top"><a href="/">llm-evals view</a><a href="/diff">diff</a><a href="/saved">saved snapshots</a></header>',
     context.notice ? `<p class="banner">${esc(context.notice)}</p>` : '',
     body,
     '<script src="/assets/sort.js"></script>',
@@ -54,7 +59,7 @@ function rowHtml(r: RunRow): string {
   return (
     `<tr data-run="${esc(r.runId)}" data-state="${esc(r.state)}">` +
     `<td><a href="${esc(runHref(r.runId))}">${esc(r.runId)}</a></td>` +
-    `<td>${esc(r.suite)}${r.schedule ? ` <span class="note">schedule ${esc(r.schedule)}</span>` : ''}</td>` +
+    `<td>${esc(r.suite)}${r.schedule ? ` <a class="note" href="${esc(scheduleHref(r.project, r.schedule))}">schedule ${esc(r.schedule)}</a>` : ''}</td>` +
     `<td title="${esc(r.project)}">${esc(folder)}</td>` +
     `<td class="state state-${esc(r.state)}">${esc(r.state)}</td>` +
     `<td class="progress" data-v="${r.total ? r.done / r.total : 0}">${progressHtml(r.done, r.total)}</td>` +

@@ -7,7 +7,8 @@ import { bestHtml, bestSummaryHtml, contenderHtml, standingsHtml } from '../repo
 import { standings } from '../report/standings.ts';
 import { valueChartsHtml } from '../report/value-chart.ts';
 import type { RunBase, RunView } from './model.ts';
-import { layout, progressHtml, type PageContext } from './pages.ts';
+import { diffHref } from './more-pages.ts';
+import { layout, progressHtml, scheduleHref, type PageContext } from './pages.ts';
 
 /** Cases listed per page of a run: a run of 20,000 results stays a page the browser draws at once. */
 export const CASES_PER_PAGE = 100;
@@ -94,6 +95,16 @@ function casesListHtml(view: RunView, base: RunBase, page: number): string {
   );
 }
 
+/** A scheduled run's links: its schedule's page, and the diff with the run before it. */
+function scheduleLinks(view: RunView): string {
+  const schedule = view.snapshot.schedule;
+  if (!schedule || view.saved) return '';
+  const previous = schedule.previousRunId
+    ? ` · <a href="${esc(diffHref(schedule.previousRunId, view.snapshot.runId))}">diff with the run before</a>`
+    : '';
+  return `<p>a run of <a href="${esc(scheduleHref(view.snapshot.suite.project, schedule.name))}">schedule ${esc(schedule.name)}</a>${previous}</p>`;
+}
+
 /** A run's page: its live progress and actions, the standings as the HTML report draws them, errors, cases. */
 export function runPage(
   view: RunView,
@@ -116,6 +127,7 @@ export function runPage(
     `<p><a href="/">← runs</a></p>`,
     `<h1>${esc(snapshot.suite.name)} <span class="note">run ${esc(snapshot.runId)}</span></h1>`,
     saved,
+    scheduleLinks(view),
     `<p class="meta">started ${esc(snapshot.createdAt)} · ${esc(snapshot.contenders.length)} contenders · ${esc(snapshot.results.length)} results · ranked by ${esc(s.ranking)}</p>`,
     actionsHtml(view, base, options.csrf),
     section('progress', 'Progress', `<div id="live"${live}>\n${liveHtml(view)}\n</div>`),

@@ -1,10 +1,13 @@
+import { diffRuns, type RunChange } from '../core/run-change.ts';
 import { runStateOf } from '../core/run-state.ts';
 import { tallyResults } from '../core/run-summary.ts';
 import { buildSnapshot, type Snapshot } from '../core/snapshot.ts';
 import { contenderName } from '../report/columns.ts';
 import { formatPercent } from '../report/format.ts';
 import { standings } from '../report/standings.ts';
+import type { ScheduleShow } from '../report/schedule.ts';
 import { collectSnapshot } from '../session/collect.ts';
+import { scheduleShow } from '../session/schedule-view.ts';
 import type { TemporalLink } from '../temporal/connect.ts';
 import type { RunListing, RunRecord } from '../temporal/runs.ts';
 import type { RunRow, RunView, RunsFilter, RunsPage, ViewSource } from './model.ts';
@@ -142,5 +145,19 @@ export class TemporalSource implements ViewSource {
 
   async answer(runId: string, goOn: boolean): Promise<void> {
     await this.link.runs.answerPause(runId, goOn);
+  }
+
+  async diff(a: string, b: string): Promise<RunChange> {
+    const [before, after] = await Promise.all([this.link.runs.digest(a), this.link.runs.digest(b)]);
+    return diffRuns(before, after);
+  }
+
+  async schedule(project: string, name: string): Promise<ScheduleShow | undefined> {
+    try {
+      return await scheduleShow(this.link, project, name);
+    } catch (error) {
+      if ((error as { exitCode?: number }).exitCode === 2) return undefined;
+      throw error;
+    }
   }
 }

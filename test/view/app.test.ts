@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { diffRuns, digestOf } from '../../src/core/run-change.ts';
 import { createViewApp, type ViewOptions } from '../../src/view/app.ts';
 import type { RunRow, RunView, ViewSource } from '../../src/view/model.ts';
 import { countedProgress } from '../../src/view/progress.ts';
@@ -41,6 +42,12 @@ function fakeSource(changes: string[]): ViewSource {
     run: (id) => Promise.resolve(id === 'r-1' ? RUN : undefined),
     cancel: (id) => Promise.resolve(void changes.push(`cancel ${id}`)).then(() => 'cancelled' as const),
     answer: (id, goOn) => Promise.resolve(void changes.push(`${goOn ? 'continue' : 'stop'} ${id}`)),
+    diff: (a, b) => {
+      if (b !== 'r-1') return Promise.reject(Object.assign(new Error(`no run "${b}"`), { exitCode: 2 }));
+      const before = { ...snapshotFixture({ exact: 1 }), runId: a };
+      return Promise.resolve(diffRuns(digestOf(before), digestOf(snapshot)));
+    },
+    schedule: () => Promise.resolve(undefined),
   };
 }
 
@@ -105,6 +112,17 @@ describe('the view app', () => {
     await request('/runs/r-1/stop', post('csrf=csrf-token-123'));
     expect(changes).toEqual(['cancel r-1', 'stop r-1']);
     expect((await request('/runs/r-1/cancel', { method: 'GET' })).status).toBe(404);
+  });
+
+  it('diffs two runs as llm-evals diff does, and says plainly when one is unknown', async () => {
+    const page = await (await app()('/diff?a=r-0&b=r-1')).text();
+    expect(page).toContain('href="/runs/r-0"');
+    expect(page).toMatch(/<table/);
+    const unknown = await app()('/diff?a=r-0&b=r-9');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('no run &quot;r-9&quot;');
+    expect((await app()('/diff?a=..%2fx&b=r-1')).status).toBe(404);
+    expect((await app()('/schedule?project=%2Fp&name=weekly')).status).toBe(404);
   });
 
   it('answers another Host with 421 (DNS rebinding)', async () => {
