@@ -63,8 +63,13 @@ describe.skipIf(!present)('llm-evals view in headless Chromium', () => {
     dirs.removeAll();
   });
 
-  const shot = (name: string) =>
-    page.screenshot({ path: join(ARTIFACTS, `view-${name}.png`), fullPage: true });
+  /** A full-page screenshot in test-artifacts/; with LLM_EVALS_README_IMAGES set, the top of the page there too. */
+  const shot = async (name: string) => {
+    await page.screenshot({ path: join(ARTIFACTS, `view-${name}.png`), fullPage: true });
+    const readme = process.env.LLM_EVALS_README_IMAGES;
+    if (readme && ['run', 'case'].includes(name))
+      await page.screenshot({ path: join(REPO, readme, `view-${name}.png`) });
+  };
   const project = () => `${origin}/?project=${encodeURIComponent(dir)}`;
 
   it('clicks runs → run → case → back, and shows a hostile reply as text, running nothing', async () => {
