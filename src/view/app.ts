@@ -135,7 +135,8 @@ export function createViewApp(options: ViewOptions): Hono {
   });
 
   app.get('/runs/:runId/live', async (c) => {
-    const view = await run(c);
+    const id = c.req.param('runId');
+    const view = options.source && validRunId(id) ? await options.source.live(id) : undefined;
     if (!view) return notFound(c, 'no such run on this Temporal', context);
     return c.html(liveHtml(view), 200, { 'x-live': view.closed ? '0' : '1' });
   });

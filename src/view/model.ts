@@ -61,6 +61,11 @@ export interface ViewSource {
   runs(filter: RunsFilter): Promise<RunsPage>;
   /** A run's view; `undefined` when Temporal holds no such run. */
   run(runId: string): Promise<RunView | undefined>;
+  /**
+   * A run's progress for its page's refresh: while a worker answers, from its progress query alone (no history read,
+   * the view's snapshot carrying no results); else, and once closed, as run() says.
+   */
+  live(runId: string): Promise<RunView | undefined>;
   /** Cancels a run, as `llm-evals cancel` does. */
   cancel(runId: string): Promise<'cancelled' | 'terminated'>;
   /** Answers a paused run, as `llm-evals continue` / `stop` do. */

@@ -110,13 +110,8 @@ export class TemporalSource implements ViewSource {
   async run(runId: string): Promise<RunView | undefined> {
     const kept = this.snapshots.get(runId);
     if (kept) return kept;
-    let record: RunRecord;
-    try {
-      record = await this.link.runs.read(runId);
-    } catch (error) {
-      if ((error as { exitCode?: number }).exitCode === 2) return undefined;
-      throw error;
-    }
+    const record = await this.read(runId);
+    if (!record) return undefined;
     const cases = await this.casesOf(record.header.suite.project).catch(() => []);
     const snapshot = await collectSnapshot(this.link, cases, runId, record);
     const gate = record.closed ? undefined : await this.link.runs.gate(runId, 500);
@@ -137,6 +132,40 @@ export class TemporalSource implements ViewSource {
       if (this.snapshots.size > KEPT_SNAPSHOTS) this.snapshots.delete(this.snapshots.keys().next().value!);
     }
     return view;
+  }
+
+  async live(runId: string): Promise<RunView | undefined> {
+    if (this.snapshots.has(runId)) return this.run(runId);
+    const record = await this.read(runId);
+    if (!record || record.closed) return this.run(runId);
+    let experiments;
+    try {
+      experiments = (await this.link.runs.progress(runId, 1500)).experiments;
+    } catch {
+      return this.run(runId);
+    }
+    const gate = await this.link.runs.gate(runId, 500);
+    const snapshot = buildSnapshot({
+      runId,
+      header: record.header,
+      input: record.input,
+      status: 'partial',
+      results: [],
+      cases: [],
+      finishedAt: new Date().toISOString(),
+    });
+    const state = runStateOf(record.status, undefined, gate?.state);
+    return { snapshot, state, experiments, live: true, closed: false };
+  }
+
+  /** A run's record, or `undefined` when Temporal holds no such run. */
+  private async read(runId: string): Promise<RunRecord | undefined> {
+    try {
+      return await this.link.runs.read(runId);
+    } catch (error) {
+      if ((error as { exitCode?: number }).exitCode === 2) return undefined;
+      throw error;
+    }
   }
 
   async cancel(runId: string): Promise<'cancelled' | 'terminated'> {

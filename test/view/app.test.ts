@@ -40,6 +40,7 @@ function fakeSource(changes: string[]): ViewSource {
   return {
     runs: () => Promise.resolve({ rows: [ROW], more: false, pageSize: 50, projects: [ROW.project] }),
     run: (id) => Promise.resolve(id === 'r-1' ? RUN : undefined),
+    live: (id) => Promise.resolve(id === 'r-1' ? RUN : undefined),
     cancel: (id) => Promise.resolve(void changes.push(`cancel ${id}`)).then(() => 'cancelled' as const),
     answer: (id, goOn) => Promise.resolve(void changes.push(`${goOn ? 'continue' : 'stop'} ${id}`)),
     diff: (a, b) => {
