@@ -36,6 +36,7 @@ const everything = [
   'src/commands',
   'src/session',
   'src/output',
+  'src/view',
   'src/temporal',
   'temporal',
   'cli.ts',
@@ -82,6 +83,11 @@ const rooms = {
     values: but(...engine, 'src/commands', 'src/cli'),
     packages: { deny: sdk },
     why: 'the session runs through src/temporal and never calls up',
+  },
+  'src/view': {
+    values: but(...engine, 'src/commands', 'src/cli'),
+    packages: { deny: sdk },
+    why: 'the view reads runs through the session and src/temporal; it parses no flags',
   },
   'src/output': {
     values: [...leaves, ...pure, 'src/report'],

@@ -2,6 +2,7 @@ import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Io } from './io.ts';
 import type { RenderFlags } from '../commands/render.ts';
 import type { UpgradeFlags } from '../commands/upgrade-config.ts';
+import type { ViewFlags } from '../commands/view.ts';
 import type {
   DiffFlags,
   RunFlags,
@@ -35,6 +36,7 @@ export interface Commands {
   upgradeConfig(flags: UpgradeFlags, io: Io): Promise<number>;
   schedule(action: string, name: string | undefined, flags: ScheduleFlags, io: Io): Promise<number>;
   diff(a: string, b: string, flags: DiffFlags, io: Io): Promise<number>;
+  view(flags: ViewFlags, io: Io): Promise<number>;
   init(io: Io): Promise<number>;
   /** Gets the program itself, so the script it prints completes exactly the commands and flags parsed here. */
   completion(shell: string, program: Command, io: Io): Promise<number>;
@@ -290,6 +292,12 @@ export function createProgram(
     .action((flags: StatusFlags & { limit?: number; all?: boolean }) =>
       run(() => commands.runs(flags, io))(),
     );
+  suiteOptions(program.command('view').description('every run in the browser, live (127.0.0.1)'))
+    .option('--port <n>', 'the port (0: any free one)', wholeNumber)
+    .option('--host <host>', 'the address to listen on; other than loopback needs a token')
+    .option('--token <token>', 'the token a non-loopback view asks for (else one is made and printed)')
+    .option('--no-open', 'print the address, open no browser')
+    .action((flags: ViewFlags) => run(() => commands.view(flags, io))());
   suiteOptions(program.command('cancel').description('cancel a run and its experiments still running'))
     .argument('<run>', 'the run id')
     .action((runId: string, flags: StatusFlags) => run(() => commands.cancel(runId, flags, io))());

@@ -6,7 +6,8 @@ import type { Snapshot } from '../core/snapshot.ts';
 type Result = Snapshot['results'][number];
 type Contender = { contender: Snapshot['contenders'][number]; contenderIndex: number };
 
-function resultHtml(snapshot: Snapshot, who: Contender, r: Result | undefined): string {
+/** One contender's result for a case as HTML: status, score, metrics, latency, cost, reply and diagnostics. */
+export function resultHtml(snapshot: Snapshot, who: Contender, r: Result | undefined): string {
   if (!r) return `<div class="result"><p><strong>${contenderHtml(who)}</strong> · not run</p></div>`;
   const metrics = snapshot.metrics.map((m) => `${esc(m.name)} ${esc(formatPercent(r.metrics[m.name]))}`);
   const outcomes = Object.entries(r.outcomes)

@@ -446,7 +446,12 @@ export class Runs {
     const where = [`WorkflowType = 'compareRun'`, `ExecutionStatus != 'ContinuedAsNew'`];
     if (options.project) where.push(`LlmEvalsProject = '${options.project.replaceAll("'", "\\'")}'`);
     let count = 0;
-    for await (const run of this.client.workflow.list({ query: where.join(' AND ') })) {
+    // A page no bigger than asked: the server's default page is 1,000 runs, decoded before the first is yielded.
+    const pageSize = options.limit ? Math.min(options.limit, 1000) : undefined;
+    for await (const run of this.client.workflow.list({
+      query: where.join(' AND '),
+      ...(pageSize ? { pageSize } : {}),
+    })) {
       const first = (value: unknown) =>
         Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '';
       yield {

@@ -57,6 +57,7 @@ function recording(code = 0) {
     schedule: (action, name, flags, given) =>
       handler('schedule')({ ...flags, action, name } as SuiteFlags, given),
     diff: (a, b, flags, given) => handler('diff')({ ...flags, a, b } as SuiteFlags, given),
+    view: handler('view'),
   };
   const { program, exitCode } = createProgram(commands, io, HELP);
   const parse = async (args: string[]) => {

@@ -1,0 +1,86 @@
+import { randomBytes } from 'node:crypto';
+import pc from 'picocolors';
+import type { Io } from '../cli/io.ts';
+import type { SuiteFlags } from '../cli/options.ts';
+import { ConfigError } from '../errors.ts';
+import { openInBrowser } from '../output/open-browser.ts';
+import { linkIfRunning } from '../temporal/connect.ts';
+import { casesByProject, savedDirOf, suiteOf } from '../view/projects.ts';
+import { SavedSnapshots } from '../view/saved.ts';
+import { LOOPBACK, serveView } from '../view/serve.ts';
+import { TemporalSource } from '../view/temporal-source.ts';
+
+/** The flags of `view`. */
+export interface ViewFlags extends SuiteFlags {
+  port?: number;
+  host?: string;
+  token?: string;
+  /** `--no-open`: print the address, open no browser. */
+  open?: boolean;
+}
+
+/** The port `view` serves on unless told: one free port is taken when it is busy. */
+const DEFAULT_PORT = 7357;
+
+/**
+ * `view`: every run of this Temporal in the browser, live, with the current project's saved snapshots; read-only but
+ * for cancel, continue and stop. Serves until Ctrl-C. `ready` is told the address once it listens (for tests).
+ */
+export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string) => void): Promise<number> {
+  const host = flags.host ?? '127.0.0.1';
+  const loopback = LOOPBACK.includes(host);
+  if (flags.token !== undefined && !/^[A-Za-z0-9_-]{16,}$/.test(flags.token))
+    throw new ConfigError(
+      undefined,
+      '--token',
+      `takes 16 or more letters, digits, - or _, got ${JSON.stringify(flags.token)}`,
+    );
+  // Anyone who can reach a non-loopback address could cancel runs: a token it is, printed in the URL.
+  const token = flags.token ?? (loopback ? undefined : randomBytes(18).toString('base64url'));
+  const suite = await suiteOf({
+    cwd: io.cwd,
+    ...(flags.config ? { config: flags.config } : {}),
+    ...(flags.helper ? { helper: flags.helper } : {}),
+    ...(flags.search === false ? { search: false } : {}),
+  });
+  const saved = new SavedSnapshots(suite ? savedDirOf(suite) : undefined);
+  const link = await linkIfRunning({ env: io.env, log: (line) => io.stderr.write(pc.dim(line) + '\n') });
+  const notice = link
+    ? undefined
+    : 'Temporal is not running: only the saved snapshots of this project are shown, read-only.';
+  const stop = io.watchInterrupt?.();
+  let served;
+  try {
+    served = await serveView(host, flags.port ?? DEFAULT_PORT, {
+      ...(link ? { source: new TemporalSource(link, casesByProject(suite)) } : {}),
+      saved,
+      ...(token ? { token } : {}),
+      csrf: randomBytes(18).toString('base64url'),
+      ...(notice ? { notice } : {}),
+    });
+  } catch (error) {
+    await link?.close();
+    if ((error as { code?: string }).code === 'EADDRINUSE')
+      throw new ConfigError(
+        undefined,
+        '--port',
+        `${flags.port ?? DEFAULT_PORT} is taken; pass another (0: any free port)`,
+      );
+    throw error;
+  }
+  const url = `${served.origin}/${token ? `?token=${token}` : ''}`;
+  if (notice) io.stderr.write(pc.yellow(notice) + '\n');
+  io.stdout.write(`llm-evals view: ${url}\n(Ctrl-C stops it)\n`);
+  ready?.(url);
+  if (flags.open !== false) {
+    const problem = await openInBrowser(url, io.env);
+    if (problem) io.stderr.write(pc.dim(`not opened: ${problem}`) + '\n');
+  }
+  await new Promise<void>((resolve) => {
+    if (!stop || stop.aborted) return stop?.aborted ? resolve() : undefined;
+    stop.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await served.close();
+  await link?.close();
+  return 0;
+}

@@ -1,0 +1,213 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { RUN_STATES, type RunState } from '../core/run-state.ts';
+import { esc } from '../report/html-escape.ts';
+import { ASSETS, VIEW_CSP } from './assets.ts';
+import { casePage } from './case-page.ts';
+import type { RunView, RunsFilter, ViewSource } from './model.ts';
+import { anyLive, layout, runHref, runsPage, runsRowsHtml, savedPage, type PageContext } from './pages.ts';
+import { diffPage, schedulePage } from './more-pages.ts';
+import { liveHtml, runPage } from './run-page.ts';
+import type { SavedSnapshots } from './saved.ts';
+
+/** What the view's web app serves from, and how it checks who asks. */
+export interface ViewOptions {
+  /** Temporal's runs; absent when Temporal is down (only saved snapshots then). */
+  source?: ViewSource;
+  saved: SavedSnapshots;
+  /** The token every request must carry (once in `?token=`, then as a cookie); for a non-loopback host. */
+  token?: string;
+  /** The token every change (a POST) must carry in its form. */
+  csrf: string;
+  /** The Host headers accepted (against DNS rebinding); any when absent. */
+  hosts?: readonly string[];
+  /** Said at the top of every page. */
+  notice?: string;
+}
+
+/** A run id as the view accepts it in a URL: plain characters, no path part. */
+const RUN_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,199}$/;
+const COOKIE = 'llm-evals-view';
+
+const same = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** The view's cookie in a Cookie header, if any. */
+const cookieOf = (header: string | undefined) =>
+  header
+    ?.split(';')
+    .map((part) => part.trim())
+    .find((part) => part.startsWith(`${COOKIE}=`))
+    ?.slice(COOKIE.length + 1);
+
+const validRunId = (id: string) => RUN_ID.test(id) && !id.includes('..');
+
+function notFound(c: Context, what: string, context: PageContext) {
+  return c.html(layout('Not found', `<h1>Not found</h1><p>${esc(what)}</p>`, context), 404);
+}
+
+function filterOf(c: Context): RunsFilter {
+  const state = c.req.query('state');
+  const page = Number(c.req.query('page') ?? 0);
+  return {
+    ...(c.req.query('project') ? { project: c.req.query('project')! } : {}),
+    ...(state && (RUN_STATES as readonly string[]).includes(state) ? { state: state as RunState } : {}),
+    page: Number.isInteger(page) && page >= 0 ? page : 0,
+  };
+}
+
+/** The view's web app: pages, live fragments and the POSTs that change a run, behind the token, CSRF and CSP checks. */
+export function createViewApp(options: ViewOptions): Hono {
+  const app = new Hono();
+  const context: PageContext = options.notice ? { notice: options.notice } : {};
+
+  app.use('*', async (c, next) => {
+    const host = c.req.header('host') ?? '';
+    if (options.hosts && !options.hosts.includes(host)) return c.text('unknown host', 421);
+    if (options.token) {
+      const given = c.req.query('token');
+      if (given !== undefined && same(given, options.token)) {
+        c.header('Set-Cookie', `${COOKIE}=${options.token}; HttpOnly; SameSite=Strict; Path=/`);
+        const url = new URL(c.req.url);
+        url.searchParams.delete('token');
+        return c.redirect(url.pathname + url.search, 303);
+      }
+      const cookie = cookieOf(c.req.header('cookie'));
+      if (!cookie || !same(cookie, options.token))
+        return c.text('a token is needed: open the URL the view printed', 401);
+    }
+    await next();
+    c.header('Content-Security-Policy', VIEW_CSP);
+    c.header('X-Content-Type-Options', 'nosniff');
+    // Not no-referrer: Chromium then sends `Origin: null` with a form's POST, and the origin check refuses it.
+    c.header('Referrer-Policy', 'same-origin');
+    c.header('X-Frame-Options', 'DENY');
+    c.header('Cache-Control', 'no-store');
+  });
+
+  app.post('*', async (c, next) => {
+    const origin = c.req.header('origin');
+    if (origin && origin !== new URL(c.req.url).origin) return c.text('cross-origin change refused', 403);
+    const body = await c.req.parseBody();
+    const csrf = typeof body.csrf === 'string' ? body.csrf : '';
+    if (!same(csrf, options.csrf)) return c.text('missing or wrong CSRF token: reload the page', 403);
+    await next();
+  });
+
+  app.get('/assets/:name', (c) => {
+    const asset = Object.hasOwn(ASSETS, c.req.param('name')) ? ASSETS[c.req.param('name')] : undefined;
+    if (!asset) return notFound(c, 'no such asset', context);
+    return c.body(asset.body, 200, { 'content-type': asset.type });
+  });
+
+  app.get('/favicon.ico', (c) => c.body(null, 204));
+
+  app.get('/', async (c) => {
+    if (!options.source) return c.redirect('/saved', 303);
+    const filter = filterOf(c);
+    return c.html(runsPage(await options.source.runs(filter), filter, context));
+  });
+
+  app.get('/fragment/runs', async (c) => {
+    if (!options.source) return notFound(c, 'Temporal is not linked', context);
+    const page = await options.source.runs(filterOf(c));
+    return c.html(runsRowsHtml(page), 200, { 'x-live': anyLive(page.rows) ? '1' : '0' });
+  });
+
+  const run = async (c: Context): Promise<RunView | undefined> => {
+    const id = c.req.param('runId') ?? '';
+    if (!options.source || !validRunId(id)) return undefined;
+    return options.source.run(id);
+  };
+
+  app.get('/runs/:runId', async (c) => {
+    const view = await run(c);
+    if (!view) return notFound(c, 'no such run on this Temporal', context);
+    const page = Number(c.req.query('page') ?? 0);
+    const base = runHref(view.snapshot.runId);
+    return c.html(
+      runPage(view, base, {
+        csrf: options.csrf,
+        page: Number.isInteger(page) && page > 0 ? page : 0,
+        context,
+      }),
+    );
+  });
+
+  app.get('/runs/:runId/live', async (c) => {
+    const id = c.req.param('runId');
+    const view = options.source && validRunId(id) ? await options.source.live(id) : undefined;
+    if (!view) return notFound(c, 'no such run on this Temporal', context);
+    return c.html(liveHtml(view), 200, { 'x-live': view.closed ? '0' : '1' });
+  });
+
+  app.get('/runs/:runId/case', async (c) => {
+    const view = await run(c);
+    const html = view && casePage(view, runHref(view.snapshot.runId), c.req.query('key') ?? '', context);
+    return html ? c.html(html) : notFound(c, 'no such case in this run', context);
+  });
+
+  const change = (action: 'cancel' | 'continue' | 'stop') =>
+    app.post(`/runs/:runId/${action}`, async (c) => {
+      const id = c.req.param('runId');
+      if (!options.source || !validRunId(id)) return notFound(c, 'no such run on this Temporal', context);
+      if (action === 'cancel') await options.source.cancel(id);
+      else await options.source.answer(id, action === 'continue');
+      return c.redirect(runHref(id), 303);
+    });
+  change('cancel');
+  change('continue');
+  change('stop');
+
+  app.get('/diff', async (c) => {
+    const a = c.req.query('a') ?? '';
+    const b = c.req.query('b') ?? '';
+    if (!options.source) return notFound(c, 'Temporal is not linked', context);
+    if (!a || !b) return c.html(diffPage(a, b, undefined, undefined, context));
+    if (!validRunId(a) || !validRunId(b))
+      return c.html(diffPage(a, b, undefined, 'not run ids', context), 404);
+    try {
+      return c.html(diffPage(a, b, await options.source.diff(a, b), undefined, context));
+    } catch (error) {
+      if ((error as { exitCode?: number }).exitCode !== 2) throw error;
+      return c.html(diffPage(a, b, undefined, (error as Error).message, context), 404);
+    }
+  });
+
+  app.get('/schedule', async (c) => {
+    const show =
+      options.source &&
+      (await options.source.schedule(c.req.query('project') ?? '', c.req.query('name') ?? ''));
+    return show ? c.html(schedulePage(show, context)) : notFound(c, 'no such schedule', context);
+  });
+
+  app.get('/saved', (c) => c.html(savedPage(options.saved.dir, options.saved.list(), context)));
+
+  app.get('/saved/:file', (c) => {
+    const view = options.saved.read(c.req.param('file'));
+    if (!view) return notFound(c, 'no such saved snapshot', context);
+    const page = Number(c.req.query('page') ?? 0);
+    const base = `/saved/${encodeURIComponent(view.saved!)}`;
+    return c.html(
+      runPage(view, base, {
+        csrf: options.csrf,
+        page: Number.isInteger(page) && page > 0 ? page : 0,
+        context,
+      }),
+    );
+  });
+
+  app.get('/saved/:file/case', (c) => {
+    const view = options.saved.read(c.req.param('file'));
+    const base = view ? `/saved/${encodeURIComponent(view.saved!)}` : '';
+    const html = view && casePage(view, base, c.req.query('key') ?? '', context);
+    return html ? c.html(html) : notFound(c, 'no such case in this snapshot', context);
+  });
+
+  app.notFound((c) => notFound(c, 'no such page', context));
+  app.onError((error, c) => {
+    const status = (error as { exitCode?: number }).exitCode === 2 ? 404 : 500;
+    return c.html(layout('Error', `<h1>Error</h1><pre>${esc(error.message)}</pre>`, context), status);
+  });
+  return app;
+}

@@ -1,0 +1,64 @@
+import { SCRIPT, STYLE } from '../report/html-assets.ts';
+
+/** The view's own styles, on top of the HTML report's. */
+const VIEW_STYLE = `
+header.top { display: flex; gap: 1.5rem; font-weight: 600; margin-bottom: 1rem; }
+form.filter { margin: .5rem 0; } form.filter label { margin-right: 1rem; }
+.actions { display: flex; gap: .5rem; margin: .5rem 0; } .actions form { display: inline; }
+.actions button { font-size: .95rem; padding: .25rem .8rem; cursor: pointer; }
+progress { width: 8rem; vertical-align: middle; } .count { font-variant-numeric: tabular-nums; }
+.state-running, .state-paused { color: #0550ae; font-weight: 600; } .state-completed { color: #1a7f37; }
+.state-cancelled, .state-aborted, .state-failed, .state-regressed { color: #cf222e; }
+.side { display: grid; grid-auto-flow: column; grid-auto-columns: minmax(22rem, 1fr); gap: 1rem; overflow-x: auto; }
+.side .io { grid-template-columns: 1fr; } .side .contender { border: 1px solid var(--line); border-radius: 6px;
+  padding: .3rem .7rem; }
+ul.cases { list-style: none; padding: 0; } ul.cases li { padding: .15rem 0; border-bottom: 1px solid var(--band); }
+.banner.saved { background: #ddf4ff; }
+`;
+
+/**
+ * Polls every `[data-live-src]` element each second and puts the server's fragment in it (our own escaped HTML); one
+ * marked `data-reload` reloads the page once the server says nothing there moves any more (`x-live: 0`), for the
+ * final figures. Asks before a form that changes a run is sent.
+ */
+const VIEW_SCRIPT = `
+(() => {
+  for (const el of document.querySelectorAll('[data-live-src]')) {
+    const src = el.getAttribute('data-live-src');
+    let timer;
+    const tick = async () => {
+      try {
+        const response = await fetch(src, { headers: { accept: 'text/html' }, cache: 'no-store' });
+        if (!response.ok) return void (timer = setTimeout(tick, 2000));
+        el.innerHTML = await response.text();
+        if (response.headers.get('x-live') === '0' && el.hasAttribute('data-reload')) return void location.reload();
+      } catch {
+        // The server went away for a moment: try again.
+      }
+      timer = setTimeout(tick, 1000);
+    };
+    timer = setTimeout(tick, 1000);
+  }
+  for (const form of document.querySelectorAll('form[data-confirm]')) {
+    form.addEventListener('submit', (event) => {
+      if (!confirm(form.getAttribute('data-confirm'))) event.preventDefault();
+    });
+  }
+})();
+`;
+
+/** The view's static files by name: the report's stylesheet and sorting script, and the view's own. */
+export const ASSETS: Readonly<Record<string, { type: string; body: string }>> = {
+  'report.css': { type: 'text/css; charset=utf-8', body: STYLE },
+  'view.css': { type: 'text/css; charset=utf-8', body: VIEW_STYLE },
+  'sort.js': { type: 'text/javascript; charset=utf-8', body: SCRIPT },
+  'view.js': { type: 'text/javascript; charset=utf-8', body: VIEW_SCRIPT },
+};
+
+/**
+ * The Content-Security-Policy of every page: scripts, styles and fetches from this server only, none inline, so a
+ * reply that slipped past escaping could neither run nor load anything.
+ */
+export const VIEW_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; " +
+  "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";

@@ -1,0 +1,59 @@
+import { formatCount, formatSeconds } from '../report/format.ts';
+import { resultHtml } from '../report/html-cases.ts';
+import { esc, escJson } from '../report/html-escape.ts';
+import type { RunBase, RunView } from './model.ts';
+import { layout, type PageContext } from './pages.ts';
+
+type Result = RunView['snapshot']['results'][number];
+
+/** What the report's result block leaves out and a case page has room for: tokens, attempts, time, waits. */
+function extraFacts(r: Result | undefined): string {
+  if (!r) return '';
+  const facts = [
+    `tokens in ${formatCount(r.usage.inputTokens)}, out ${formatCount(r.usage.outputTokens)}`,
+    `${r.attempts} ${r.attempts === 1 ? 'call' : 'calls'}`,
+    `took ${formatSeconds(r.duration)}`,
+    ...(r.waited ? [`waited ${formatSeconds(r.waited)}`] : []),
+    `finished ${r.finishedAt}`,
+  ];
+  return `<p class="note facts">${facts.map(esc).join(' · ')}</p>`;
+}
+
+/**
+ * A case's page: its input, expected answer and metadata, then each contender's result side by side (the HTML
+ * report's own result block: status, score, metrics, reply, diagnostics), with tokens and attempts. `undefined` when
+ * the run planned no such case.
+ */
+export function casePage(
+  view: RunView,
+  base: RunBase,
+  caseKey: string,
+  context: PageContext = {},
+): string | undefined {
+  const { snapshot } = view;
+  const experiments = snapshot.experiments.filter((e) => e.caseKeys.includes(caseKey));
+  if (experiments.length === 0) return undefined;
+  const kase = snapshot.cases.find((c) => c.key === caseKey);
+  const index = new Map(snapshot.contenders.map((c, i) => [c.key, i]));
+  const results = new Map(
+    snapshot.results.filter((r) => r.caseKey === caseKey).map((r) => [r.experimentId, r]),
+  );
+  const columns = experiments.map((e) => {
+    const contenderIndex = index.get(e.contender) ?? 0;
+    const who = { contender: snapshot.contenders[contenderIndex]!, contenderIndex };
+    const r = results.get(e.id);
+    return `<div class="contender" data-experiment="${esc(e.id)}">${resultHtml(snapshot, who, r)}${extraFacts(r)}</div>`;
+  });
+  const io = kase
+    ? `<div class="io"><div><h4>Input</h4><pre>${esc(kase.input)}</pre></div>` +
+      `<div><h4>Expected</h4><pre>${escJson(kase.expected)}</pre></div></div>\n` +
+      (Object.keys(kase.metadata).length ? `<h4>Metadata</h4><pre>${escJson(kase.metadata)}</pre>` : '')
+    : '<p class="note">The case is not on disk any more (or its project is not readable here): its input and expected answer are unknown.</p>';
+  const body = [
+    `<p><a href="${esc(base)}#cases">← run ${esc(snapshot.runId)}</a></p>`,
+    `<h1>${esc(caseKey)} <span class="note">${esc(snapshot.suite.name)}</span></h1>`,
+    io,
+    `<h2>Replies</h2>\n<div class="side">\n${columns.join('\n')}\n</div>`,
+  ];
+  return layout(`${caseKey} · ${snapshot.runId}`, body.join('\n'), context);
+}

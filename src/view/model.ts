@@ -1,0 +1,77 @@
+import type { ExperimentStatus } from '../core/progress.ts';
+import type { RunChange } from '../core/run-change.ts';
+import type { RunState } from '../core/run-state.ts';
+import type { Snapshot } from '../core/snapshot.ts';
+import type { ScheduleShow } from '../report/schedule.ts';
+
+/** One line of the runs list: where a run stands, its best contender so far, what it cost and how long it took. */
+export interface RunRow {
+  runId: string;
+  suite: string;
+  /** The project folder the run was started from. */
+  project: string;
+  state: RunState;
+  done: number;
+  total: number;
+  errors: number;
+  costUsd: number | null;
+  /** Seconds from start to close, or to now while it runs. */
+  duration: number;
+  startedAt: string;
+  /** The best contender's name and its ranking value, once a case is scored. */
+  best?: { name: string; value: string };
+  /** The schedule that started it, if one did. */
+  schedule?: string;
+}
+
+/** What the runs list is asked for: a project, a state, a page (from 0). */
+export interface RunsFilter {
+  project?: string;
+  state?: RunState;
+  page: number;
+}
+
+/** One page of the runs list, with the projects known so far for the filter. */
+export interface RunsPage {
+  rows: RunRow[];
+  /** Older runs match the filter too, on the next page. */
+  more: boolean;
+  pageSize: number;
+  projects: string[];
+}
+
+/** A run as its page shows it: its snapshot so far, its state and each experiment's progress. */
+export interface RunView {
+  snapshot: Snapshot;
+  state: RunState;
+  experiments: ExperimentStatus[];
+  /** A worker answered the progress query just now (else the counts come from the histories). */
+  live: boolean;
+  /** The run has closed: nothing on its page changes any more. */
+  closed: boolean;
+  /** Set when the page shows a saved snapshot file rather than Temporal's data: read-only. */
+  saved?: string;
+}
+
+/** Where a page's links start: a run in Temporal (`/runs/ID`) or a saved snapshot (`/saved/FILE`). */
+export type RunBase = string;
+
+/** What the view reads runs through: Temporal (through the client room) or, when it is down, nothing. */
+export interface ViewSource {
+  runs(filter: RunsFilter): Promise<RunsPage>;
+  /** A run's view; `undefined` when Temporal holds no such run. */
+  run(runId: string): Promise<RunView | undefined>;
+  /**
+   * A run's progress for its page's refresh: while a worker answers, from its progress query alone (no history read,
+   * the view's snapshot carrying no results); else, and once closed, as run() says.
+   */
+  live(runId: string): Promise<RunView | undefined>;
+  /** Cancels a run, as `llm-evals cancel` does. */
+  cancel(runId: string): Promise<'cancelled' | 'terminated'>;
+  /** Answers a paused run, as `llm-evals continue` / `stop` do. */
+  answer(runId: string, goOn: boolean): Promise<void>;
+  /** The change from run `a` to run `b`, as `llm-evals diff` computes it. */
+  diff(a: string, b: string): Promise<RunChange>;
+  /** A project's schedule as `llm-evals schedule show` gathers it; `undefined` when there is none of that name. */
+  schedule(project: string, name: string): Promise<ScheduleShow | undefined>;
+}

@@ -1,0 +1,167 @@
+import { RUN_STATES } from '../core/run-state.ts';
+import { formatCost, formatSeconds } from '../report/format.ts';
+import { esc } from '../report/html-escape.ts';
+import type { RunRow, RunsFilter, RunsPage } from './model.ts';
+
+/** `/schedule?project=P&name=N`: a schedule's page. */
+export function scheduleHref(project: string, name: string): string {
+  return `/schedule?project=${encodeURIComponent(project)}&name=${encodeURIComponent(name)}`;
+}
+
+/** What every page of the view knows: whether Temporal answered, and the note to show when it did not. */
+export interface PageContext {
+  /** Shown at the top of every page, e.g. that Temporal is down and only saved snapshots are shown. */
+  notice?: string;
+}
+
+/** A page of the view: our stylesheets and script by URL (the CSP allows nothing inline), the body as given. */
+export function layout(title: string, body: string, context: PageContext = {}): string {
+  return [
+    '<!doctype html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${esc(title)} · llm-evals view</title>`,
+    '<link rel="stylesheet" href="/assets/report.css">',
+    '<link rel="stylesheet" href="/assets/view.css">',
+    '</head>',
+    '<body>',
+    '<header class="top"><a href="/">llm-evals view</a><a href="/diff">diff</a><a href="/saved">saved snapshots</a></header>',
+    context.notice ? `<p class="banner">${esc(context.notice)}</p>` : '',
+    body,
+    '<script src="/assets/sort.js"></script>',
+    '<script src="/assets/view.js"></script>',
+    '</body>',
+    '</html>',
+    '',
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** `/runs/ID`: a run's page, its id escaped into the path. */
+export function runHref(runId: string): string {
+  return `/runs/${encodeURIComponent(runId)}`;
+}
+
+/** A progress bar and its count: `<progress>` needs no inline style, which the CSP forbids. */
+export function progressHtml(done: number, total: number): string {
+  return `<progress value="${done}" max="${Math.max(total, 1)}"></progress> <span class="count">${done}/${total}</span>`;
+}
+
+const when = (iso: string) => iso.replace('T', ' ').slice(0, 19);
+
+/** A run's line in the runs list. */
+function rowHtml(r: RunRow): string {
+  const best = r.best ? `${esc(r.best.name)} <span class="note">${esc(r.best.value)}</span>` : '';
+  const folder = r.project.split('/').filter(Boolean).pop() ?? r.project;
+  return (
+    `<tr data-run="${esc(r.runId)}" data-state="${esc(r.state)}">` +
+    `<td><a href="${esc(runHref(r.runId))}">${esc(r.runId)}</a></td>` +
+    `<td>${esc(r.suite)}${r.schedule ? ` <a class="note" href="${esc(scheduleHref(r.project, r.schedule))}">schedule ${esc(r.schedule)}</a>` : ''}</td>` +
+    `<td title="${esc(r.project)}">${esc(folder)}</td>` +
+    `<td class="state state-${esc(r.state)}">${esc(r.state)}</td>` +
+    `<td class="progress" data-v="${r.total ? r.done / r.total : 0}">${progressHtml(r.done, r.total)}</td>` +
+    `<td class="num${r.errors ? ' err' : ''}" data-v="${r.errors}">${r.errors}</td>` +
+    `<td>${best}</td>` +
+    `<td class="num" data-v="${r.costUsd ?? ''}">${esc(formatCost(r.costUsd))}</td>` +
+    `<td class="num" data-v="${r.duration}">${esc(formatSeconds(r.duration))}</td>` +
+    `<td data-v="${esc(r.startedAt)}">${esc(when(r.startedAt))}</td></tr>`
+  );
+}
+
+/** The runs list's rows; the script fetches them again every second while one of them is running or paused. */
+export function runsRowsHtml(page: RunsPage): string {
+  if (page.rows.length === 0) return '<tr><td colspan="10" class="note">no runs match</td></tr>';
+  return page.rows.map(rowHtml).join('\n');
+}
+
+/** Whether a list of runs has one whose line can still change. */
+export function anyLive(rows: readonly Pick<RunRow, 'state'>[]): boolean {
+  return rows.some((r) => r.state === 'running' || r.state === 'paused');
+}
+
+/** The query string of a runs filter, for links and the script's refresh. */
+export function filterQuery(filter: RunsFilter): string {
+  const q = new URLSearchParams();
+  if (filter.project) q.set('project', filter.project);
+  if (filter.state) q.set('state', filter.state);
+  if (filter.page) q.set('page', String(filter.page));
+  const text = q.toString();
+  return text ? `?${text}` : '';
+}
+
+function filterForm(page: RunsPage, filter: RunsFilter): string {
+  const option = (value: string, label: string, chosen: string | undefined) =>
+    `<option value="${esc(value)}"${value === (chosen ?? '') ? ' selected' : ''}>${esc(label)}</option>`;
+  const projects = [...new Set([...page.projects, ...(filter.project ? [filter.project] : [])])].sort();
+  return (
+    '<form class="filter" method="get" action="/">' +
+    `<label>project <select name="project">${option('', 'all projects', filter.project)}` +
+    projects.map((p) => option(p, p, filter.project)).join('') +
+    '</select></label> ' +
+    `<label>state <select name="state">${option('', 'any state', filter.state)}` +
+    RUN_STATES.map((s) => option(s, s, filter.state)).join('') +
+    '</select></label> <button type="submit">filter</button></form>'
+  );
+}
+
+function pager(page: RunsPage, filter: RunsFilter): string {
+  const link = (n: number, label: string) =>
+    `<a href="/${esc(filterQuery({ ...filter, page: n }))}">${label}</a>`;
+  return (
+    `<p class="pager">page ${filter.page + 1} ` +
+    (filter.page > 0 ? link(filter.page - 1, '← newer') : '') +
+    (page.more ? ` ${link(filter.page + 1, 'older →')}` : '') +
+    '</p>'
+  );
+}
+
+/** The runs list: every run of the Temporal server, newest first, filtered; live while one is going. */
+export function runsPage(page: RunsPage, filter: RunsFilter, context: PageContext = {}): string {
+  const headers = [
+    'run',
+    'suite',
+    'project',
+    'state',
+    'progress',
+    'errors',
+    'best',
+    'cost',
+    'duration',
+    'started (UTC)',
+  ];
+  const right = new Set(['errors', 'cost', 'duration']);
+  const head = headers.map((h) => `<th${right.has(h) ? ' class="num"' : ''}>${esc(h)}</th>`).join('');
+  // The newest page follows new runs and running ones; an older page only while one of its runs goes on.
+  const live = filter.page === 0 || anyLive(page.rows);
+  const body =
+    '<h1>Runs</h1>\n' +
+    filterForm(page, filter) +
+    '\n' +
+    pager(page, filter) +
+    `\n<div class="scroll"><table id="runs" class="sortable"><thead><tr>${head}</tr></thead>` +
+    `<tbody${live ? ` data-live-src="/fragment/runs${esc(filterQuery(filter))}"` : ''}>\n${runsRowsHtml(page)}\n</tbody></table></div>`;
+  return layout('Runs', body, context);
+}
+
+/** The saved snapshots of the current project: each opens read-only, also while Temporal is down. */
+export function savedPage(
+  dir: string | undefined,
+  files: readonly { file: string; bytes: number; modifiedAt: string }[],
+  context: PageContext = {},
+): string {
+  const rows = files.map(
+    (f) =>
+      `<tr><td><a href="/saved/${esc(encodeURIComponent(f.file))}">${esc(f.file)}</a></td>` +
+      `<td class="num">${esc(Math.ceil(f.bytes / 1024))} KB</td><td>${esc(when(f.modifiedAt))}</td></tr>`,
+  );
+  const body =
+    '<h1>Saved snapshots</h1>\n' +
+    `<p class="note">Read-only, from ${esc(dir ?? 'no project here')}.</p>\n` +
+    (rows.length
+      ? `<table><thead><tr><th>file</th><th class="num">size</th><th>saved (UTC)</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`
+      : '<p class="note">none</p>');
+  return layout('Saved snapshots', body, context);
+}

@@ -1,0 +1,47 @@
+import { join, resolve } from 'node:path';
+import { loadCases, type LoadedCase } from '../suite/cases.ts';
+import { discover, type DiscoverOptions } from '../suite/discover.ts';
+import { loadSuite, type LoadedSuite } from '../suite/load.ts';
+
+/** The cases of a project as its suite on disk has them now; none when it has no readable suite. */
+export type CasesOf = (project: string) => Promise<readonly LoadedCase[]>;
+
+/**
+ * Loads the suite found as the flags say from `options.cwd` (a run's project folder: the suite of that project only),
+ * or `undefined` when there is none or it does not load.
+ */
+export async function suiteOf(options: DiscoverOptions, project?: string): Promise<LoadedSuite | undefined> {
+  const found = discover(options);
+  if (!found || (project !== undefined && found.projectDir !== project)) return undefined;
+  try {
+    return await loadSuite(found);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Where a suite saves its snapshots: the lineup's `results.destination`, else `results/` beside the helper (R3). */
+export function savedDirOf(suite: LoadedSuite): string {
+  const destination = suite.config.values.results?.destination;
+  return resolve(suite.projectDir, destination ?? join(suite.root, 'results'));
+}
+
+/**
+ * Each project's cases, read once per project and kept: a run's page shows a case's input and expected answer from
+ * the suite it was started from. `known` is the suite already loaded for the current project.
+ */
+export function casesByProject(known?: LoadedSuite): CasesOf {
+  const cache = new Map<string, Promise<readonly LoadedCase[]>>();
+  return (project) => {
+    let cases = cache.get(project);
+    if (!cases) {
+      cases = (async () => {
+        const suite =
+          known && known.projectDir === project ? known : await suiteOf({ cwd: project }, project);
+        return suite ? loadCases(suite.root, suite.casesGlob).cases : [];
+      })();
+      cache.set(project, cases);
+    }
+    return cases;
+  };
+}

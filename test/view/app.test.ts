@@ -1,0 +1,176 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { diffRuns, digestOf } from '../../src/core/run-change.ts';
+import { createViewApp, type ViewOptions } from '../../src/view/app.ts';
+import type { RunRow, RunView, ViewSource } from '../../src/view/model.ts';
+import { countedProgress } from '../../src/view/progress.ts';
+import { SavedSnapshots } from '../../src/view/saved.ts';
+import { HOSTILE_REPLY, snapshotFixture } from '../report/fixture.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
+
+const dirs = new TempDirs();
+afterAll(() => dirs.removeAll());
+
+const ORIGIN = 'http://127.0.0.1:7357';
+const snapshot = { ...snapshotFixture(), runId: 'r-1', status: 'partial' as const };
+const RUN: RunView = {
+  snapshot,
+  state: 'running',
+  experiments: countedProgress(snapshot, 'running', false),
+  live: true,
+  closed: false,
+};
+const ROW: RunRow = {
+  runId: 'r-1',
+  suite: '<script>alert(1)</script>',
+  project: '/p/<img src=x onerror=alert(1)>',
+  state: 'running',
+  done: 3,
+  total: 12,
+  errors: 1,
+  costUsd: 0.01,
+  duration: 4,
+  startedAt: '2026-01-01T00:00:00.000Z',
+  best: { name: HOSTILE_REPLY, value: '90.0% score' },
+};
+
+/** A source with one running run that records what it was asked to change. */
+function fakeSource(changes: string[]): ViewSource {
+  return {
+    runs: () => Promise.resolve({ rows: [ROW], more: false, pageSize: 50, projects: [ROW.project] }),
+    run: (id) => Promise.resolve(id === 'r-1' ? RUN : undefined),
+    live: (id) => Promise.resolve(id === 'r-1' ? RUN : undefined),
+    cancel: (id) => Promise.resolve(void changes.push(`cancel ${id}`)).then(() => 'cancelled' as const),
+    answer: (id, goOn) => Promise.resolve(void changes.push(`${goOn ? 'continue' : 'stop'} ${id}`)),
+    diff: (a, b) => {
+      if (b !== 'r-1') return Promise.reject(Object.assign(new Error(`no run "${b}"`), { exitCode: 2 }));
+      const before = { ...snapshotFixture({ exact: 1 }), runId: a };
+      return Promise.resolve(diffRuns(digestOf(before), digestOf(snapshot)));
+    },
+    schedule: () => Promise.resolve(undefined),
+  };
+}
+
+function app(options: Partial<ViewOptions> = {}, changes: string[] = []) {
+  const made = createViewApp({
+    source: fakeSource(changes),
+    saved: new SavedSnapshots(undefined),
+    csrf: 'csrf-token-123',
+    hosts: ['127.0.0.1:7357'],
+    ...options,
+  });
+  // A browser sends the Host it reached; app.request sends none unless told.
+  return (path: string, init: RequestInit = {}) =>
+    made.request(ORIGIN + path, {
+      ...init,
+      headers: { host: '127.0.0.1:7357', ...(init.headers as Record<string, string> | undefined) },
+    });
+}
+
+const post = (body: string, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN, ...headers },
+  body,
+});
+
+describe('the view app', () => {
+  it.each(['/', '/runs/r-1', `/runs/r-1/case?key=${encodeURIComponent('north/clear')}`, '/saved'])(
+    '%s: a CSP forbidding inline script, and no inline script or unescaped markup from the run',
+    async (path) => {
+      const response = await app()(path);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-security-policy')).toContain("script-src 'self';");
+      const html = await response.text();
+      expect(html.match(/<script(?![^>]*\bsrc=)[^>]*>/g)).toBeNull();
+      expect(html).not.toContain('<img');
+      expect(html).not.toContain('<script>alert');
+    },
+  );
+
+  it.each([
+    '/runs/..%2f..%2fetc%2fpasswd',
+    '/runs/a..%2fb',
+    '/runs/r-2',
+    '/runs/r-1/case?key=..%2f..%2fpackage.json',
+    '/saved/..%2fpackage.json',
+    '/assets/..%2fapp.ts',
+    '/assets/constructor',
+  ])('%s: 404', async (path) => {
+    expect((await app()(path)).status).toBe(404);
+  });
+
+  it('refuses a change without the CSRF token, or from another origin, and makes it with both', async () => {
+    const changes: string[] = [];
+    const request = app({}, changes);
+    expect((await request('/runs/r-1/cancel', post('do=cancel'))).status).toBe(403);
+    expect((await request('/runs/r-1/cancel', post('csrf=wrong'))).status).toBe(403);
+    const elsewhere = post('csrf=csrf-token-123', { origin: 'http://evil.test' });
+    expect((await request('/runs/r-1/cancel', elsewhere)).status).toBe(403);
+    expect(changes).toEqual([]);
+    const made = await request('/runs/r-1/cancel', post('csrf=csrf-token-123'));
+    expect([made.status, made.headers.get('location')]).toEqual([303, '/runs/r-1']);
+    await request('/runs/r-1/stop', post('csrf=csrf-token-123'));
+    expect(changes).toEqual(['cancel r-1', 'stop r-1']);
+    expect((await request('/runs/r-1/cancel', { method: 'GET' })).status).toBe(404);
+  });
+
+  it('diffs two runs as llm-evals diff does, and says plainly when one is unknown', async () => {
+    const page = await (await app()('/diff?a=r-0&b=r-1')).text();
+    expect(page).toContain('href="/runs/r-0"');
+    expect(page).toMatch(/<table/);
+    const unknown = await app()('/diff?a=r-0&b=r-9');
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain('no run &quot;r-9&quot;');
+    expect((await app()('/diff?a=..%2fx&b=r-1')).status).toBe(404);
+    expect((await app()('/schedule?project=%2Fp&name=weekly')).status).toBe(404);
+  });
+
+  it('answers another Host with 421 (DNS rebinding)', async () => {
+    expect((await app()('/', { headers: { host: 'evil.test:7357' } })).status).toBe(421);
+  });
+
+  it('asks for the token when one is set: once in the URL, then as a cookie', async () => {
+    const request = app({ token: 'a-token-of-enough-length', hosts: undefined });
+    expect((await request('/')).status).toBe(401);
+    expect((await request('/?token=wrong')).status).toBe(401);
+    const first = await request('/?token=a-token-of-enough-length&state=running');
+    expect(first.status).toBe(303);
+    expect(first.headers.get('location')).toBe('/?state=running');
+    const cookie = first.headers.get('set-cookie')!;
+    expect(cookie).toContain('HttpOnly');
+    const again = await request('/', { headers: { cookie: cookie.split(';')[0]! } });
+    expect(again.status).toBe(200);
+  });
+
+  it("shows the run's live progress and, while it runs, the cancel button with the CSRF token", async () => {
+    const html = await (await app()('/runs/r-1')).text();
+    expect(html).toContain('data-live-src="/runs/r-1/live"');
+    expect(html).toMatch(/<form method="post" action="\/runs\/r-1\/cancel" data-confirm="[^"]+">/);
+    expect(html).toContain('name="csrf" value="csrf-token-123"');
+    const live = await app()('/runs/r-1/live');
+    expect(live.headers.get('x-live')).toBe('1');
+  });
+
+  it('opens a saved snapshot read-only, labelled, by a name its folder lists', async () => {
+    const dir = join(dirs.os('view-saved-'), 'results');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'r-1.json'), JSON.stringify({ ...snapshot, status: 'completed' }));
+    writeFileSync(join(dir, 'notes.txt'), 'not a snapshot');
+    const request = app({
+      source: undefined,
+      saved: new SavedSnapshots(dir),
+      notice: 'Temporal is not running',
+    });
+    expect((await request('/')).headers.get('location')).toBe('/saved');
+    const list = await (await request('/saved')).text();
+    expect(list).toContain('href="/saved/r-1.json"');
+    expect(list).not.toContain('notes.txt');
+    const page = await (await request('/saved/r-1.json')).text();
+    expect(page).toContain('Saved snapshot r-1.json, read-only');
+    expect(page).toContain('Temporal is not running');
+    expect(page).not.toContain('<form method="post"');
+    expect((await request('/saved/notes.txt')).status).toBe(404);
+    expect((await request('/runs/r-1')).status).toBe(404);
+  });
+});

@@ -1,0 +1,142 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
+import { REPO, TempDirs } from '../helpers/suite-dir.ts';
+import { temporalAddress } from '../helpers/temporal.ts';
+import { HOSTILE_CASE, HOSTILE_REPLY, writeViewSuite } from './view-suite.ts';
+
+/** Debian's Chromium, as the HTML report's browser test drives it. */
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+];
+const present = existsSync(CHROMIUM);
+const ARTIFACTS = join(REPO, 'test-artifacts');
+
+const dirs = new TempDirs();
+
+describe.skipIf(!present)('llm-evals view in headless Chromium', () => {
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let view: CliProcess;
+  let slow: CliProcess | undefined;
+  let origin: string;
+  let context: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+  const dialogs: string[] = [];
+
+  beforeAll(async () => {
+    dir = dirs.inRepo('view-');
+    writeViewSuite(dir, 6);
+    env = { TEMPORAL_ADDRESS: temporalAddress(), LLM_EVALS_TASK_QUEUE: `view-${Date.now()}` };
+    const done = await runCli(['compare', '--no-open'], { cwd: dir, env });
+    expect(done.code, done.stderr).toBe(0);
+    view = startCli(['view', '--no-open', '--port', '0'], { cwd: dir, env, timeoutMs: 300_000 });
+    origin = (await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
+    context = await chromium.launchPersistentContext(join(dirs.os('view-profile-'), 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1400, height: 900 },
+    });
+    page = await context.newPage();
+    page.on('console', (m) =>
+      m.type() === 'error' ? problems.push(`${page.url()}: ${m.text()}`) : undefined,
+    );
+    page.on('pageerror', (e) => problems.push(`${page.url()}: ${e.message}`));
+    page.on('dialog', (d) => void dialogs.push(d.message()));
+    mkdirSync(ARTIFACTS, { recursive: true });
+  }, 180_000);
+
+  afterAll(async () => {
+    await context?.close();
+    view?.child.kill('SIGINT');
+    slow?.child.kill('SIGKILL');
+    await view?.done;
+    dirs.removeAll();
+  });
+
+  /** A full-page screenshot in test-artifacts/; with LLM_EVALS_README_IMAGES set, the top of the page there too. */
+  const shot = async (name: string) => {
+    await page.screenshot({ path: join(ARTIFACTS, `view-${name}.png`), fullPage: true });
+    const readme = process.env.LLM_EVALS_README_IMAGES;
+    if (readme && ['run', 'case'].includes(name))
+      await page.screenshot({ path: join(REPO, readme, `view-${name}.png`) });
+  };
+  const project = () => `${origin}/?project=${encodeURIComponent(dir)}`;
+
+  it('clicks runs → run → case → back, and shows a hostile reply as text, running nothing', async () => {
+    await page.goto(project());
+    const link = page.locator('#runs tbody tr[data-state="completed"] a').first();
+    await shot('runs');
+    await link.click();
+    await expect.poll(() => page.locator('#overall table').count()).toBe(1);
+    expect(await page.locator('h1').innerText()).toContain('viewed');
+    expect(await page.locator('#errors').innerText()).toContain('not JSON');
+    await shot('run');
+    await page.locator('ul.cases a', { hasText: HOSTILE_CASE }).click();
+    await expect.poll(() => page.locator('.side .contender').count()).toBe(2);
+    expect(await page.locator('pre', { hasText: HOSTILE_REPLY }).count()).toBe(2);
+    expect(await page.locator('pre').first().innerText()).toContain('<b>say</b> it back.');
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('a[href^="javascript"]').count()).toBe(0);
+    await shot('case');
+    await page.goBack();
+    expect(await page.locator('#overall table').count()).toBe(1);
+    await page.goBack();
+    expect(await page.locator('#runs').count()).toBe(1);
+    expect(dialogs).toEqual([]);
+  }, 60_000);
+
+  it('answers 404 for an id that tries to leave its folder', async () => {
+    for (const path of [
+      '/runs/..%2f..%2fetc%2fpasswd',
+      '/saved/..%2f..%2fpackage.json',
+      '/assets/..%2fapp.ts',
+    ]) {
+      expect((await fetch(origin + path)).status, path).toBe(404);
+    }
+  });
+
+  it("moves a running compare's progress without reload, then cancels it from the page", async () => {
+    slow = startCli(['compare', '--no-open', '-d', 'north'], {
+      cwd: dir,
+      env: { ...env, CALL_DELAY_MS: '1500', LLM_EVALS_TASK_QUEUE: `view-slow-${Date.now()}` },
+    });
+    await page.goto(project());
+    // The runs list finds the new run without a reload.
+    const running = page.locator('#runs tbody tr[data-state="running"]');
+    await expect.poll(() => running.count(), { timeout: 60_000 }).toBe(1);
+    const runId = (await running.getAttribute('data-run'))!;
+    await running.locator('a').click();
+    await page.evaluate(() => ((globalThis as { kept?: number }).kept = 1));
+    const count = () => page.locator('#live .run-state .count').innerText();
+    const before = Number((await count()).split('/')[0]);
+    await expect
+      .poll(async () => Number((await count()).split('/')[0]), { timeout: 20_000 })
+      .toBeGreaterThan(before);
+    expect(await page.evaluate(() => (globalThis as { kept?: number }).kept)).toBe(1);
+    await shot('run-live');
+    page.once('dialog', (d) => void d.accept());
+    await page.locator('.actions button', { hasText: 'cancel run' }).click();
+    await expect
+      .poll(() => page.locator('.run-state').getAttribute('data-state'), { timeout: 30_000 })
+      .toBe('cancelled');
+    await shot('run-cancelled');
+    expect(dialogs).toEqual([`Cancel run ${runId}? No call starts from then on.`]);
+    const status = await runCli(['status', runId], { cwd: dir, env });
+    expect(status.stdout).toMatch(new RegExp(`run ${runId} \\(viewed\\): cancelled`));
+    await slow.done;
+  }, 120_000);
+
+  it('logged no console error on any page', () => {
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,99 @@
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../helpers/cli.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
+import { temporalAddress } from '../helpers/temporal.ts';
+import { writeViewSuite } from './view-suite.ts';
+
+const dirs = new TempDirs();
+afterAll(() => dirs.removeAll());
+
+describe('llm-evals view, the command', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = dirs.inRepo('view-cmd-');
+    writeViewSuite(dir, 2);
+  });
+
+  it.each([
+    [['--token', 'short'], /--token: takes 16 or more letters, digits, - or _, got "short"/],
+    [['--port', 'eighty'], /--port.*takes a whole number ≥ 0, got "eighty"/],
+  ])('view %j: exit 2 and one message naming the flag', async (args, message) => {
+    const done = await runCli(['view', '--no-open', ...args], { cwd: dir });
+    expect(done.code).toBe(2);
+    expect(done.stderr).toMatch(message);
+    expect(done.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('says a taken port plainly, exit 2', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const done = await runCli(['view', '--no-open', '--port', String(port)], {
+        cwd: dir,
+        env: { TEMPORAL_ADDRESS: '127.0.0.1:1' },
+      });
+      expect(done.code).toBe(2);
+      expect(done.stderr).toContain(`--port: ${port} is taken; pass another (0: any free port)`);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('on a non-loopback host, makes a token, prints it in the URL and asks every request for it', async () => {
+    const view = startCli(['view', '--no-open', '--port', '0', '--host', '0.0.0.0'], {
+      cwd: dir,
+      env: { TEMPORAL_ADDRESS: temporalAddress() },
+    });
+    try {
+      const [, origin, token] = await view.waitFor(
+        /llm-evals view: (http:\/\/0\.0\.0\.0:\d+)\/\?token=([\w-]+)/,
+      );
+      const local = origin!.replace('0.0.0.0', '127.0.0.1');
+      expect(token!.length).toBeGreaterThanOrEqual(24);
+      expect((await fetch(`${local}/`)).status).toBe(401);
+      const first = await fetch(`${local}/?token=${token}`, { redirect: 'manual' });
+      expect(first.status).toBe(303);
+      const cookie = first.headers.get('set-cookie')!.split(';')[0]!;
+      expect((await fetch(`${local}/`, { headers: { cookie } })).status).toBe(200);
+    } finally {
+      view.child.kill('SIGINT');
+      await view.done;
+    }
+  }, 60_000);
+
+  it("with Temporal down, shows the project's saved snapshots, read-only and labelled", async () => {
+    const done = await runCli(['compare', '--no-open'], {
+      cwd: dir,
+      env: { TEMPORAL_ADDRESS: temporalAddress(), LLM_EVALS_TASK_QUEUE: `view-cmd-${Date.now()}` },
+    });
+    expect(done.code, done.stderr).toBe(0);
+    const results = join(dir, 'evals/results');
+    const [file] = readdirSync(results).filter((f) => f.endsWith('.json'));
+    mkdirSync(join(dir, 'evals/other'), { recursive: true });
+    copyFileSync(join(results, file!), join(dir, 'evals/other/outside.json'));
+    const view = startCli(['view', '--no-open', '--port', '0'], {
+      cwd: dir,
+      env: { TEMPORAL_ADDRESS: '127.0.0.1:1' },
+    });
+    try {
+      const [, origin] = await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//);
+      expect(view.output().stderr).toContain(
+        'Temporal is not running: only the saved snapshots of this project',
+      );
+      const home = await fetch(`${origin}/`, { redirect: 'manual' });
+      expect(home.headers.get('location')).toBe('/saved');
+      expect(await (await fetch(`${origin}/saved`)).text()).toContain(`href="/saved/${file}"`);
+      const page = await (await fetch(`${origin}/saved/${file}`)).text();
+      expect(page).toContain(`Saved snapshot ${file}, read-only`);
+      expect(page).toContain('Global standings');
+      expect((await fetch(`${origin}/saved/..%2fother%2foutside.json`)).status).toBe(404);
+    } finally {
+      view.child.kill('SIGINT');
+      await view.done;
+    }
+  }, 90_000);
+});

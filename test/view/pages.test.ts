@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { RunState } from '../../src/core/run-state.ts';
+import type { RunsFilter } from '../../src/view/model.ts';
+import { anyLive, filterQuery, progressHtml } from '../../src/view/pages.ts';
+import { countedProgress, savedState } from '../../src/view/progress.ts';
+import { caseHref } from '../../src/view/run-page.ts';
+import { snapshotFixture } from '../report/fixture.ts';
+
+describe('the view’s pure parts', () => {
+  const snapshot = snapshotFixture();
+  const half = { ...snapshot, results: snapshot.results.filter((r) => r.caseKey.startsWith('north/')) };
+
+  it.each<[string, typeof snapshot, RunState, boolean, string]>([
+    ['every result in', snapshot, 'completed', true, 'completed'],
+    ['north in, still going', half, 'running', false, 'pending'],
+    ['north in, cancelled', half, 'cancelled', true, 'cancelled'],
+    ['north in, stopped', half, 'aborted', true, 'stopped'],
+  ])('countedProgress, %s', (_, s, state, closed, southState) => {
+    const counted = countedProgress(s, state, closed);
+    expect(counted.map((e) => e.id)).toEqual(s.experiments.map((e) => e.id));
+    const north = counted.filter((e) => s.experiments.find((x) => x.id === e.id)!.dataset === 'north');
+    expect(north.every((e) => e.state === 'completed' && e.done === e.total)).toBe(true);
+    const south = counted.filter((e) => !north.includes(e));
+    expect(south.length).toBeGreaterThan(0);
+    expect(south.map((e) => e.state)).toEqual(south.map(() => southState));
+    expect(counted.reduce((n, e) => n + e.done, 0)).toBe(s.results.length);
+    expect(counted.reduce((n, e) => n + e.errors, 0)).toBe(
+      s.results.filter((r) => r.status !== 'scored').length,
+    );
+  });
+
+  it.each([
+    ['partial', 'running'],
+    ['completed', 'completed'],
+    ['cancelled', 'cancelled'],
+  ] as const)('savedState(%s) = %s', (status, state) => {
+    expect(savedState(status)).toBe(state);
+  });
+
+  it.each<[RunsFilter, string]>([
+    [{ page: 0 }, ''],
+    [{ page: 2 }, '?page=2'],
+    [{ project: '/a b/c', state: 'running', page: 0 }, '?project=%2Fa+b%2Fc&state=running'],
+  ])('filterQuery(%j) = %j', (filter, query) => {
+    expect(filterQuery(filter)).toBe(query);
+  });
+
+  it.each<[RunState[], boolean]>([
+    [[], false],
+    [['completed', 'cancelled'], false],
+    [['completed', 'paused'], true],
+    [['running'], true],
+  ])('anyLive(%j) = %s', (states, live) => {
+    expect(anyLive(states.map((state) => ({ state })))).toBe(live);
+  });
+
+  it('escapes a case key into its link, and draws progress with no inline style', () => {
+    expect(caseHref('/runs/r-1', 'north/a&b "c"')).toBe('/runs/r-1/case?key=north%2Fa%26b%20%22c%22');
+    expect(progressHtml(3, 0)).toBe('<progress value="3" max="1"></progress> <span class="count">3/0</span>');
+  });
+});
