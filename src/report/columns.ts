@@ -134,12 +134,18 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
     ),
   );
   if (weighted('latency'))
-    columns.push(seconds('latency', 'Mean seconds of the calls that worked.', (r) => r.summary.latency));
+    columns.push(
+      seconds(
+        'latency',
+        'Mean seconds of the calls whose reply was scored: a failed reply or call is left out.',
+        (r) => r.summary.latency,
+      ),
+    );
   if (weighted('p95')) {
     columns.push(
       seconds(
         'p95',
-        '95th percentile seconds of the calls that worked (the mean of each dataset’s).',
+        '95th percentile seconds of the calls whose reply was scored (the mean of each dataset’s).',
         (r) => r.summary.p95,
       ),
     );
