@@ -4,6 +4,7 @@ import { contenderName } from './columns.ts';
 import { formatPercent } from './format.ts';
 import { CSP, STYLE } from './html-assets.ts';
 import { esc } from './html-escape.ts';
+import { centreWithin, spacedLabels, svgTextWidth } from './svg-text.ts';
 
 const WIDTH = 640;
 const HEIGHT = 300;
@@ -45,9 +46,35 @@ export function changeHtml(change: RunChange, regression: readonly string[] = []
     .join('\n');
 }
 
+/** The dash of a series' line: solid first, then patterns a reader tells apart at a glance. */
+const DASHES = ['', '7 4', '2 3', '10 3 2 3', '4 4 1 4', '1 5', '12 5'];
+
+/** The `stroke-dasharray` of the `k`-th dash; past the list, ever longer dashes, so no two are alike. */
+export function trendDash(k: number): string {
+  return DASHES[k] ?? `${k * 2} 3 1 3`;
+}
+
+/**
+ * Each run's x label: the shortest of `MM-DD`, `MM-DD HH:MM` and `MM-DD HH:MM:SS` that no other run shares, with the
+ * run's number after a label still shared (two runs in one second).
+ */
+export function runLabels(runs: readonly { at: string }[]): string[] {
+  const formats = [5 + 5, 5 + 11, 5 + 14].map((end) => (at: string) => at.slice(5, end).replace('T', ' '));
+  const all = formats.map((format) => runs.map((r) => format(r.at)));
+  return runs.map((_, i) => {
+    const unique = all.find((labels) => labels.filter((l) => l === labels[i]).length === 1);
+    return unique ? unique[i]! : `${all.at(-1)![i]!} #${i + 1}`;
+  });
+}
+
+/** How far apart, in px, series drawn at one value are set, so a line at 100 % never hides another there. */
+const APART = 3;
+
 /**
  * The trend picture (B5): each contender's primary score per dataset over a schedule's last runs, oldest on the left,
- * as inline SVG with no script; a run without a score for a series breaks its line.
+ * as inline SVG with no script; a run without a score for a series breaks its line. A contender keeps its colour on
+ * every dataset and each dataset has its dash, so no two series look alike; series at one value are drawn a few px
+ * apart; a series with no score in any run is named under the key, not in it.
  */
 export function trendSvg(trend: Trend): string {
   const series = new Map<string, { contender: string; dataset: string; points: (number | null)[] }>();
@@ -60,7 +87,10 @@ export function trendSvg(trend: Trend): string {
     }
   });
   const names = new Map(trend.contenders.map((c) => [c.key, contenderName(c)]));
-  const datasets = new Set([...series.values()].map((s) => s.dataset)).size;
+  const datasetNames = [...new Set([...series.values()].map((s) => s.dataset))];
+  const datasets = datasetNames.length;
+  const order = [...trend.contenders.map((c) => c.key)];
+  for (const s of series.values()) if (!order.includes(s.contender)) order.push(s.contender);
   const right = WIDTH - MARGIN.right;
   const bottom = HEIGHT - MARGIN.bottom;
   const n = trend.runs.length;
@@ -72,41 +102,85 @@ export function trendSvg(trend: Trend): string {
       `<line class="grid" x1="${MARGIN.left}" x2="${right}" y1="${px(toY(t))}" y2="${px(toY(t))}"/>` +
       `<text x="${MARGIN.left - 6}" y="${px(toY(t) + 4)}" text-anchor="end">${esc(formatPercent(t))}</text>`,
   );
+  const texts = runLabels(trend.runs).map((text, i) => {
+    const width = svgTextWidth(text);
+    return { text, width, x: centreWithin(toX(i), width, 2, WIDTH - 2) };
+  });
+  const shown = spacedLabels(texts);
   const ticks = trend.runs.map(
     (run, i) =>
-      `<text x="${px(toX(i))}" y="${bottom + 16}" text-anchor="middle"><title>${esc(run.runId)} (${esc(run.state)})</title>` +
-      `${esc(run.at.slice(5, 16).replace('T', ' '))}</text>`,
+      `<line class="axis" x1="${px(toX(i))}" x2="${px(toX(i))}" y1="${bottom}" y2="${bottom + 4}"/>` +
+      (shown[i]
+        ? `<text x="${px(texts[i]!.x)}" y="${bottom + 18}" text-anchor="middle"><title>${esc(run.runId)} (${esc(run.state)})</title>` +
+          `${esc(texts[i]!.text)}</text>`
+        : ''),
   );
-  const order = [...trend.contenders.map((c) => c.key)];
-  const lines = [...series.values()].map((s) => {
-    const label = `${names.get(s.contender) ?? s.contender}${datasets > 1 ? ` on ${s.dataset}` : ''}`;
-    const colour = `c${Math.max(0, order.indexOf(s.contender)) % 8}`;
+  const drawn = [...series.values()].filter((s) => s.points.some((v) => typeof v === 'number'));
+  const blank = [...series.values()].filter((s) => !drawn.includes(s));
+  const perColour = Math.ceil(order.length / 8);
+  const style = (s: { contender: string; dataset: string }) => {
+    const c = Math.max(0, order.indexOf(s.contender));
+    // (colour, dash) is one pair per series: a ninth contender takes the first colour with the next dash.
+    return {
+      colour: `c${c % 8}`,
+      dash: trendDash(datasetNames.indexOf(s.dataset) * perColour + Math.floor(c / 8)),
+    };
+  };
+  const labelOf = (s: { contender: string; dataset: string }) =>
+    `${names.get(s.contender) ?? s.contender}${datasets > 1 ? ` on ${s.dataset}` : ''}`;
+  // At each run, the series at one value (to the px) are spread APART px around it, kept within the plot.
+  const ys = drawn.map(() => [] as (number | null)[]);
+  for (let i = 0; i < n; i++) {
+    const at = new Map<string, number[]>();
+    drawn.forEach((s, j) => {
+      const v = s.points[i];
+      if (typeof v === 'number') at.set(px(toY(v)), [...(at.get(px(toY(v))) ?? []), j]);
+      else ys[j]![i] = null;
+    });
+    for (const [y, members] of at) {
+      const spread = (members.length - 1) * APART;
+      const first = Math.min(Math.max(Number(y) - spread / 2, MARGIN.top - 6), bottom + 6 - spread);
+      members.forEach((j, k) => (ys[j]![i] = first + k * APART));
+    }
+  }
+  const lines = drawn.map((s, j) => {
+    const label = labelOf(s);
+    const { colour, dash } = style(s);
     let d = '';
     let pen = false;
     const dots: string[] = [];
     for (let i = 0; i < n; i++) {
       const v = s.points[i];
-      if (v === null || v === undefined) {
+      const y = ys[j]![i];
+      if (typeof v !== 'number' || y === null || y === undefined) {
         pen = false;
         continue;
       }
-      d += `${pen ? 'L' : 'M'}${px(toX(i))} ${px(toY(v))}`;
+      d += `${pen ? 'L' : 'M'}${px(toX(i))} ${px(y)}`;
       pen = true;
       dots.push(
-        `<circle class="dot" r="4" cx="${px(toX(i))}" cy="${px(toY(v))}"><title>${esc(`${label}: ${formatPercent(v)} in ${trend.runs[i]!.runId}`)}</title></circle>`,
+        `<circle class="dot" r="4" cx="${px(toX(i))}" cy="${px(y)}"><title>${esc(`${label}: ${formatPercent(v)} in ${trend.runs[i]!.runId}`)}</title></circle>`,
       );
     }
+    const dasharray = dash ? ` stroke-dasharray="${dash}"` : '';
     return (
-      `<g class="series ${colour}" data-contender="${esc(s.contender)}" data-dataset="${esc(s.dataset)}">` +
-      `<title>${esc(label)}</title>${d ? `<path class="trend-line" d="${d}"/>` : ''}${dots.join('')}</g>`
+      `<g class="series ${colour}" data-contender="${esc(s.contender)}" data-dataset="${esc(s.dataset)}" data-dash="${dash}">` +
+      `<title>${esc(label)}</title><path class="trend-line" d="${d}"${dasharray}/>${dots.join('')}</g>`
     );
   });
   const name = `${trend.primary} over the schedule's last ${n} runs`;
-  const key = [...series.values()].map((s) => {
-    const colour = `c${Math.max(0, order.indexOf(s.contender)) % 8}`;
-    const label = `${names.get(s.contender) ?? s.contender}${datasets > 1 ? ` on ${s.dataset}` : ''}`;
-    return `<li><span class="n ${colour}">●</span> ${esc(label)}</li>`;
+  const key = drawn.map((s) => {
+    const { colour, dash } = style(s);
+    const dasharray = dash ? ` stroke-dasharray="${dash}"` : '';
+    const swatch =
+      `<svg class="swatch" viewBox="0 0 30 10" width="30" height="10" aria-hidden="true">` +
+      `<line class="trend-line" x1="1" x2="29" y1="5" y2="5"${dasharray}/></svg>`;
+    return `<li><span class="n ${colour}">${swatch}</span> ${esc(labelOf(s))}</li>`;
   });
+  const none = blank.length
+    ? `<p class="note">No ${esc(trend.primary)} in any of these runs (every case failed, or none ran), so no line: ` +
+      `${blank.map((s) => esc(labelOf(s))).join(', ')}.</p>`
+    : '';
   return [
     `<svg class="chart trend" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="${esc(name)}" data-runs="${n}">`,
     `<title>${esc(name)}</title>`,
@@ -118,7 +192,10 @@ export function trendSvg(trend: Trend): string {
     ...lines,
     '</svg>',
     `<ul class="chart-key">${key.join('')}</ul>`,
-  ].join('\n');
+    none,
+  ]
+    .filter(Boolean)
+    .join('\n');
 }
 
 /** The change between two runs as a standalone HTML page (`diff --format html`): no network, no script. */
