@@ -6,8 +6,9 @@ import { CSP, STYLE } from './html-assets.ts';
 import { esc } from './html-escape.ts';
 import { centreWithin, spacedLabels, svgTextWidth } from './svg-text.ts';
 
-const WIDTH = 640;
-const HEIGHT = 300;
+/** The trend picture's size, and the larger one it takes past a dozen series, so a crowd's lines stay apart. */
+const SIZE = { width: 640, height: 300 };
+const LARGE = { width: 960, height: 440 };
 const MARGIN = { top: 16, right: 40, bottom: 44, left: 68 };
 const px = (v: number) => v.toFixed(1);
 
@@ -91,6 +92,9 @@ export function trendSvg(trend: Trend): string {
   const datasets = datasetNames.length;
   const order = [...trend.contenders.map((c) => c.key)];
   for (const s of series.values()) if (!order.includes(s.contender)) order.push(s.contender);
+  const drawn = [...series.values()].filter((s) => s.points.some((v) => typeof v === 'number'));
+  const blank = [...series.values()].filter((s) => !drawn.includes(s));
+  const { width: WIDTH, height: HEIGHT } = drawn.length > 12 ? LARGE : SIZE;
   const right = WIDTH - MARGIN.right;
   const bottom = HEIGHT - MARGIN.bottom;
   const n = trend.runs.length;
@@ -115,8 +119,6 @@ export function trendSvg(trend: Trend): string {
           `${esc(texts[i]!.text)}</text>`
         : ''),
   );
-  const drawn = [...series.values()].filter((s) => s.points.some((v) => typeof v === 'number'));
-  const blank = [...series.values()].filter((s) => !drawn.includes(s));
   const perColour = Math.ceil(order.length / 8);
   const style = (s: { contender: string; dataset: string }) => {
     const c = Math.max(0, order.indexOf(s.contender));
