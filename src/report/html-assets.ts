@@ -40,7 +40,7 @@ svg.chart .grid { stroke: #eaeef2; } svg.chart .axis { stroke: var(--muted); }
 svg.chart .front { fill: none; stroke: var(--muted); stroke-width: 1.5; stroke-dasharray: 5 4; }
 svg.chart .dot { fill: currentColor; stroke: #fff; stroke-width: 1.5; }
 svg.chart .err .dot { fill: #fff; stroke: currentColor; stroke-width: 2; }
-svg.chart .pt text { fill: currentColor; font-weight: 700; }
+svg.chart .pt text { fill: currentColor; font-weight: 700; } svg.chart .pt text.shared { fill: var(--ink); }
 svg.chart .ring-best { fill: none; stroke: #1a7f37; stroke-width: 2.5; }
 svg.chart .ring-value { fill: none; stroke: #bf8700; stroke-width: 2.5; stroke-dasharray: 4 3; }
 .chart-key { list-style: none; padding: 0; margin: .4rem 0; font-size: .85rem; columns: 2; }

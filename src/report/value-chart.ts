@@ -26,6 +26,13 @@ const AXES: Record<
 
 const px = (n: number) => n.toFixed(1);
 
+/** A tick's value with the digits it needs: `$0.0005`, `2ms`, `1.5s` (ticks are 1, 2 and 5 times a power of ten). */
+export function preciseTick(axis: ValueAxis, value: number): string {
+  const v = Number(value.toPrecision(2));
+  if (axis === 'cost') return `$${v}`;
+  return v > 0 && v < 1 ? `${Number((v * 1000).toPrecision(2))}ms` : `${v}s`;
+}
+
 /** Ticks for a log axis over [low, high]: the powers of ten, with 2 and 5 between them when the span is short. */
 export function logTicks(low: number, high: number): number[] {
   const from = Math.floor(Math.log10(low));
@@ -70,7 +77,9 @@ function numberLabel(group: readonly Plotted[], x: number, y: number, offset: nu
   const bounds = { left: MARGIN.left + 2, top: 2, right: WIDTH - 2, bottom: HEIGHT - MARGIN.bottom };
   const at = placeLabel(text, { x, y }, offset, bounds, taken);
   const anchor = at.anchor === 'start' ? '' : ` text-anchor="${at.anchor}"`;
-  return `<text x="${px(at.x)}" y="${px(at.y)}"${anchor}>${esc(text)}</text>`;
+  // A number that stands for several contenders wears none of their colours.
+  const shared = group.length > 1 ? ' class="shared"' : '';
+  return `<text x="${px(at.x)}" y="${px(at.y)}"${anchor}${shared}>${esc(text)}</text>`;
 }
 
 interface Plotted {
@@ -116,13 +125,16 @@ export function valueChartSvg(
   const xTicks = logTicks(low, high);
 
   // Each tick's label kept inside the box, and left out where it would run into the one before.
-  const xLabels = [
-    ...(zero ? [{ x: toX(0), text: format(0) }] : []),
-    ...xTicks.map((t) => ({ x: toX(t), text: format(t) })),
-  ].map((l) => {
-    const width = svgTextWidth(l.text);
-    return { ...l, width, x: centreWithin(l.x, width, 2, WIDTH - 2) };
-  });
+  const values = [...(zero ? [0] : []), ...xTicks];
+  // Ticks the table's format cannot tell apart (`0.00s` twice for a fast local model) get their own digits.
+  const plain = values.map((t) => format(t));
+  const texts = new Set(plain).size === plain.length ? plain : values.map((t) => preciseTick(axis, t));
+  const xLabels = values
+    .map((t, i) => ({ x: toX(t), text: texts[i]! }))
+    .map((l) => {
+      const width = svgTextWidth(l.text);
+      return { ...l, width, x: centreWithin(l.x, width, 2, WIDTH - 2) };
+    });
   const shown = spacedLabels(xLabels);
   const grid = [
     ...yTicks.map(
@@ -149,7 +161,7 @@ export function valueChartSvg(
   const onFront = new Set(front);
   // A ringed point's number sits outside its rings.
   const offset = (group: readonly Plotted[]) =>
-    group.some((p) => p.row === table.bestValue) ? 13 : group.some((p) => p.row === table.best) ? 10 : 6;
+    group.some((p) => p.row === table.bestValue) ? 15 : group.some((p) => p.row === table.best) ? 11 : 6;
   const marks = (p: Plotted) =>
     (p.row === table.best
       ? `<circle class="ring-best" r="10" cx="${px(toX(p.x))}" cy="${px(toY(p.y))}"/>`
@@ -162,12 +174,10 @@ export function valueChartSvg(
   const together = new Map<string, Plotted[]>();
   for (const p of points) together.set(spot(p), [...(together.get(spot(p)) ?? []), p]);
   // Every dot is in the way of a number; each number placed is in the way of the next.
-  const taken: Box[] = points.map((p) => ({
-    left: toX(p.x) - 5,
-    right: toX(p.x) + 5,
-    top: toY(p.y) - 5,
-    bottom: toY(p.y) + 5,
-  }));
+  const taken: Box[] = points.map((p) => {
+    const r = p.row === table.bestValue ? 15 : p.row === table.best ? 11 : 5;
+    return { left: toX(p.x) - r, right: toX(p.x) + r, top: toY(p.y) - r, bottom: toY(p.y) + r };
+  });
   const dots = points.map((p) => {
     const c = p.row.contender;
     const group = together.get(spot(p))!;

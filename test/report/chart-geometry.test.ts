@@ -86,6 +86,23 @@ describe('the value chart', () => {
     }
   });
 
+  it('labels no two ticks alike, even for a fast local model (`0.00s` twice)', () => {
+    const fast = snapshotFixture();
+    fast.results = fast.results.map((r, i) => ({
+      ...r,
+      latency: r.latency === null ? null : 0.0002 * (1 + (i % 7)),
+    }));
+    const s = standings(fast);
+    for (const axis of ['cost', 'p95'] as const) {
+      const svg = valueChartSvg(s.datasets[0]!, axis, s.ranking, contenderLabels(fast));
+      const ticks = labelBoxes(svg)
+        .map((l) => l.text)
+        .filter((t) => /^\$|s$/.test(t));
+      expect(ticks.length).toBeGreaterThan(1);
+      expect(new Set(ticks).size, ticks.join(' ')).toBe(ticks.length);
+    }
+  });
+
   it('marks contenders on one point with one label naming them all', () => {
     const snapshot = crowds[1]!;
     const s = standings(snapshot);
