@@ -1,3 +1,5 @@
+import { meanSkippingNull } from '../core/aggregate.ts';
+import { withoutRepeat } from '../core/matrix.ts';
 import type { Figure, RunChange, Trend } from '../core/run-change.ts';
 import { changeCells, changeLabel, setChanges } from './change.ts';
 import { contenderName } from './columns.ts';
@@ -78,22 +80,31 @@ const APART = 3;
  * apart; a series with no score in any run is named under the key, not in it.
  */
 export function trendSvg(trend: Trend): string {
-  const series = new Map<string, { contender: string; dataset: string; points: (number | null)[] }>();
+  // With --repeat, a contender's repeats are one line: the mean of their scores in each run.
+  const baseOf = new Map(trend.contenders.map((c) => [c.key, c.repeat === undefined ? c : withoutRepeat(c)]));
+  const bases = [...new Map([...baseOf.values()].map((c) => [c.key, c])).values()];
+  const scores = new Map<string, { contender: string; dataset: string; values: number[][] }>();
   trend.runs.forEach((run, i) => {
     for (const s of run.scores) {
-      const key = `${s.contender}\u0000${s.dataset}`;
-      const entry = series.get(key) ?? { contender: s.contender, dataset: s.dataset, points: [] };
-      entry.points[i] = s.score;
-      series.set(key, entry);
+      const contender = baseOf.get(s.contender)?.key ?? s.contender;
+      const key = `${contender}\u0000${s.dataset}`;
+      const entry = scores.get(key) ?? { contender, dataset: s.dataset, values: [] };
+      entry.values[i] ??= [];
+      if (s.score !== null) entry.values[i].push(s.score);
+      scores.set(key, entry);
     }
   });
-  const names = new Map(trend.contenders.map((c) => [c.key, contenderName(c)]));
-  const datasetNames = [...new Set([...series.values()].map((s) => s.dataset))];
+  const series = [...scores.values()].map(({ values, ...s }) => ({
+    ...s,
+    points: Array.from({ length: trend.runs.length }, (_, i) => meanSkippingNull(values[i] ?? [])),
+  }));
+  const names = new Map(bases.map((c) => [c.key, contenderName(c)]));
+  const datasetNames = [...new Set(series.map((s) => s.dataset))];
   const datasets = datasetNames.length;
-  const order = [...trend.contenders.map((c) => c.key)];
-  for (const s of series.values()) if (!order.includes(s.contender)) order.push(s.contender);
-  const drawn = [...series.values()].filter((s) => s.points.some((v) => typeof v === 'number'));
-  const blank = [...series.values()].filter((s) => !drawn.includes(s));
+  const order = bases.map((c) => c.key);
+  for (const s of series) if (!order.includes(s.contender)) order.push(s.contender);
+  const drawn = series.filter((s) => s.points.some((v) => typeof v === 'number'));
+  const blank = series.filter((s) => !drawn.includes(s));
   const { width: WIDTH, height: HEIGHT } = drawn.length > 12 ? LARGE : SIZE;
   const right = WIDTH - MARGIN.right;
   const bottom = HEIGHT - MARGIN.bottom;

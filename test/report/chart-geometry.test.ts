@@ -182,6 +182,31 @@ describe('the trend picture', () => {
     },
   );
 
+  it('draws a contender’s repeats (--repeat) as one line: their mean in each run', () => {
+    const snapshot = crowdSnapshot(3, { repeat: 3 });
+    const at = ['2026-12-01T10:00:00.000Z', '2026-12-02T10:00:00.000Z'];
+    const svg = trendSvg({
+      primary: 'score',
+      contenders: snapshot.contenders,
+      runs: at.map((when, i) => ({
+        runId: `r${i + 1}`,
+        at: when,
+        state: 'completed',
+        scores: snapshot.contenders.flatMap((c) =>
+          ['invoices', 'receipts'].map((dataset) => ({
+            contender: c.key,
+            dataset,
+            score: c.repeat === 3 ? null : c.repeat === 1 ? 0.8 : 0.9,
+          })),
+        ),
+      })),
+    });
+    const series = seriesOf(svg);
+    expect(series).toHaveLength(3 * 2);
+    expect(svg).not.toMatch(/ #\d/);
+    expect(svg).toContain('anthropic/claude-sonnet-4.5 on invoices: 85.0% in r1');
+  });
+
   it.each<[string, string[], string[]]>([
     ['a day apart: the day', ['2026-11-01T03:00:00Z', '2026-11-08T03:00:00Z'], ['11-01', '11-08']],
     [
