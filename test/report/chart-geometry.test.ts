@@ -252,6 +252,15 @@ describe('a run with --repeat', () => {
     );
   });
 
+  it('gives each case one chip per contender, with each repeat’s score', () => {
+    const summary = /<details class="case" id="case-invoices_2f_clear_2f_001"><summary>([^]*?)<\/summary>/.exec(
+      html,
+    )![1]!;
+    expect(summary.match(/class="chip"/g)).toHaveLength(3);
+    expect(summary).not.toMatch(/ #\d/);
+    expect(summary).toMatch(/claude-sonnet-4.5<\/span> [\d.]+% · [\d.]+% · [\d.]+%<\/span>/);
+  });
+
   it('lists a contender’s errors once, over all its repeats', () => {
     const errors = /<section id="errors">([^]*?)<\/section>/.exec(html)![1]!;
     expect(errors.match(/<p>/g)).toHaveLength(1);
