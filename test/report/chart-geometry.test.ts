@@ -253,9 +253,8 @@ describe('a run with --repeat', () => {
   });
 
   it('gives each case one chip per contender, with each repeat’s score', () => {
-    const summary = /<details class="case" id="case-invoices_2f_clear_2f_001"><summary>([^]*?)<\/summary>/.exec(
-      html,
-    )![1]!;
+    const summary =
+      /<details class="case" id="case-invoices_2f_clear_2f_001"><summary>([^]*?)<\/summary>/.exec(html)![1]!;
     expect(summary.match(/class="chip"/g)).toHaveLength(3);
     expect(summary).not.toMatch(/ #\d/);
     expect(summary).toMatch(/claude-sonnet-4.5<\/span> [\d.]+% · [\d.]+% · [\d.]+%<\/span>/);
