@@ -2,7 +2,8 @@ import { reportColumns } from './columns.ts';
 import { counted, formatCount } from './format.ts';
 import { CSP, SCRIPT, STYLE } from './html-assets.ts';
 import { casesHtml } from './html-cases.ts';
-import { changeHtml, trendSvg } from './html-change.ts';
+import { changeHtml } from './html-change.ts';
+import { trendSvg } from './trend-chart.ts';
 import { esc, escJson } from './html-escape.ts';
 import { failuresHtml } from './failures.ts';
 import {

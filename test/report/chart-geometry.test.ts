@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { renderFailures } from '../../src/report/failures.ts';
 import { renderHtml } from '../../src/report/html.ts';
-import { runLabels, trendSvg } from '../../src/report/html-change.ts';
+import { runLabels, trendSvg } from '../../src/report/trend-chart.ts';
 import { standings } from '../../src/report/standings.ts';
 import { svgTextRows, svgTextWidth, type Box } from '../../src/report/svg-text.ts';
 import { contenderLabels, valueChartSvg, type ValueAxis } from '../../src/report/value-chart.ts';
