@@ -27,6 +27,7 @@ function plan(count: number, repeat?: number): Plan {
     limits: {},
     inFlight: {},
     settings: { parallelism: 1, concurrency: 1, ...(repeat ? { repeat } : {}) },
+    options: {},
   };
 }
 
