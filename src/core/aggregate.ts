@@ -30,7 +30,8 @@ export interface Summary {
 }
 
 /**
- * Summarises results: metric means skip null, transport errors add to errors but never to a mean; `time` leaves out
+ * Summarises results: metric means skip null, transport errors add to errors but never to a mean; latency and p95
+ * count only the replies that were scored (a failed reply leaves them as an error does); `time` leaves out
  * the waits on limits, averaged over the experiment's `slots` (its cases in flight) (S7).
  */
 export function summarize(
@@ -39,7 +40,12 @@ export function summarize(
   slots = 1,
 ): Summary {
   const waited = results.reduce((sum, r) => sum + (r.waited ?? 0), 0);
-  const latencies = results.map((r) => r.latency).filter((l): l is number => l !== null);
+  // A failed reply's seconds say nothing of how fast the model answers: a model whose every reply failed fast would
+  // look faster than one that works.
+  const latencies = results
+    .filter((r) => r.status === 'scored')
+    .map((r) => r.latency)
+    .filter((l): l is number => l !== null);
   const starts = results.map((r) => Date.parse(r.startedAt));
   const ends = results.map((r) => Date.parse(r.finishedAt));
   return {

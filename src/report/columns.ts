@@ -40,8 +40,8 @@ const seconds = (id: string, description: string, get: (r: Standing) => number |
 
 /**
  * The standings columns: model, effort, temp, max_tokens (when a contender sets it), wscore (with weights), the
- * scorer's metrics, errors, truncated (when a reply was cut), time, tokens, cost. `all` adds score, truncated, latency
- * and p95 always (the HTML report has room); the TUI shows them when weighted, or cut replies there are.
+ * scorer's metrics, errors, truncated (when a reply was cut), time, tokens, cost. `all` adds score, latency and p95
+ * always (the HTML report has room); the TUI shows them when weighted.
  */
 export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
   const weighted = (key: string) => all || (snapshot.weights ? key in snapshot.weights : false);
@@ -116,7 +116,8 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
     value: (r) => r.summary.errors,
     text: (r) => String(r.summary.errors),
   });
-  if (all || snapshot.results.some((r) => r.truncated)) {
+  // A column of zeros only takes room: it shows when a reply was cut.
+  if (snapshot.results.some((r) => r.truncated)) {
     columns.push({
       id: 'truncated',
       description:
@@ -134,12 +135,18 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
     ),
   );
   if (weighted('latency'))
-    columns.push(seconds('latency', 'Mean seconds of the calls that worked.', (r) => r.summary.latency));
+    columns.push(
+      seconds(
+        'latency',
+        'Mean seconds of the calls whose reply was scored: a failed reply or call is left out.',
+        (r) => r.summary.latency,
+      ),
+    );
   if (weighted('p95')) {
     columns.push(
       seconds(
         'p95',
-        '95th percentile seconds of the calls that worked (the mean of each dataset’s).',
+        '95th percentile seconds of the calls whose reply was scored (the mean of each dataset’s).',
         (r) => r.summary.p95,
       ),
     );

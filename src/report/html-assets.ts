@@ -4,18 +4,18 @@ import { createHash } from 'node:crypto';
 export const STYLE = `
 :root { --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --band: #f6f8fa; --best: #dafbe1; --value: #fff8c5;
   --prov: #0550ae; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--ink); }
-body { margin: 0 auto; max-width: 1600px; padding: 1.5rem; line-height: 1.45; }
+body { margin: 0 auto; max-width: 1600px; padding: 1.5rem 1rem; line-height: 1.45; }
 h1 { margin: 0 0 .25rem; font-size: 1.6rem; } h2 { margin-top: 2.2rem; border-bottom: 1px solid var(--line); }
 h3 { margin: 1.4rem 0 .4rem; } .meta, .note { color: var(--muted); font-size: .9rem; }
 nav a { margin-right: 1rem; } .banner { background: var(--value); padding: .5rem .8rem; border-radius: 6px; }
-table { border-collapse: collapse; margin: .4rem 0; font-size: .88rem; }
-th, td { border: 1px solid var(--line); padding: .25rem .55rem; white-space: nowrap; }
+table { border-collapse: collapse; margin: .4rem 0; font-size: .82rem; }
+th, td { border: 1px solid var(--line); padding: .25rem .45rem; }
 th { background: var(--band); text-align: left; }
 table.sortable th { cursor: pointer; user-select: none; }
-table.sortable th::after { content: " \\2195"; color: var(--muted); font-size: .75em; }
-table.sortable th[aria-sort="ascending"]::after { content: " \\25B2"; color: var(--ink); }
-table.sortable th[aria-sort="descending"]::after { content: " \\25BC"; color: var(--ink); }
-td.num { text-align: right; font-variant-numeric: tabular-nums; } td.err, span.err { color: #cf222e; font-weight: 600; }
+table.sortable th::after { content: "\\00a0\\2195"; color: var(--muted); font-size: .75em; }
+table.sortable th[aria-sort="ascending"]::after { content: "\\00a0\\25B2"; color: var(--ink); }
+table.sortable th[aria-sort="descending"]::after { content: "\\00a0\\25BC"; color: var(--ink); }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; } td.err, span.err { color: #cf222e; font-weight: 600; }
 tr.value td { background: var(--value); } tr.best td { background: var(--best); }
 .scroll { overflow-x: auto; } .legend span { padding: 0 .4rem; margin-right: .4rem; border-radius: 4px; }
 .legend .b { background: var(--best); } .legend .v { background: var(--value); }
@@ -40,12 +40,13 @@ svg.chart .grid { stroke: #eaeef2; } svg.chart .axis { stroke: var(--muted); }
 svg.chart .front { fill: none; stroke: var(--muted); stroke-width: 1.5; stroke-dasharray: 5 4; }
 svg.chart .dot { fill: currentColor; stroke: #fff; stroke-width: 1.5; }
 svg.chart .err .dot { fill: #fff; stroke: currentColor; stroke-width: 2; }
-svg.chart .pt text { fill: currentColor; font-weight: 700; }
+svg.chart .pt text { fill: currentColor; font-weight: 700; } svg.chart .pt text.shared { fill: var(--ink); }
 svg.chart .ring-best { fill: none; stroke: #1a7f37; stroke-width: 2.5; }
 svg.chart .ring-value { fill: none; stroke: #bf8700; stroke-width: 2.5; stroke-dasharray: 4 3; }
 .chart-key { list-style: none; padding: 0; margin: .4rem 0; font-size: .85rem; columns: 2; }
 .chart-key .n { display: inline-block; min-width: 1.4rem; font-weight: 700; }
-svg.chart .trend-line { fill: none; stroke: currentColor; stroke-width: 2; } .drop { color: #cf222e; }
+svg.chart .trend-line, .swatch .trend-line { fill: none; stroke: currentColor; stroke-width: 2; }
+.swatch { vertical-align: middle; } .drop { color: #cf222e; }
 .rise { color: #1a7f37; } .banner.regressed { background: #ffebe9; }
 `;
 

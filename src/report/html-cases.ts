@@ -1,6 +1,7 @@
 import { formatCost, formatPercent, formatSeconds } from './format.ts';
 import { esc, escJson, safeId } from './html-escape.ts';
 import { contenderHtml } from './html-standings.ts';
+import { withoutRepeat } from '../core/matrix.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 
 type Result = Snapshot['results'][number];
@@ -54,9 +55,17 @@ export function casesHtml(snapshot: Snapshot): string {
           const who = { contender: snapshot.contenders[contenderIndex]!, contenderIndex };
           return { who, result: results.get(`${e.id}\u0000${kase.key}`) };
         });
-        const chips = rows.map(
-          ({ who, result }) =>
-            `<span class="chip">${contenderHtml(who)} ${esc(result ? formatPercent(result.score) : 'not run')}</span>`,
+        // With --repeat, one chip per contender with each repeat's score, not one per repeat.
+        const byContender = new Map<string, { who: Contender; scores: string[] }>();
+        for (const { who, result } of rows) {
+          const c = who.contender;
+          const base = c.repeat === undefined ? c : withoutRepeat(c);
+          const entry = byContender.get(base.key) ?? { who: { ...who, contender: base }, scores: [] };
+          entry.scores.push(result ? formatPercent(result.score) : 'not run');
+          byContender.set(base.key, entry);
+        }
+        const chips = [...byContender.values()].map(
+          ({ who, scores }) => `<span class="chip">${contenderHtml(who)} ${esc(scores.join(' · '))}</span>`,
         );
         return (
           `<details class="case" id="case-${esc(safeId(kase.key))}"><summary>${esc(kase.id)}${chips.join('')}</summary>\n` +

@@ -36,7 +36,10 @@ function cellHtml(column: ReportColumn, row: Standing): string {
 export function standingsHtml(t: StandingsTable, columns: readonly ReportColumn[], anchors = false): string {
   const head = [
     '<th class="num">#</th>',
-    ...columns.map((c) => `<th${c.align === 'right' ? ' class="num"' : ''}>${esc(c.id)}</th>`),
+    // A long header (`hallucinated_rate`) may break after its underscores, so a wide table still fits the page.
+    ...columns.map(
+      (c) => `<th${c.align === 'right' ? ' class="num"' : ''}>${esc(c.id).replaceAll('_', '_<wbr>')}</th>`,
+    ),
   ];
   const rows = t.rows.map((r, i) => {
     const cls = [r === t.best ? 'best' : '', r === t.bestValue ? 'value' : ''].filter(Boolean).join(' ');

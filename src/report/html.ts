@@ -2,7 +2,8 @@ import { reportColumns } from './columns.ts';
 import { counted, formatCount } from './format.ts';
 import { CSP, SCRIPT, STYLE } from './html-assets.ts';
 import { casesHtml } from './html-cases.ts';
-import { changeHtml, trendSvg } from './html-change.ts';
+import { changeHtml } from './html-change.ts';
+import { trendSvg } from './trend-chart.ts';
 import { esc, escJson } from './html-escape.ts';
 import { failuresHtml } from './failures.ts';
 import {
@@ -13,10 +14,19 @@ import {
   standingsHtml,
   weightsHtml,
 } from './html-standings.ts';
+import { withoutRepeat } from '../core/matrix.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { rescoreNote } from './rescore-note.ts';
 import { standings } from './standings.ts';
 import { valueChartsHtml } from './value-chart.ts';
+
+/** `3 contenders × 2 datasets`; with `--repeat`, `3 contenders × 3 repeats × 2 datasets`: a repeat is no contender. */
+function contendersText(snapshot: Snapshot, datasets: number): string {
+  const repeat = snapshot.settings.repeat ?? 1;
+  const contenders = new Set(snapshot.contenders.map((c) => (c.repeat ? withoutRepeat(c).key : c.key))).size;
+  const repeats = repeat > 1 ? ` × ${counted(repeat, 'repeat')}` : '';
+  return `${counted(contenders, 'contender')}${repeats} × ${counted(datasets, 'dataset')}`;
+}
 
 function header(snapshot: Snapshot, ranking: string, failed: boolean): string {
   const datasets = new Set(snapshot.experiments.map((e) => e.dataset)).size;
@@ -24,7 +34,7 @@ function header(snapshot: Snapshot, ranking: string, failed: boolean): string {
     `run ${esc(snapshot.runId)}`,
     esc(snapshot.status),
     `${esc(snapshot.createdAt)} → ${esc(snapshot.finishedAt)}`,
-    `${counted(snapshot.contenders.length, 'contender')} × ${counted(datasets, 'dataset')}`,
+    contendersText(snapshot, datasets),
     `${formatCount(snapshot.cases.length)} cases, ${formatCount(snapshot.results.length)} results`,
     `ranked by ${esc(ranking)}`,
   ];
@@ -80,8 +90,8 @@ export function renderHtml(snapshot: Snapshot): string {
         (t) => `<h3>${esc(t.group)}</h3>\n${standingsHtml(t, columns, anchors)}\n${bestHtml(t, s.ranking)}`,
       )
       .join('\n');
-  const failures = failuresHtml(snapshot, (i) =>
-    contenderHtml({ contender: snapshot.contenders[i]!, contenderIndex: i }),
+  const failures = failuresHtml(snapshot, (f) =>
+    contenderHtml({ contender: f.base, contenderIndex: f.index }),
   );
   const body = [
     header(snapshot, s.ranking, Boolean(failures)),

@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import type { Estimate } from '../core/estimate.ts';
 import { sumEstimates } from '../core/estimate.ts';
+import { withoutRepeat } from '../core/matrix.ts';
 import type { Plan } from '../core/plan.ts';
 import { counted, formatCost, formatCount, formatTemperature } from './format.ts';
 import { renderTable, type FitOptions } from './table.ts';
@@ -12,6 +13,10 @@ export function renderMatrix(
   fit: FitOptions = {},
 ): string {
   const contenders = new Map(plan.contenders.map((c) => [c.key, c]));
+  // With --repeat, a repeat is a pass of a contender, not another one: its number gets a column, the count its factor.
+  const repeats = Math.max(1, ...plan.contenders.map((c) => c.repeat ?? 1));
+  const models = new Set(plan.contenders.map((c) => (c.repeat === undefined ? c.key : withoutRepeat(c).key)))
+    .size;
   const rows = plan.experiments.map((e, i) => {
     const c = contenders.get(e.contender)!;
     const est = estimates.get(e.id);
@@ -23,6 +28,7 @@ export function renderMatrix(
       c.effort,
       formatTemperature(c.temperature),
       c.maxTokens === null ? 'default' : String(c.maxTokens),
+      ...(repeats > 1 ? [String(c.repeat ?? 1)] : []),
       String(e.caseKeys.length),
       formatCount(est?.inputTokens),
       formatCount(est?.outputTokens),
@@ -38,6 +44,7 @@ export function renderMatrix(
       { header: 'effort' },
       { header: 'temp' },
       { header: 'max_tokens' },
+      ...(repeats > 1 ? [{ header: 'repeat', align: 'right' as const }] : []),
       { header: 'cases', align: 'right' },
       { header: '≈tok_in', align: 'right' },
       { header: '≈tok_out', align: 'right' },
@@ -50,7 +57,8 @@ export function renderMatrix(
   const datasets = new Set(plan.experiments.map((e) => e.dataset)).size;
   const lines = [
     table,
-    `${counted(plan.experiments.length, 'experiment')} (${counted(plan.contenders.length, 'contender')} × ` +
+    `${counted(plan.experiments.length, 'experiment')} (${counted(models, 'contender')} × ` +
+      (repeats > 1 ? `${counted(repeats, 'repeat')} × ` : '') +
       `${counted(datasets, 'dataset')}), ${counted(plan.cases.length, 'case')}, ${counted(total.calls, 'call')}`,
     `estimated: ${formatCount(total.inputTokens)} tokens in, ${formatCount(total.outputTokens)} tokens out, ` +
       `${formatCost(total.costUsd)}${total.costUsd === null ? ' (some prices unknown)' : ''}`,

@@ -1,7 +1,9 @@
+import { withoutRepeat } from '../core/matrix.ts';
 import { paretoFront } from '../core/pareto.ts';
 import { contenderName } from './columns.ts';
 import { formatCost, formatPercent, formatSeconds } from './format.ts';
 import { esc } from './html-escape.ts';
+import { centreWithin, placeLabel, spacedLabels, svgTextWidth, type Box } from './svg-text.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { standings, type Standing, type Standings, type StandingsTable } from './standings.ts';
 
@@ -24,6 +26,13 @@ const AXES: Record<
 
 const px = (n: number) => n.toFixed(1);
 
+/** A tick's value with the digits it needs: `$0.0005`, `2ms`, `1.5s` (ticks are 1, 2 and 5 times a power of ten). */
+export function preciseTick(axis: ValueAxis, value: number): string {
+  const v = Number(value.toPrecision(2));
+  if (axis === 'cost') return `$${v}`;
+  return v > 0 && v < 1 ? `${Number((v * 1000).toPrecision(2))}ms` : `${v}s`;
+}
+
 /** Ticks for a log axis over [low, high]: the powers of ten, with 2 and 5 between them when the span is short. */
 export function logTicks(low: number, high: number): number[] {
   const from = Math.floor(Math.log10(low));
@@ -39,15 +48,38 @@ export function logTicks(low: number, high: number): number[] {
   return ticks.length >= 2 ? ticks : [low, high];
 }
 
-/** Each contender's label: its id with the effort and temperature that tell it apart, and its provider if needed. */
+/**
+ * Each contender's label: its id with the effort and temperature that tell it apart, and its provider if needed.
+ * With `--repeat` the standings' row (all repeats together) is labelled by its key without the repeat's number.
+ */
 export function contenderLabels(snapshot: Snapshot): Map<string, string> {
-  const names = snapshot.contenders.map((c) => contenderName(c));
-  return new Map(
-    snapshot.contenders.map((c, i) => {
+  const baseOf = (c: Snapshot['contenders'][number]) => (c.repeat === undefined ? c : withoutRepeat(c));
+  const bases = [...new Map(snapshot.contenders.map((c) => [baseOf(c).key, baseOf(c)])).values()];
+  const names = bases.map((c) => contenderName(c));
+  const labels = new Map(
+    bases.map((c, i) => {
       const twin = names.some((n, j) => j !== i && n === names[i]);
       return [c.key, twin ? `${names[i]} via ${c.provider}` : names[i]!];
     }),
   );
+  for (const c of snapshot.contenders) {
+    if (c.repeat !== undefined) labels.set(c.key, `${labels.get(baseOf(c).key)!} #${c.repeat}`);
+  }
+  return labels;
+}
+
+/**
+ * A spot's number (`3`, or `1=2` for contenders on one spot) beside its dot, where it stays inside the chart and
+ * covers no other dot or number.
+ */
+function numberLabel(group: readonly Plotted[], x: number, y: number, offset: number, taken: Box[]): string {
+  const text = group.map((p) => p.n).join('=');
+  const bounds = { left: MARGIN.left + 2, top: 2, right: WIDTH - 2, bottom: HEIGHT - MARGIN.bottom };
+  const at = placeLabel(text, { x, y }, offset, bounds, taken);
+  const anchor = at.anchor === 'start' ? '' : ` text-anchor="${at.anchor}"`;
+  // A number that stands for several contenders wears none of their colours.
+  const shared = group.length > 1 ? ' class="shared"' : '';
+  return `<text x="${px(at.x)}" y="${px(at.y)}"${anchor}${shared}>${esc(text)}</text>`;
 }
 
 interface Plotted {
@@ -92,6 +124,18 @@ export function valueChartSvg(
   );
   const xTicks = logTicks(low, high);
 
+  // Each tick's label kept inside the box, and left out where it would run into the one before.
+  const values = [...(zero ? [0] : []), ...xTicks];
+  // Ticks the table's format cannot tell apart (`0.00s` twice for a fast local model) get their own digits.
+  const plain = values.map((t) => format(t));
+  const texts = new Set(plain).size === plain.length ? plain : values.map((t) => preciseTick(axis, t));
+  const xLabels = values
+    .map((t, i) => ({ x: toX(t), text: texts[i]! }))
+    .map((l) => {
+      const width = svgTextWidth(l.text);
+      return { ...l, width, x: centreWithin(l.x, width, 2, WIDTH - 2) };
+    });
+  const shown = spacedLabels(xLabels);
   const grid = [
     ...yTicks.map(
       (t) =>
@@ -99,11 +143,11 @@ export function valueChartSvg(
         `<text x="${MARGIN.left - 6}" y="${px(toY(t) + 4)}" text-anchor="end">${esc(formatPercent(t))}</text>`,
     ),
     ...xTicks.map(
-      (t) =>
-        `<line class="grid" x1="${px(toX(t))}" x2="${px(toX(t))}" y1="${MARGIN.top}" y2="${bottom}"/>` +
-        `<text x="${px(toX(t))}" y="${bottom + 16}" text-anchor="middle">${esc(format(t))}</text>`,
+      (t) => `<line class="grid" x1="${px(toX(t))}" x2="${px(toX(t))}" y1="${MARGIN.top}" y2="${bottom}"/>`,
     ),
-    zero ? `<text x="${px(toX(0))}" y="${bottom + 16}" text-anchor="middle">${esc(format(0))}</text>` : '',
+    ...xLabels.flatMap((l, i) =>
+      shown[i] ? [`<text x="${px(l.x)}" y="${bottom + 16}" text-anchor="middle">${esc(l.text)}</text>`] : [],
+    ),
   ];
   const front = paretoFront(points).map((i) => points[i]!);
   const path = front.length
@@ -115,6 +159,9 @@ export function valueChartSvg(
       `H${right}`
     : '';
   const onFront = new Set(front);
+  // A ringed point's number sits outside its rings.
+  const offset = (group: readonly Plotted[]) =>
+    group.some((p) => p.row === table.bestValue) ? 15 : group.some((p) => p.row === table.best) ? 11 : 6;
   const marks = (p: Plotted) =>
     (p.row === table.best
       ? `<circle class="ring-best" r="10" cx="${px(toX(p.x))}" cy="${px(toY(p.y))}"/>`
@@ -122,16 +169,26 @@ export function valueChartSvg(
     (p.row === table.bestValue
       ? `<circle class="ring-value" r="14" cx="${px(toX(p.x))}" cy="${px(toY(p.y))}"/>`
       : '');
-  // A ringed point's number sits outside its rings.
-  const offset = (p: Plotted) => (p.row === table.bestValue ? 13 : p.row === table.best ? 10 : 6);
+  // Contenders on one spot (equal figures) share one label, `1=2`: else a number hides another.
+  const spot = (p: Plotted) => `${px(toX(p.x))} ${px(toY(p.y))}`;
+  const together = new Map<string, Plotted[]>();
+  for (const p of points) together.set(spot(p), [...(together.get(spot(p)) ?? []), p]);
+  // Every dot is in the way of a number; each number placed is in the way of the next.
+  const taken: Box[] = points.map((p) => {
+    const r = p.row === table.bestValue ? 15 : p.row === table.best ? 11 : 5;
+    return { left: toX(p.x) - r, right: toX(p.x) + r, top: toY(p.y) - r, bottom: toY(p.y) + r };
+  });
   const dots = points.map((p) => {
     const c = p.row.contender;
+    const group = together.get(spot(p))!;
+    const others = group.filter((o) => o !== p);
     const label = labels.get(c.key) ?? contenderName(c);
     const state = [
       p.row === table.best ? 'best' : '',
       p.row === table.bestValue ? 'best value' : '',
       onFront.has(p) ? 'on the front' : '',
       p.row.summary.errors ? `${p.row.summary.errors} errors` : '',
+      others.length ? `at one point with ${others.map((o) => `#${o.n}`).join(', ')}` : '',
     ].filter(Boolean);
     const tip = `#${p.n} ${label}: ${formatPercent(p.y)} ${ranking}, ${format(p.x)}${state.length ? ` (${state.join(', ')})` : ''}`;
     const classes = ['pt', `c${p.row.contenderIndex % 8}`, p.row.summary.errors ? 'err' : ''].filter(Boolean);
@@ -143,11 +200,13 @@ export function valueChartSvg(
       `data-temp="${esc(c.temperature)}"`,
       `data-x="${esc(p.x)}"`,
       `data-y="${esc(p.y)}"`,
+      ...(others.length ? [`data-with="${others.map((o) => o.n).join(' ')}"`] : []),
     ].join(' ');
+    // The spot's last point carries the label, so it is drawn over every dot it stands for.
+    const text = group.at(-1) === p ? numberLabel(group, toX(p.x), toY(p.y), offset(group), taken) : '';
     return (
       `<g class="${classes.join(' ')}" ${data}><title>${esc(tip)}</title>${marks(p)}` +
-      `<circle class="dot" r="5" cx="${px(toX(p.x))}" cy="${px(toY(p.y))}"/>` +
-      `<text x="${px(toX(p.x) + offset(p))}" y="${px(toY(p.y) - offset(p))}">${p.n}</text></g>`
+      `<circle class="dot" r="5" cx="${px(toX(p.x))}" cy="${px(toY(p.y))}"/>${text}</g>`
     );
   });
   const name = `${table.group}: ${ranking} against ${title}`;

@@ -60,6 +60,15 @@ describe('summarize', () => {
     expect(s).toMatchObject({ score: 0.5, metrics: { acc: 0.5 }, errors: 1 });
   });
 
+  it('a failed reply leaves latency and p95, so a model whose every reply failed is never the fastest', () => {
+    const failedFast = (latency: number) =>
+      result({ status: 'reply_error', score: 0, metrics: { acc: 0 }, latency, error: 'not JSON' });
+    const mixed = summarize([result({ latency: 3 }), failedFast(0.1), result({ latency: 5 })], ['acc']);
+    expect(mixed).toMatchObject({ latency: 4, p95: 5, errors: 1 });
+    const rude = summarize([failedFast(0.1), failedFast(0.2)], ['acc']);
+    expect(rude).toMatchObject({ latency: null, p95: null, errors: 2 });
+  });
+
   it('a metric that does not apply (null) is skipped', () => {
     expect(
       summarize([result({ metrics: { acc: null } }), result({ metrics: { acc: 0.5 } })], ['acc']).metrics.acc,

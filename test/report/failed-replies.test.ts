@@ -55,7 +55,8 @@ function resultOf(experimentId: string, kase: Case, answer: Json | typeof GARBAG
     diagnostics: score.diagnostics ?? {},
     ...(failed ? { error: 'not JSON' } : {}),
     usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.001 },
-    latency: 1,
+    // A failed reply comes back fast (no answer to write): it must not make its model look fast.
+    latency: failed ? 0.05 : 1,
     duration: 1,
     startedAt: '2026-11-30T00:00:00.000Z',
     finishedAt: '2026-11-30T00:00:01.000Z',
@@ -145,4 +146,15 @@ describe('a failed reply never looks good', () => {
       ).toBe(true);
     }
   });
+
+  it.each(['latency', 'p95'] as const)(
+    'leaves %s out, so a model whose every reply failed is never the fastest',
+    (column) => {
+      const rows = standings(snapshotWith({ [column]: -1 })).overall.rows;
+      const garbage = rows.find((r) => r.contender.id === 'fake/garbage')!;
+      expect(garbage.summary[column]).toBeNull();
+      expect(rows.find((r) => r.contender.id === 'fake/perfect')!.summary[column]).toBe(1);
+      expect(rows.at(-1)!.contender.id).toBe('fake/garbage');
+    },
+  );
 });

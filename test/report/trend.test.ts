@@ -9,7 +9,7 @@ import type { Snapshot } from '../../src/core/snapshot.ts';
 import { renderChange } from '../../src/report/change.ts';
 import { renderReport } from '../../src/report/formats.ts';
 import { renderHtml } from '../../src/report/html.ts';
-import { trendSvg } from '../../src/report/html-change.ts';
+import { trendSvg } from '../../src/report/trend-chart.ts';
 import { stripAnsi } from '../../src/report/text-width.ts';
 import { REPO } from '../helpers/suite-dir.ts';
 import { snapshotFixture } from './fixture.ts';
