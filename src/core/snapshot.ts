@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MetricSchema } from '../api/types.ts';
+import { ComparisonSchema, compareContenders, StandingMarkSchema } from './comparisons.ts';
 import { EstimateSchema } from './estimate.ts';
 import { FailureSummarySchema, summarizeFailures, type FailureSummary } from './failures.ts';
 import { ContenderSchema, ExperimentSchema } from './matrix.ts';
@@ -71,6 +72,10 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   regression: z.array(z.string()).optional(),
   /** A scheduled run: its schedule's recent runs, for the trend picture. */
   trend: TrendSchema.optional(),
+  /** Paired comparisons on the cases contenders share (absent from older snapshots: see `comparisonsOf`). */
+  comparisons: z.array(ComparisonSchema).optional(),
+  /** Per table (dataset, or null for all): the best and who is tied with it. */
+  standings: z.array(StandingMarkSchema).optional(),
 });
 
 /** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */
@@ -124,6 +129,10 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
     caseKeys: input.datasets[e.dataset]!.map(([key]) => key),
   }));
   const planned = new Map(Object.values(input.datasets).flatMap((list) => list));
+  const statistics = compareContenders(
+    { ...header, runId: parts.runId, contenders: input.contenders, experiments, results: parts.results },
+    { pairs: header.options.pairs === 'all' ? 'all' : 'best' },
+  );
   return {
     version: SNAPSHOT_VERSION,
     runId: parts.runId,
@@ -144,6 +153,7 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
     ...(parts.change ? { change: parts.change } : {}),
     ...(parts.regression?.length ? { regression: parts.regression } : {}),
     ...(parts.trend ? { trend: parts.trend } : {}),
+    ...statistics,
   };
 }
 
