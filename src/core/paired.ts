@@ -93,6 +93,19 @@ export function minimumDetectableDifference(n: number, sd: number, alpha = 0.05,
   return ((normalQuantile(1 - alpha / 2) + normalQuantile(power)) * sd) / Math.sqrt(n);
 }
 
+/** The CDF of Binomial(m, p) at 0..m: the mode's probability from ln Γ, its neighbours by the pmf's ratio. */
+function binomialCdf(m: number, p: number): Float64Array {
+  const pmf = new Float64Array(m + 1);
+  const mode = Math.min(m, Math.floor((m + 1) * p));
+  pmf[mode] = Math.exp(binomialLogPmf(mode, m, p));
+  const odds = p / (1 - p);
+  for (let k = mode; k < m && pmf[k]! > 0; k++) pmf[k + 1] = (pmf[k]! * (m - k) * odds) / (k + 1);
+  for (let k = mode; k > 0 && pmf[k]! > 0; k--) pmf[k - 1] = (pmf[k]! * k) / ((m - k + 1) * odds);
+  let sum = 0;
+  for (let k = 0; k <= m; k++) pmf[k] = sum += pmf[k]!;
+  return pmf;
+}
+
 /** Inverse-CDF tables of binomial distributions, so one draw costs a binary search instead of `m` uniform draws. */
 class BinomialSampler {
   private readonly tables = new Map<string, Float64Array>();
@@ -103,9 +116,7 @@ class BinomialSampler {
     const key = `${m}:${p}`;
     let cdf = this.tables.get(key);
     if (!cdf) {
-      cdf = new Float64Array(m + 1);
-      let sum = 0;
-      for (let k = 0; k <= m; k++) cdf[k] = sum += Math.exp(binomialLogPmf(k, m, p));
+      cdf = binomialCdf(m, p);
       this.tables.set(key, cdf);
     }
     const u = random() * cdf[m]!;
