@@ -1,6 +1,7 @@
 // Measures what the paired statistics add to a report: compareContenders over C contenders × N cases with 10,000
 // bootstrap resamples per comparison, for a 0/1 primary metric and for a graded one (many distinct values per case),
-// and how much they grow the snapshot's JSON. Pure computation, no server.
+// and how much they grow the snapshot's JSON. Pure computation, no server; the CPU seconds beside the wall time
+// tell a busy machine's wait from the work.
 // Usage: node --import tsx bench/paired-stats.ts [contenders=20] [cases=2000]
 import { compareContenders, type ComparisonSource } from '../src/core/comparisons.ts';
 import { contenderKey } from '../src/core/matrix.ts';
@@ -59,13 +60,17 @@ for (const graded of [false, true]) {
   const source = run(graded);
   compareContenders(source, { resamples: 100 });
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const stats = compareContenders(source);
   const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
   const size = JSON.stringify(source).length;
   const added = JSON.stringify(stats).length;
   console.log(
     `${graded ? 'graded' : '0/1   '} metric: ${contenderCount} contenders × ${caseCount} cases, ` +
-      `${stats.comparisons.length / 2} comparisons × 10,000 resamples: ${(ms / 1000).toFixed(2)} s; ` +
+      `${stats.comparisons.length / 2} comparisons × 10,000 resamples: ${(ms / 1000).toFixed(2)} s ` +
+      `(${(cpuMs / 1000).toFixed(2)} s of CPU); ` +
       `snapshot +${((100 * added) / size).toFixed(2)} % (${added} of ${size} bytes)`,
   );
 }

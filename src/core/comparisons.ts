@@ -6,9 +6,10 @@
 import { z } from 'zod';
 import { summarize } from './aggregate.ts';
 import { withoutRepeat } from './matrix.ts';
-import { comparePaired, holm, seedOf } from './paired.ts';
+import { comparePaired, holm, resampleMeansTogether, seedOf } from './paired.ts';
 import type { CaseResult } from './results.ts';
 import type { Snapshot } from './snapshot.ts';
+import { seededRandom } from './stats.ts';
 import { bestIndex, weightedScores, weightValues } from './weights.ts';
 
 /** One paired comparison, A against B (contender keys as in `experiments[].contender`); `dataset` null for all. */
@@ -116,6 +117,24 @@ function rowsOf(source: ComparisonSource, dataset: string | null, metric: string
     );
 }
 
+/**
+ * Bootstrap means of the rows that have a value on every case, drawn in one pass for all of them (`resampleMeansTogether`),
+ * when some value is graded: 0/1 values take the multinomial draw per pair, which is cheaper still.
+ */
+function resampledTogether(
+  rows: readonly Row[],
+  cases: readonly string[],
+  resamples: number,
+  random: () => () => number,
+): Map<string, Float64Array> {
+  const complete = rows.filter((r) => r.values.size === cases.length);
+  const graded = complete.some((r) => [...r.values.values()].some((v) => v !== 0 && v !== 1));
+  if (complete.length < 2 || !graded || cases.length < 2) return new Map();
+  const columns = complete.map((r) => cases.map((k) => r.values.get(k)!));
+  const means = resampleMeansTogether(columns, resamples, random());
+  return new Map(complete.map((r, i) => [r.key, means[i]!]));
+}
+
 /** The metric comparisons are made on: the primary metric, or `score` when the scorer declares none. */
 export function comparedMetric(source: Pick<Snapshot, 'metrics'>): string {
   return (source.metrics.find((m) => m.primary) ?? source.metrics[0])?.name ?? 'score';
@@ -141,13 +160,18 @@ export function compareContenders(
     if (options.pairs === 'all') rows.forEach((a, i) => rows.slice(i + 1).forEach((b) => pairs.push([a, b])));
     else if (best !== undefined) rows.forEach((b, i) => i !== best && pairs.push([rows[best]!, b]));
     const cases = [...new Set(rows.flatMap((r) => [...r.values.keys()]))];
+    const together = resampledTogether(rows, cases, options.resamples ?? 10_000, () =>
+      seededRandom(seedOf(`${source.runId}|${dataset ?? ''}|${metric}`)),
+    );
     const raw = pairs.map(([a, b]) => {
+      const [meansA, meansB] = [together.get(a.key), together.get(b.key)];
       const result = comparePaired(
         cases.map((k) => a.values.get(k) ?? null),
         cases.map((k) => b.values.get(k) ?? null),
         {
           seed: seedOf(`${source.runId}|${dataset ?? ''}|${metric}|${a.key}|${b.key}`),
           resamples: options.resamples,
+          ...(meansA && meansB ? { resampled: meansA.map((m, r) => m - meansB[r]!) } : {}),
         },
       );
       return { dataset, metric, a: a.key, b: b.key, ...result };

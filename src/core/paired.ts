@@ -177,6 +177,33 @@ export function resampleMeans(
   return means;
 }
 
+/**
+ * The means of `resamples` bootstrap resamples of several contenders' values over the same cases, each resample
+ * drawing one set of cases for all of them (`columns[c][i]`: contender c on case i). The difference of two
+ * contenders' means in a resample is that resample's mean difference, so one pass serves every pair.
+ */
+export function resampleMeansTogether(
+  columns: readonly (readonly number[])[],
+  resamples: number,
+  random: () => number,
+): Float64Array[] {
+  const width = columns.length;
+  const n = columns[0]?.length ?? 0;
+  const matrix = new Float64Array(n * width);
+  columns.forEach((column, c) => column.forEach((v, i) => (matrix[i * width + c] = v)));
+  const means = columns.map(() => new Float64Array(resamples));
+  const sums = new Float64Array(width);
+  for (let r = 0; r < resamples; r++) {
+    sums.fill(0);
+    for (let i = 0; i < n; i++) {
+      const at = ((random() * n) | 0) * width;
+      for (let c = 0; c < width; c++) sums[c]! += matrix[at + c]!;
+    }
+    for (let c = 0; c < width; c++) means[c]![r] = sums[c]! / n;
+  }
+  return means;
+}
+
 /** A paired comparison of A against B over the cases both have a value for. */
 export interface PairedResult {
   /** Cases paired: both contenders have a value. */
@@ -198,7 +225,12 @@ export interface PairedResult {
 export function comparePaired(
   a: readonly (number | null)[],
   b: readonly (number | null)[],
-  options: { seed: number; resamples?: number },
+  options: {
+    seed: number;
+    resamples?: number;
+    /** The resamples' mean differences, drawn already (by `resampleMeansTogether`) for these same pairs. */
+    resampled?: Float64Array;
+  },
 ): PairedResult {
   const pairs: [number, number][] = [];
   a.forEach((x, i) => {
@@ -214,7 +246,9 @@ export function comparePaired(
     : pairedTTest(diffs);
   let ci95: [number, number] = [meanDiff, meanDiff];
   if (n >= 2) {
-    const means = resampleMeans(diffs, options.resamples ?? 10_000, seededRandom(options.seed)).sort();
+    const drawn =
+      options.resampled ?? resampleMeans(diffs, options.resamples ?? 10_000, seededRandom(options.seed));
+    const means = Float64Array.from(drawn).sort();
     ci95 = [quantile(means, 0.025), quantile(means, 0.975)];
   }
   return { n, meanDiff, ci95, pValue, test: binary ? 'mcnemar-exact' : 'paired-t' };

@@ -7,6 +7,7 @@ import {
   normalQuantile,
   pairedTTest,
   resampleMeans,
+  resampleMeansTogether,
   seedOf,
 } from '../../src/core/paired.ts';
 import { quantile, seededRandom } from '../../src/core/stats.ts';
@@ -165,5 +166,22 @@ describe('comparePaired', () => {
     // Both centre on the mean (0.1) with the normal width 1.96·sd/√n (sd = √(0.5 − 0.01) = 0.7).
     expect(viaCounts[1]).toBeCloseTo(0.1, 2);
     expect(viaCounts[2]! - viaCounts[0]!).toBeCloseTo((2 * 1.96 * 0.7) / Math.sqrt(300), 2);
+  });
+
+  it('drawing several contenders together gives each pair the resamples of its own differences', () => {
+    const a = [0.9, 0.1, 0.55, 1, 0.3, 0.75];
+    const b = [0.2, 0.4, 0.5, 1, 0.35, 0.1];
+    const [meansA, meansB] = resampleMeansTogether([a, b], 500, seededRandom(11));
+    const own = resampleMeans(
+      a.map((x, i) => x - b[i]!),
+      500,
+      seededRandom(11),
+      true,
+    );
+    meansA!.forEach((m, r) => expect(m - meansB![r]!).toBeCloseTo(own[r]!, 12));
+    const viaTogether = comparePaired(a, b, { seed: 1, resampled: meansA!.map((m, r) => m - meansB![r]!) });
+    const sorted = Float64Array.from(own).sort();
+    expect(viaTogether.ci95[0]).toBeCloseTo(quantile(sorted, 0.025), 12);
+    expect(viaTogether.ci95[1]).toBeCloseTo(quantile(sorted, 0.975), 12);
   });
 });
