@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -95,15 +95,17 @@ describe('paired statistics through the real CLI: always right (twice), mostly, 
   let compare: CliResult;
   let snapshot: Snapshot;
 
+  const env = () => ({
+    TEMPORAL_ADDRESS: temporalAddress(),
+    LLM_EVALS_TASK_QUEUE: `statistics-${Date.now()}`,
+  });
+  const saved = () => readdirSync(join(dir, 'evals/results')).sort();
+
   beforeAll(async () => {
     dir = suite();
-    compare = await runCli(['compare', '--no-open', '-o', 'out/report.html'], {
-      cwd: dir,
-      env: { TEMPORAL_ADDRESS: temporalAddress(), LLM_EVALS_TASK_QUEUE: `statistics-${Date.now()}` },
-    });
-    const results = join(dir, 'evals/results');
-    const [file] = existsSync(results) ? readdirSync(results) : [];
-    snapshot = JSON.parse(readFileSync(join(results, file!), 'utf8')) as Snapshot;
+    compare = await runCli(['compare', '--no-open', '-o', 'out/report.html'], { cwd: dir, env: env() });
+    const [file] = existsSync(join(dir, 'evals/results')) ? saved() : [];
+    snapshot = JSON.parse(readFileSync(join(dir, 'evals/results', file!), 'utf8')) as Snapshot;
   }, 180_000);
 
   const key = (id: string) => snapshot.contenders.find((c) => c.id === id)!.key;
@@ -173,4 +175,37 @@ describe('paired statistics through the real CLI: always right (twice), mostly, 
       }
     },
   );
+
+  it('diff: a real drop is significant, a one-case wobble is noise, and the flipped cases show both replies', async () => {
+    // The next run: mostly loses cases 1–12 it got right (9 of them), half loses case 2 alone.
+    const helper = join(dir, 'evals/eval_helper.mjs');
+    writeFileSync(
+      helper,
+      readFileSync(helper, 'utf8')
+        .replace('mostly: answer((n) => n % 4 !== 0)', 'mostly: answer((n) => n % 4 !== 0 && n > 12)')
+        .replace('half: answer((n) => n % 2 === 0)', 'half: answer((n) => n % 2 === 0 && n !== 2)'),
+    );
+    const again = await runCli(['compare', '--no-open'], { cwd: dir, env: env() });
+    expect(again.code, again.stderr).toBe(0);
+    const [a, b] = saved().map((f) => join('evals/results', f));
+    const diff = await runCli(['diff', a!, b!], { cwd: dir, env: { TEMPORAL_ADDRESS: '' } });
+    expect(diff.code, diff.stderr).toBe(0);
+    const row = (id: string) => diff.stdout.split('\n').find((l) => l.includes(`│ ${id} `))!;
+    expect(row('fake/mostly')).toMatch(/75\.0% → 52\.5% \(-22\.5\).*significant \(p = 0\.0\d+, 40 cases\)/);
+    expect(row('fake/half')).toMatch(/50\.0% → 47\.5% \(-2\.5\).*noise \(p = 1\.00, 40 cases\)/);
+    expect(row('fake/oracle')).toContain('noise (p = 1.00, 40 cases)');
+    expect(diff.stdout).toContain('fake/mostly on numbers: 9 right → wrong, 0 wrong → right');
+    expect(diff.stdout).toContain('right → wrong numbers/plain/001: "{\\"n\\":1}" → "{\\"n\\":-1}"');
+    expect(diff.stdout).toContain('fake/half on numbers: 1 right → wrong, 0 wrong → right');
+    const json = await runCli(['diff', a!, b!, '--format', 'json'], {
+      cwd: dir,
+      env: { TEMPORAL_ADDRESS: '' },
+    });
+    const change = JSON.parse(json.stdout) as {
+      rows: { contender: string; paired?: { significant: boolean } }[];
+    };
+    const significant = change.rows.filter((r) => r.paired?.significant).map((r) => r.contender);
+    expect(significant).toEqual([key('fake/mostly')]);
+    console.log(`diff ${a} ${b}:\n${diff.stdout}`);
+  }, 180_000);
 });
