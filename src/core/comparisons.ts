@@ -202,6 +202,31 @@ export function compareContenders(
   return { comparisons, standings };
 }
 
+/**
+ * The spread of per-case differences a run showed: across all its cases, the median over each contender paired with
+ * the best of the standard deviation of their per-case differences. `undefined` with no pair of two cases or more.
+ */
+export function differenceSpread(source: ComparisonSource): number | undefined {
+  const metric = comparedMetric(source);
+  const rows = rowsOf(source, null, metric);
+  const best = bestIndex(rows);
+  if (best === undefined) return undefined;
+  const spreads = rows.flatMap((row, i) => {
+    if (i === best) return [];
+    const diffs = [...row.values].flatMap(([k, v]) => {
+      const top = rows[best]!.values.get(k);
+      return top === undefined ? [] : [top - v];
+    });
+    if (diffs.length < 2) return [];
+    const mean = diffs.reduce((a, b) => a + b, 0) / diffs.length;
+    return [Math.sqrt(diffs.reduce((s, d) => s + (d - mean) ** 2, 0) / (diffs.length - 1))];
+  });
+  if (spreads.length === 0) return undefined;
+  spreads.sort((a, b) => a - b);
+  const middle = spreads.length >> 1;
+  return spreads.length % 2 ? spreads[middle]! : (spreads[middle - 1]! + spreads[middle]!) / 2;
+}
+
 /** A snapshot's statistics: as saved, or computed now for a snapshot saved before they were. */
 export function comparisonsOf(snapshot: Snapshot): { comparisons: Comparison[]; standings: StandingMark[] } {
   if (snapshot.comparisons && snapshot.standings) {

@@ -176,6 +176,17 @@ describe('paired statistics through the real CLI: always right (twice), mostly, 
     },
   );
 
+  it('compare -n: the smallest difference 40 cases can detect, from the saved run’s spread', async () => {
+    const dry = await runCli(['compare', '-n'], { cwd: dir, env: { TEMPORAL_ADDRESS: '' } });
+    expect(dry.code, dry.stderr).toBe(0);
+    // Against the oracle, per-case differences have standard deviations 0 (copy), 0.2207 (twin), 0.4385 (mostly) and
+    // 0.5064 (half): the median 0.3296, and (1.96 + 0.8416) · 0.3296 / √40 = 0.146.
+    expect(dry.stdout).toContain(
+      `with 40 cases a difference under ~15 points cannot be told from noise (80 % power at α = 0.05, paired; ` +
+        `the spread of run ${snapshot.runId}'s per-case differences, 0.33)`,
+    );
+  });
+
   it('diff: a real drop is significant, a one-case wobble is noise, and the flipped cases show both replies', async () => {
     // The next run: mostly loses cases 1–12 it got right (9 of them), half loses case 2 alone.
     const helper = join(dir, 'evals/eval_helper.mjs');
