@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MetricSchema } from '../api/types.ts';
 import { ComparisonSchema, compareContenders, StandingMarkSchema } from './comparisons.ts';
+import { ConsistencySchema, consistencyOf } from './consistency.ts';
 import { EstimateSchema } from './estimate.ts';
 import { FailureSummarySchema, summarizeFailures, type FailureSummary } from './failures.ts';
 import { ContenderSchema, ExperimentSchema } from './matrix.ts';
@@ -26,6 +27,8 @@ export const SnapshotCaseSchema = z.object({
   metadata: z.record(z.string(), z.json()),
   /** The content hash the run planned the case with, so a later run can tell an edited case. */
   hash: z.string().optional(),
+  /** With `--repeat`: the contenders whose repeats disagreed on this case (right in some, wrong in others). */
+  flaky: z.array(z.string()).optional(),
 });
 
 /** What a run records beside its input when it starts (as memo), so any shell can rebuild its snapshot later. */
@@ -76,6 +79,8 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   comparisons: z.array(ComparisonSchema).optional(),
   /** Per table (dataset, or null for all): the best and who is tied with it. */
   standings: z.array(StandingMarkSchema).optional(),
+  /** With `--repeat`: each contender's pass^k and flaky cases. */
+  consistency: z.array(ConsistencySchema).optional(),
 });
 
 /** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */
@@ -129,10 +134,18 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
     caseKeys: input.datasets[e.dataset]!.map(([key]) => key),
   }));
   const planned = new Map(Object.values(input.datasets).flatMap((list) => list));
-  const statistics = compareContenders(
-    { ...header, runId: parts.runId, contenders: input.contenders, experiments, results: parts.results },
-    { pairs: header.options.pairs === 'all' ? 'all' : 'best' },
-  );
+  const source = {
+    ...header,
+    runId: parts.runId,
+    contenders: input.contenders,
+    experiments,
+    results: parts.results,
+  };
+  const statistics = compareContenders(source, { pairs: header.options.pairs === 'all' ? 'all' : 'best' });
+  const consistency = consistencyOf(source);
+  const flakyOf = new Map<string, string[]>();
+  for (const c of consistency)
+    for (const key of c.flaky) flakyOf.set(key, [...(flakyOf.get(key) ?? []), c.contender]);
   return {
     version: SNAPSHOT_VERSION,
     runId: parts.runId,
@@ -146,7 +159,10 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
       const c = byKey.get(key);
       if (!c) return [];
       const { id, dataset, variant, input: text, expected, metadata } = c;
-      return [{ key, id, dataset, variant, input: text, expected, metadata, hash }];
+      const flaky = flakyOf.get(key);
+      return [
+        { key, id, dataset, variant, input: text, expected, metadata, hash, ...(flaky ? { flaky } : {}) },
+      ];
     }),
     results: parts.results,
     failures: summarizeFailures(input.contenders, experiments, parts.results),
@@ -154,6 +170,7 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
     ...(parts.regression?.length ? { regression: parts.regression } : {}),
     ...(parts.trend ? { trend: parts.trend } : {}),
     ...statistics,
+    ...(consistency.length ? { consistency } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { contenderName, intervalText, reportColumns, type ReportColumn } from './columns.ts';
 import { formatCost, formatPercent } from './format.ts';
+import { renderConsistency } from './consistency.ts';
 import { renderFailures } from './failures.ts';
 import { contenderLabel } from './palette.ts';
 import { rescoreNote } from './rescore-note.ts';
@@ -122,6 +123,8 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
       ),
     );
   }
+  const consistency = renderConsistency(snapshot, options.width);
+  if (consistency) parts.push(consistency);
   const failures = renderFailures(snapshot, options.width);
   if (failures) parts.push(failures);
   parts.push(renderGlossary(columns, options.width));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareContenders, type ComparisonSource } from '../../src/core/comparisons.ts';
+import { consistencyOf } from '../../src/core/consistency.ts';
 import { contenderKey } from '../../src/core/matrix.ts';
 import { mcnemarExact } from '../../src/core/paired.ts';
 import type { CaseResult } from '../../src/core/results.ts';
@@ -143,5 +144,24 @@ describe('compareContenders', () => {
     expect(all.filter((c) => c.dataset === null)).toHaveLength(3);
     // The seed follows from the run id: the same run, the same intervals.
     expect(compareContenders(run).comparisons).toEqual(best);
+  });
+});
+
+describe('consistencyOf: pass^k and flaky cases over --repeat', () => {
+  it.each([
+    // 4 cases × 3 repeats, repeat by repeat. Case 1 fails once, case 3's call fails in the third repeat (wrong).
+    ['a failed call counts as wrong', [1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 'error'], 0.5, ['d/1', 'd/3'], 4],
+    ['always right', ones(12), 1, [], 4],
+    ['never right', Array<Cell>(12).fill(0), 0, [], 4],
+    // Case 2 has a value in one repeat only: too few to judge; case 0 is judged on its two values (right), case 3 wrong.
+    ['nulls', [1, 1, 1, 0, null, 0, null, 0, 1, null, null, 0], 1 / 3, ['d/1'], 3],
+  ] as const)('%s', (_, values, passK, flaky, cases) => {
+    const [c] = consistencyOf(source({ a: { d: values } }, 3));
+    expect(c).toMatchObject({ contender: contender('a').key, k: 3, cases, flaky });
+    expect(c!.passK).toBeCloseTo(passK, 12);
+  });
+
+  it('nothing without repeats', () => {
+    expect(consistencyOf(source({ a: { d: ones(4) } }))).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ const CASES = 40;
 const HELPER = `import { Adapter, FakeProvider, Scorer } from 'llm-evals';
 
 const numberOf = (text) => Number(/\\d+/.exec(text)[0]);
+const calls = new Map();
 const answer = (right) => (request) => {
   const n = numberOf(request.user);
   return JSON.stringify({ n: right(n) ? n : -1 });
@@ -56,6 +57,12 @@ export default {
         copy: answer(() => true),
         mostly: answer((n) => n % 4 !== 0),
         half: answer((n) => n % 2 === 0),
+        // Right on every case but each fifth, where it is wrong on its second call: flaky over repeats.
+        moody: (request) => {
+          const n = numberOf(request.user);
+          calls.set(n, (calls.get(n) ?? 0) + 1);
+          return JSON.stringify({ n: n % 5 === 0 && calls.get(n) === 2 ? -1 : n });
+        },
       },
     }),
     new FakeProvider({ name: 'cheap', models: { twin: answer((n) => n % 20 !== 0) }, inputPrice: 1e-7, outputPrice: 1e-7 }),
@@ -218,5 +225,46 @@ describe('paired statistics through the real CLI: always right (twice), mostly, 
     const significant = change.rows.filter((r) => r.paired?.significant).map((r) => r.contender);
     expect(significant).toEqual([key('fake/mostly')]);
     console.log(`diff ${a} ${b}:\n${diff.stdout}`);
+  }, 180_000);
+});
+
+describe('--repeat through the real CLI: pass^k and flaky cases', () => {
+  it('lists moody’s flaky cases and pass^3 in the TUI, the HTML and the JSON', async () => {
+    const dir = suite();
+    const env = {
+      TEMPORAL_ADDRESS: temporalAddress(),
+      LLM_EVALS_TASK_QUEUE: `statistics-repeat-${Date.now()}`,
+    };
+    const run = await runCli(
+      ['run', '-m', 'fake/moody', 'fake/oracle', '--repeat', '3', '--no-open', '-o', 'out/r.html'],
+      {
+        cwd: dir,
+        env,
+      },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const flaky = ['005', '010', '015', '020', '025', '030', '035', '040'].map((n) => `numbers/plain/${n}`);
+    expect(run.stdout).toContain(
+      `fake/moody: pass^3 80.0% (32 of 40 cases right every time); 8 flaky: ${flaky.join(', ')}`,
+    );
+    expect(run.stdout).toContain(
+      'fake/oracle: pass^3 100.0% (40 of 40 cases right every time); no flaky case',
+    );
+    const [file] = readdirSync(join(dir, 'evals/results'));
+    const snapshot = JSON.parse(readFileSync(join(dir, 'evals/results', file!), 'utf8')) as Snapshot;
+    const moody = snapshot.contenders.find((c) => c.id === 'fake/moody' && c.repeat === 1)!;
+    const moodyKey = moody.key.replace(/ #\d+$/, '');
+    expect(snapshot.consistency).toEqual([
+      expect.objectContaining({ contender: moodyKey, k: 3, cases: 40, passK: 0.8, flaky }),
+      expect.objectContaining({ k: 3, passK: 1, flaky: [] }),
+    ]);
+    expect(snapshot.cases.filter((c) => c.flaky).map((c) => c.key)).toEqual(flaky);
+    // Cases are the unit: each case's repeats averaged, moody's 8 flaky cases at 2/3 against the oracle's 1.
+    const versus = snapshot.comparisons!.find((c) => c.dataset === 'numbers')!;
+    expect(versus).toMatchObject({ n: 40, test: 'paired-t' });
+    expect(versus.meanDiff).toBeCloseTo(8 / 3 / 40, 12);
+    expect(readFileSync(join(dir, 'out/r.html'), 'utf8')).toContain(
+      `fake/moody: pass^3 80.0% (32 of 40 cases right every time); 8 flaky: ${flaky.join(', ')}`,
+    );
   }, 180_000);
 });
