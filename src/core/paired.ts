@@ -187,19 +187,25 @@ export function resampleMeansTogether(
   resamples: number,
   random: () => number,
 ): Float64Array[] {
-  const width = columns.length;
   const n = columns[0]?.length ?? 0;
-  const matrix = new Float64Array(n * width);
-  columns.forEach((column, c) => column.forEach((v, i) => (matrix[i * width + c] = v)));
+  const data = columns.map((column) => Float64Array.from(column));
   const means = columns.map(() => new Float64Array(resamples));
-  const sums = new Float64Array(width);
+  // A resample as how often it drew each case; each contender's sum is then one pass down its own column.
+  const counts = new Float64Array(n);
   for (let r = 0; r < resamples; r++) {
-    sums.fill(0);
-    for (let i = 0; i < n; i++) {
-      const at = ((random() * n) | 0) * width;
-      for (let c = 0; c < width; c++) sums[c]! += matrix[at + c]!;
-    }
-    for (let c = 0; c < width; c++) means[c]![r] = sums[c]! / n;
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[(random() * n) | 0]! += 1;
+    data.forEach((column, c) => {
+      let even = 0;
+      let odd = 0;
+      let i = 0;
+      for (; i + 1 < n; i += 2) {
+        even += counts[i]! * column[i]!;
+        odd += counts[i + 1]! * column[i + 1]!;
+      }
+      if (i < n) even += counts[i]! * column[i]!;
+      means[c]![r] = (even + odd) / n;
+    });
   }
   return means;
 }
