@@ -18,6 +18,8 @@ export interface RunFlags extends SuiteFlags {
   concurrency?: number;
   /** `--repeat N`: each case N times per contender, for means with confidence intervals. */
   repeat?: number;
+  /** `--pairs all`: paired comparisons of every pair of contenders, not only each against the best. */
+  pairs?: 'best' | 'all';
   project?: string;
   tracker?: string;
   local?: boolean;

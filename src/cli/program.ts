@@ -126,6 +126,12 @@ function planOptions(command: Command): Command {
       'run each case n times per contender (seeded where the provider takes a seed); means with 95 % intervals',
       positiveInt('--repeat'),
     )
+    .addOption(
+      new Option(
+        '--pairs <which>',
+        'paired comparisons: each contender against the best, or every pair',
+      ).choices(['best', 'all']),
+    )
     .option('-n, --dry-run', 'print the expanded matrix and estimate; call nothing')
     .option('--no-verify', "skip verify's checks before the first call (keys are still checked)");
 }

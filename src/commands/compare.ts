@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
-import { estimateRun, maxTokensWarnings } from '../session/estimate-run.ts';
+import { estimateRun, maxTokensWarnings, previousSpread } from '../session/estimate-run.ts';
 import { beginRun } from '../session/begin-run.ts';
 import { planRun } from '../session/plan-run.ts';
 import type * as PresentModule from '../session/present.ts';
@@ -18,6 +18,9 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
       io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');
     const { renderMatrix } = await import('../report/matrix-table.ts');
     io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
+    const { renderDetectableLine } = await import('../report/estimate-line.ts');
+    const cases = new Set(planned.plan.experiments.flatMap((e) => e.caseKeys)).size;
+    io.stdout.write(renderDetectableLine(cases, previousSpread(planned, flags), io.columns) + '\n');
     return 0;
   }
   // The checks before any call, then the run's first calls, which go out while Temporal's SDK loads (only for a

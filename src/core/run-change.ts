@@ -1,10 +1,21 @@
 import { z } from 'zod';
 import { summarize } from './aggregate.ts';
+import { ALPHA, caseValue } from './comparisons.ts';
 import { groupBy } from './group.ts';
 import { ContenderSchema } from './matrix.ts';
+import { comparePaired, holm, seedOf } from './paired.ts';
+import type { CaseResult } from './results.ts';
 import type { RunSchedule } from './schedule.ts';
 import type { Snapshot } from './snapshot.ts';
 import { weightedScores, weightValues } from './weights.ts';
+
+/** One experiment's per-case primary metric (`null`: no value) and reply starts, so two runs can be paired by case. */
+export const CaseValuesSchema = z.object({
+  contender: z.string(),
+  dataset: z.string(),
+  values: z.record(z.string(), z.number().nullable()),
+  replies: z.record(z.string(), z.string()),
+});
 
 /** One contender over one dataset of a run, as a change compares it. */
 export const ScoreRowSchema = z.object({
@@ -33,9 +44,32 @@ export const RunDigestSchema = z.object({
   rows: z.array(ScoreRowSchema),
   /** Per dataset, each case key and its content hash (`''` when unknown). */
   cases: z.record(z.string(), z.record(z.string(), z.string())),
+  /** Per experiment: each case's primary metric (a failed case 0) and the start of its reply, for paired tests. */
+  perCase: z.array(CaseValuesSchema).optional(),
 });
 /** What of a run a change compares. */
 export type RunDigest = z.infer<typeof RunDigestSchema>;
+
+const FlipSchema = z.object({ caseKey: z.string(), before: z.string(), after: z.string() });
+
+/** A row's paired test between two runs, and the cases that flipped (replies cut short; lists capped). */
+export const PairedChangeSchema = z.object({
+  n: z.number(),
+  meanDiff: z.number(),
+  ci95: z.tuple([z.number(), z.number()]),
+  pValue: z.number(),
+  /** Holm-corrected across the rows of its dataset. */
+  pAdjusted: z.number(),
+  test: z.enum(['mcnemar-exact', 'paired-t']),
+  significant: z.boolean(),
+  /** How many cases went from right (full marks) to wrong, and back; `toWrong`/`toRight` list the first of them. */
+  flippedToWrong: z.number(),
+  flippedToRight: z.number(),
+  toWrong: z.array(FlipSchema),
+  toRight: z.array(FlipSchema),
+});
+/** A row's paired test between two runs, and the cases that flipped. */
+export type PairedChange = z.infer<typeof PairedChangeSchema>;
 
 const FigureSchema = z.object({
   before: z.number().nullable(),
@@ -63,6 +97,8 @@ export const RunChangeSchema = z.object({
       cost: FigureSchema,
       latency: FigureSchema,
       errors: FigureSchema,
+      /** The paired test of the primary metric on the cases both runs share unedited (after − before). */
+      paired: PairedChangeSchema.optional(),
     }),
   ),
   addedContenders: z.array(z.string()),
@@ -127,10 +163,21 @@ export function digestOf(
   for (const e of snapshot.experiments) {
     cases[e.dataset] ??= Object.fromEntries(e.caseKeys.map((k) => [k, hashes.get(k) ?? '']));
   }
+  const builtIn = !metricNames.includes(primary);
+  const perCase = snapshot.experiments.map((e) => {
+    const own = resultsOf.get(e.id) ?? [];
+    return {
+      contender: e.contender,
+      dataset: e.dataset,
+      values: Object.fromEntries(own.map((r) => [r.caseKey, caseValue(r, primary, builtIn)])),
+      replies: Object.fromEntries(own.map((r) => [r.caseKey, replyStart(r)])),
+    };
+  });
   return {
     runId: snapshot.runId,
     createdAt: snapshot.createdAt,
     primary,
+    perCase,
     contenders: snapshot.contenders,
     rows: snapshot.experiments.map((e, i) => {
       const s = summaries[i]!;
@@ -147,6 +194,80 @@ export function digestOf(
     }),
     cases,
   };
+}
+
+/** How much of a reply a flipped case shows. */
+const REPLY_START = 200;
+/** How many flipped cases a row lists each way; the counts say how many there were. */
+const FLIPS_LISTED = 20;
+
+/** The start of a result's reply, or its error when it has none. */
+function replyStart(r: CaseResult): string {
+  const text = r.reply ?? (r.error ? `error: ${r.error}` : '');
+  return text.length > REPLY_START ? `${text.slice(0, REPLY_START)}…` : text;
+}
+
+/** Full marks: what a flip's right means for a graded metric. */
+const isRight = (v: number) => v >= 1 - 1e-9;
+
+/**
+ * Each row's paired test (after − before on the shared, unedited cases), Holm-corrected per dataset, and the cases
+ * that flipped between right and wrong with their replies.
+ */
+function pairedChanges(
+  before: RunDigest,
+  after: RunDigest,
+  rows: readonly ChangeRow[],
+  edited: ReadonlySet<string>,
+): (PairedChange | undefined)[] {
+  const find = (d: RunDigest, row: ChangeRow) =>
+    d.perCase?.find((p) => p.contender === row.contender && p.dataset === row.dataset);
+  const raw = rows.map((row) => {
+    const [then, now] = [find(before, row), find(after, row)];
+    if (row.presence !== 'both' || !then || !now) return undefined;
+    const keys = Object.keys(now.values).filter((k) => k in then.values && !edited.has(k));
+    const result = comparePaired(
+      keys.map((k) => now.values[k] ?? null),
+      keys.map((k) => then.values[k] ?? null),
+      { seed: seedOf(`${before.runId}|${after.runId}|${row.contender}|${row.dataset}`) },
+    );
+    const flips = (from: boolean) =>
+      keys
+        .filter((k) => {
+          const [b, a] = [then.values[k], now.values[k]];
+          return (
+            b !== null &&
+            b !== undefined &&
+            a !== null &&
+            a !== undefined &&
+            isRight(b) === from &&
+            isRight(a) !== from
+          );
+        })
+        .map((caseKey) => ({
+          caseKey,
+          before: then.replies[caseKey] ?? '',
+          after: now.replies[caseKey] ?? '',
+        }));
+    const [toWrong, toRight] = [flips(true), flips(false)];
+    return {
+      ...result,
+      flippedToWrong: toWrong.length,
+      flippedToRight: toRight.length,
+      toWrong: toWrong.slice(0, FLIPS_LISTED),
+      toRight: toRight.slice(0, FLIPS_LISTED),
+    };
+  });
+  const adjusted = new Map<number, number>();
+  for (const members of groupBy(
+    rows.map((row, i) => ({ row, i })).filter(({ i }) => raw[i]),
+    ({ row }) => row.dataset,
+  ).values()) {
+    holm(members.map(({ i }) => raw[i]!.pValue)).forEach((p, j) => adjusted.set(members[j]!.i, p));
+  }
+  return raw.map((r, i) =>
+    r ? { ...r, pAdjusted: adjusted.get(i)!, significant: adjusted.get(i)! < ALPHA } : undefined,
+  );
 }
 
 const figure = (before: number | null | undefined, after: number | null | undefined): Figure => {
@@ -187,6 +308,10 @@ export function diffRuns(before: RunDigest, after: RunDigest): RunChange {
     return old !== undefined && old !== '' && hash !== '' && old !== hash;
   });
   const contenders = [...after.contenders, ...before.contenders.filter((c) => !is.has(c.key))];
+  const paired = pairedChanges(before, after, rows, new Set(changed.map(([k]) => k)));
+  rows.forEach((row, i) => {
+    if (paired[i]) row.paired = paired[i];
+  });
   return {
     before: { runId: before.runId, createdAt: before.createdAt },
     after: { runId: after.runId, createdAt: after.createdAt },

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { MetricSchema } from '../api/types.ts';
+import { ComparisonSchema, compareContenders, StandingMarkSchema } from './comparisons.ts';
+import { ConsistencySchema, consistencyOf } from './consistency.ts';
 import { EstimateSchema } from './estimate.ts';
 import { FailureSummarySchema, summarizeFailures, type FailureSummary } from './failures.ts';
 import { ContenderSchema, ExperimentSchema } from './matrix.ts';
@@ -25,6 +27,8 @@ export const SnapshotCaseSchema = z.object({
   metadata: z.record(z.string(), z.json()),
   /** The content hash the run planned the case with, so a later run can tell an edited case. */
   hash: z.string().optional(),
+  /** With `--repeat`: the contenders whose repeats disagreed on this case (right in some, wrong in others). */
+  flaky: z.array(z.string()).optional(),
 });
 
 /** What a run records beside its input when it starts (as memo), so any shell can rebuild its snapshot later. */
@@ -71,6 +75,12 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   regression: z.array(z.string()).optional(),
   /** A scheduled run: its schedule's recent runs, for the trend picture. */
   trend: TrendSchema.optional(),
+  /** Paired comparisons on the cases contenders share (absent from older snapshots: see `comparisonsOf`). */
+  comparisons: z.array(ComparisonSchema).optional(),
+  /** Per table (dataset, or null for all): the best and who is tied with it. */
+  standings: z.array(StandingMarkSchema).optional(),
+  /** With `--repeat`: each contender's pass^k and flaky cases. */
+  consistency: z.array(ConsistencySchema).optional(),
 });
 
 /** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */
@@ -124,6 +134,18 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
     caseKeys: input.datasets[e.dataset]!.map(([key]) => key),
   }));
   const planned = new Map(Object.values(input.datasets).flatMap((list) => list));
+  const source = {
+    ...header,
+    runId: parts.runId,
+    contenders: input.contenders,
+    experiments,
+    results: parts.results,
+  };
+  const statistics = compareContenders(source, { pairs: header.options.pairs === 'all' ? 'all' : 'best' });
+  const consistency = consistencyOf(source);
+  const flakyOf = new Map<string, string[]>();
+  for (const c of consistency)
+    for (const key of c.flaky) flakyOf.set(key, [...(flakyOf.get(key) ?? []), c.contender]);
   return {
     version: SNAPSHOT_VERSION,
     runId: parts.runId,
@@ -137,13 +159,18 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
       const c = byKey.get(key);
       if (!c) return [];
       const { id, dataset, variant, input: text, expected, metadata } = c;
-      return [{ key, id, dataset, variant, input: text, expected, metadata, hash }];
+      const flaky = flakyOf.get(key);
+      return [
+        { key, id, dataset, variant, input: text, expected, metadata, hash, ...(flaky ? { flaky } : {}) },
+      ];
     }),
     results: parts.results,
     failures: summarizeFailures(input.contenders, experiments, parts.results),
     ...(parts.change ? { change: parts.change } : {}),
     ...(parts.regression?.length ? { regression: parts.regression } : {}),
     ...(parts.trend ? { trend: parts.trend } : {}),
+    ...statistics,
+    ...(consistency.length ? { consistency } : {}),
   };
 }
 

@@ -111,7 +111,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** The `p` quantile of sorted values, interpolating between neighbours (R's type 7, the usual default). */
-export function quantile(sorted: readonly number[], p: number): number {
+export function quantile(sorted: ArrayLike<number>, p: number): number {
   const at = (sorted.length - 1) * p;
   const below = Math.floor(at);
   const above = Math.min(below + 1, sorted.length - 1);

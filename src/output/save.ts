@@ -42,16 +42,23 @@ export function readSnapshot(file: string): Snapshot {
   return parsed.data;
 }
 
+/** The folder a run's snapshot is saved in, as the flags and the lineup's `results:` say (R3). */
+export function snapshotDir(
+  suite: LoadedSuite,
+  flags: Pick<RunFlags, 'autosave' | 'destination' | 'tempDir'>,
+): string {
+  const results = suite.config.values.results;
+  const autosave = flags.autosave ?? results?.autosave ?? true;
+  return autosave
+    ? resolve(suite.projectDir, flags.destination ?? results?.destination ?? join(suite.root, 'results'))
+    : resolve(suite.projectDir, flags.tempDir ?? results?.temp_dir ?? 'tmp');
+}
+
 /** Saves a run's snapshot where the flags and the lineup's `results:` say (R3); returns the file. */
 export function saveRunSnapshot(
   snapshot: Snapshot,
   suite: LoadedSuite,
   flags: Pick<RunFlags, 'autosave' | 'destination' | 'tempDir'>,
 ): string {
-  const results = suite.config.values.results;
-  const autosave = flags.autosave ?? results?.autosave ?? true;
-  const dir = autosave
-    ? resolve(suite.projectDir, flags.destination ?? results?.destination ?? join(suite.root, 'results'))
-    : resolve(suite.projectDir, flags.tempDir ?? results?.temp_dir ?? 'tmp');
-  return saveSnapshot(snapshot, dir);
+  return saveSnapshot(snapshot, snapshotDir(suite, flags));
 }

@@ -2,6 +2,7 @@ import pc from 'picocolors';
 import type { ChangeRow, Figure, RunChange } from '../core/run-change.ts';
 import { contenderName } from './columns.ts';
 import { formatCost, formatPercent, formatSeconds } from './format.ts';
+import { formatP } from './significance.ts';
 import { renderTable, type FitOptions } from './table.ts';
 
 /** A signed delta in points of a 0..1 share: `+2.5`, `-10.0`, `±0.0`, or `-` when unknown. */
@@ -37,7 +38,37 @@ export function changeCells(row: ChangeRow, colour = true): Record<string, strin
     cost: `${formatCost(row.cost.after)} (${signed(row.cost.delta, (v) => formatCost(v))})`,
     latency: `${formatSeconds(row.latency.after)} (${signed(row.latency.delta, (v) => formatSeconds(v))})`,
     errors: `${row.errors.before ?? '-'} → ${row.errors.after ?? '-'}`,
+    paired: pairedCell(row),
   };
+}
+
+/** A row's paired test in a few words: `significant (p = 0.003, 40 cases)`, `noise (…)`, or `-` without one. */
+export function pairedCell(row: ChangeRow): string {
+  const p = row.paired;
+  if (!p) return '-';
+  const figures = `${formatP(p.pAdjusted)}, ${p.n} ${p.n === 1 ? 'case' : 'cases'}`;
+  return p.significant ? `significant (${figures})` : `noise (${figures})`;
+}
+
+/** The cases that flipped between the two runs, each with its reply then and now; none when nothing flipped. */
+export function flipLines(change: RunChange): string[] {
+  const lines: string[] = [];
+  const quote = (text: string) => JSON.stringify(text.replace(/\s+/g, ' '));
+  for (const row of change.rows) {
+    const p = row.paired;
+    if (!p || p.flippedToWrong + p.flippedToRight === 0) continue;
+    lines.push(
+      `${changeLabel(change, row.contender)} on ${row.dataset}: ${p.flippedToWrong} right → wrong, ` +
+        `${p.flippedToRight} wrong → right`,
+    );
+    const list = (flips: typeof p.toWrong, arrow: string, total: number) => {
+      for (const f of flips) lines.push(`  ${arrow} ${f.caseKey}: ${quote(f.before)} → ${quote(f.after)}`);
+      if (total > flips.length) lines.push(`  … and ${total - flips.length} more`);
+    };
+    list(p.toWrong, 'right → wrong', p.flippedToWrong);
+    list(p.toRight, 'wrong → right', p.flippedToRight);
+  }
+  return lines;
 }
 
 /** The lines that name contenders and cases added, gone or edited between the two runs; none when they match. */
@@ -64,7 +95,8 @@ export function renderChange(change: RunChange, fit: FitOptions = {}): string {
   const rows = change.rows.map((r) => {
     const cells = changeCells(r);
     const name = changeLabel(change, r.contender) + (cells.presence ? ` (${cells.presence})` : '');
-    return [r.dataset, name, cells.score!, cells.wscore!, cells.cost!, cells.latency!, cells.errors!];
+    const paired = r.paired?.significant ? pc.bold(cells.paired) : cells.paired!;
+    return [r.dataset, name, cells.score!, cells.wscore!, cells.cost!, cells.latency!, cells.errors!, paired];
   });
   const table = renderTable(
     [
@@ -75,12 +107,19 @@ export function renderChange(change: RunChange, fit: FitOptions = {}): string {
       { header: 'cost (Δ)', align: 'right' },
       { header: 'latency (Δ)', align: 'right' },
       { header: 'errors' },
+      { header: 'paired test' },
     ],
     rows,
     fit,
   );
   const sets = setChanges(change);
-  return [title, table, ...(sets.length ? sets : ['same contenders and cases'])].join('\n');
+  const flips = flipLines(change);
+  return [
+    title,
+    table,
+    ...(sets.length ? sets : ['same contenders and cases']),
+    ...(flips.length ? ['', pc.bold('cases that flipped'), ...flips] : []),
+  ].join('\n');
 }
 
 /** Why a run regressed, one reason a line, in red; empty when it did not. */

@@ -1,5 +1,7 @@
+import { minimumDetectableDifference } from '../core/paired.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { formatCost, formatCount } from './format.ts';
+import { wrapProse } from './text-width.ts';
 
 /** Sums a usage field over the results whose provider said it; `null` when none did. */
 function total(snapshot: Snapshot, field: 'inputTokens' | 'outputTokens' | 'costUsd'): number | null {
@@ -34,4 +36,28 @@ export function renderEstimateLine(snapshot: Snapshot): string {
   ].filter(([figure]) => figure);
   if (parts.length === 0) return '';
   return `used vs estimated: ${parts.map(([figure, unit]) => figure! + unit!).join(', ')}`;
+}
+
+/** The spread per case assumed without an earlier run: the largest standard deviation a 0–1 score can have. */
+export const ASSUMED_SPREAD = 0.5;
+
+/**
+ * `compare -n`'s line on what the suite can tell apart: the smallest difference in points a paired test over `cases`
+ * cases detects with 80 % power at α = 0.05, from an earlier run's spread of per-case differences when there is one.
+ */
+export function renderDetectableLine(
+  cases: number,
+  previous?: { runId: string; spread: number },
+  width?: number,
+): string {
+  const sd = previous?.spread ?? ASSUMED_SPREAD;
+  const points = Math.round(minimumDetectableDifference(cases, sd) * 100);
+  const source = previous
+    ? `the spread of run ${previous.runId}'s per-case differences, ${sd.toFixed(2)}`
+    : `an assumed spread of ${ASSUMED_SPREAD} per case, the most a 0–1 score has; a saved run gives a closer figure`;
+  return wrapProse(
+    `with ${cases} ${cases === 1 ? 'case' : 'cases'} a difference under ~${points} points cannot be told from noise ` +
+      `(80 % power at α = 0.05, paired; ${source})`,
+    width,
+  );
 }

@@ -1,5 +1,5 @@
 import type { Figure, RunChange } from '../core/run-change.ts';
-import { changeCells, changeLabel, setChanges } from './change.ts';
+import { changeCells, changeLabel, flipLines, setChanges } from './change.ts';
 import { CSP, STYLE } from './html-assets.ts';
 import { esc } from './html-escape.ts';
 
@@ -16,7 +16,7 @@ export function changeHtml(change: RunChange, regression: readonly string[] = []
       `<td class="${direction(r.score)}">${esc(cells.score)}</td>` +
       `<td class="${direction(r.wscore)}">${esc(cells.wscore)}</td>` +
       `<td class="num">${esc(cells.cost)}</td><td class="num">${esc(cells.latency)}</td>` +
-      `<td>${esc(cells.errors)}</td></tr>`
+      `<td>${esc(cells.errors)}</td><td${r.paired?.significant ? ' class="sig"' : ''}>${esc(cells.paired)}</td></tr>`
     );
   });
   const sets = setChanges(change);
@@ -30,9 +30,10 @@ export function changeHtml(change: RunChange, regression: readonly string[] = []
       '(points), cost and latency now (delta).</p>',
     '<div class="scroll"><table class="change">',
     `<thead><tr><th>dataset</th><th>model</th><th>${esc(change.primary)}</th><th>wscore</th><th>cost (Δ)</th>` +
-      '<th>latency (Δ)</th><th>errors</th></tr></thead>',
+      '<th>latency (Δ)</th><th>errors</th><th>paired test</th></tr></thead>',
     `<tbody>${rows.join('')}</tbody></table></div>`,
     `<ul>${(sets.length ? sets : ['same contenders and cases']).map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`,
+    flipLines(change).length ? `<pre class="flips">${esc(flipLines(change).join('\n'))}</pre>` : '',
   ]
     .filter(Boolean)
     .join('\n');

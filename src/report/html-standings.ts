@@ -4,6 +4,7 @@ import { formatCost, formatPercent } from './format.ts';
 import { esc } from './html-escape.ts';
 import { splitId } from './palette.ts';
 import { experimentAnchor } from './scores.ts';
+import { tieFigures, tieTooltip, TIED_MARK } from './significance.ts';
 import type { Standing, Standings, StandingsTable } from './standings.ts';
 
 /** A contender's id as HTML: the provider part in the provider's colour, the model in its own (as in the TUI). */
@@ -44,7 +45,10 @@ export function standingsHtml(t: StandingsTable, columns: readonly ReportColumn[
   const rows = t.rows.map((r, i) => {
     const cls = [r === t.best ? 'best' : '', r === t.bestValue ? 'value' : ''].filter(Boolean).join(' ');
     const id = anchors && r.experimentIds[0] ? ` id="${esc(experimentAnchor(r.experimentIds[0]))}"` : '';
-    const cells = [`<td class="num" data-v="${i + 1}">${i + 1}</td>`, ...columns.map((c) => cellHtml(c, r))];
+    const place = r.tie
+      ? `<td class="num tie" data-v="${i + 1}" title="${esc(tieTooltip(r))}">${esc(TIED_MARK)}</td>`
+      : `<td class="num" data-v="${i + 1}">${i + 1}</td>`;
+    const cells = [place, ...columns.map((c) => cellHtml(c, r))];
     return `<tr${id}${cls ? ` class="${cls}"` : ''}>${cells.join('')}</tr>`;
   });
   return `<div class="scroll"><table class="sortable"><thead><tr>${head.join('')}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
@@ -56,8 +60,12 @@ export function bestHtml(t: StandingsTable, ranking: string): string {
   if (!best || !bestValue) return '<p class="note">No best: every contender had errors or no score.</p>';
   const figure = (r: Standing) =>
     `${esc(formatPercent(r.rank))} ${esc(ranking)} at ${esc(formatCost(r.summary.usage.costUsd))}`;
-  if (best === bestValue) return `<p>Best and best value: ${contenderHtml(best)}, ${figure(best)}.</p>`;
-  return `<p>Best: ${contenderHtml(best)}, ${figure(best)}. Best value: ${contenderHtml(bestValue)}, ${figure(bestValue)}.</p>`;
+  const tied = t.tied?.length
+    ? ` Tied with it: ${t.tied.map((r) => `<span title="${esc(tieTooltip(r))}">${contenderHtml(r)} ${esc(tieFigures(r))}</span>`).join(', ')}.`
+    : '';
+  if (best === bestValue)
+    return `<p>Best and best value: ${contenderHtml(best)}, ${figure(best)}.${tied}</p>`;
+  return `<p>Best: ${contenderHtml(best)}, ${figure(best)}.${tied} Best value: ${contenderHtml(bestValue)}, ${figure(bestValue)}.</p>`;
 }
 
 /** The best-value summary: each dataset's (and the run's) best and cheapest-within-2-points, side by side. */

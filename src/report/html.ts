@@ -5,6 +5,7 @@ import { casesHtml } from './html-cases.ts';
 import { changeHtml } from './html-change.ts';
 import { trendSvg } from './trend-chart.ts';
 import { esc, escJson } from './html-escape.ts';
+import { consistencyHtml } from './consistency.ts';
 import { failuresHtml } from './failures.ts';
 import {
   bestHtml,
@@ -139,6 +140,9 @@ export function renderHtml(snapshot: Snapshot): string {
       `<p class="note">Each case folder across datasets.</p>\n${perGroup(s.variants, false)}`,
     ),
     snapshot.weights ? section('weights', 'Weights', weightsHtml(snapshot.weights)) : '',
+    consistencyHtml(snapshot)
+      ? section('consistency', 'Consistency over repeats', consistencyHtml(snapshot))
+      : '',
     section('cases', 'Cases', casesHtml(snapshot)),
     section('glossary', 'Glossary', glossaryHtml(columns)),
     section('run', 'Run', runSection(snapshot)),

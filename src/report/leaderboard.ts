@@ -1,10 +1,12 @@
 import pc from 'picocolors';
 import { contenderName, intervalText, reportColumns, type ReportColumn } from './columns.ts';
 import { formatCost, formatPercent } from './format.ts';
+import { renderConsistency } from './consistency.ts';
 import { renderFailures } from './failures.ts';
 import { contenderLabel } from './palette.ts';
 import { rescoreNote } from './rescore-note.ts';
 import { renderScores, type ScoreLinks } from './scores.ts';
+import { tieFigures, TIED_MARK } from './significance.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { standings, type Standing, type StandingsTable } from './standings.ts';
 import { renderTable, type FitOptions } from './table.ts';
@@ -24,7 +26,10 @@ export function contenderTitle(row: Pick<Standing, 'contender' | 'contenderIndex
 }
 
 function cell(column: ReportColumn, row: Standing): string {
-  if (column.id === 'model') return contenderLabel(row.contender, row.contenderIndex);
+  if (column.id === 'model') {
+    const label = contenderLabel(row.contender, row.contenderIndex);
+    return row.tie ? `${label} ${pc.yellow(TIED_MARK)}` : label;
+  }
   if (column.id === 'errors' && row.summary.errors > 0) return pc.red(column.text(row));
   if (column.id === 'truncated' && row.summary.truncated > 0) return pc.yellow(column.text(row));
   if (column.id === 'wscore') return pc.bold(column.text(row));
@@ -54,16 +59,19 @@ export function bestLine(label: string, t: StandingsTable, ranking: string): str
   const { best, bestValue } = t;
   if (!best || !bestValue) return `${pc.bold(label)}: no best (every contender had errors or no score)`;
   const cost = (r: Standing) => formatCost(r.summary.usage.costUsd);
-  // With --repeat: a winner whose 95 % interval overlaps the runner-up's is not separated from it.
+  // Without paired comparisons, with --repeat: a winner whose 95 % interval overlaps the runner-up's.
   const tie = (other: Standing | undefined) =>
-    other
+    other && !t.tied
       ? ` ${pc.yellow(`(not separated from ${contenderTitle(other)}: their 95 % intervals overlap)`)}`
       : '';
-  if (best === bestValue && t.bestTie === t.bestValueTie) {
-    return `${pc.bold(label)}: best and best value ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}${tie(t.bestTie)}`;
+  const tied = t.tied?.length
+    ? `, ${pc.yellow(`tied with ${t.tied.map((r) => `${contenderTitle(r)} ${tieFigures(r)}`).join(', ')}`)}`
+    : '';
+  if (best === bestValue && (t.tied || t.bestTie === t.bestValueTie)) {
+    return `${pc.bold(label)}: best and best value ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}${tie(t.bestTie)}${tied}`;
   }
   return (
-    `${pc.bold(label)}: best ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}${tie(t.bestTie)}; ` +
+    `${pc.bold(label)}: best ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}${tie(t.bestTie)}${tied}; ` +
     `best value ${contenderTitle(bestValue)}, ${figure(bestValue)} at ${cost(bestValue)}${tie(t.bestValueTie)}`
   );
 }
@@ -115,6 +123,8 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
       ),
     );
   }
+  const consistency = renderConsistency(snapshot, options.width);
+  if (consistency) parts.push(consistency);
   const failures = renderFailures(snapshot, options.width);
   if (failures) parts.push(failures);
   parts.push(renderGlossary(columns, options.width));

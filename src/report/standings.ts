@@ -1,4 +1,5 @@
 import { meanSkippingNull, summarize, type Summary } from '../core/aggregate.ts';
+import { comparedMetric, comparisonsOf, type StandingMark } from '../core/comparisons.ts';
 import { groupBy } from '../core/group.ts';
 import { withoutRepeat } from '../core/matrix.ts';
 import { separated, tInterval, type Interval } from '../core/stats.ts';
@@ -32,6 +33,8 @@ export interface Standing {
   repeats?: Summary[];
   /** With `--repeat`: the 95 % t-interval of score, wscore and each metric over the repeats' means. */
   intervals?: Record<string, Interval | null>;
+  /** Tied with the table's best: their paired difference is not significant (Holm-adjusted p, paired cases). */
+  tie?: { pAdjusted: number; n: number; metric: string };
 }
 
 /** One ranked table of a group, with the best row and the best value (the cheapest within 2 points of the best). */
@@ -44,6 +47,8 @@ export interface StandingsTable {
   bestTie?: Standing;
   /** With `--repeat`: the next best value, when its interval overlaps the best value's. */
   bestValueTie?: Standing;
+  /** The rows tied with the best by the paired comparisons, in rank order; absent where none were made. */
+  tied?: Standing[];
 }
 
 /** What every display ranks by, and the standings per dataset, across all cases and per variant. */
@@ -115,11 +120,33 @@ function tieOf(
   return a && b && !separated(a, b) ? ranked[next] : undefined;
 }
 
+/**
+ * Marks the rows tied with the best (setting their `tie`) from the paired comparisons' marks, and returns them; none
+ * when the comparisons were made against another best than this table's.
+ */
+function tiesOf(
+  ranked: Standing[],
+  best: number | undefined,
+  marks: readonly StandingMark[] | undefined,
+  metric: string,
+): Standing[] | undefined {
+  if (best === undefined || !marks?.length) return undefined;
+  const byKey = new Map(marks.map((m) => [m.contender, m]));
+  if (!byKey.get(ranked[best]!.contender.key)?.best) return undefined;
+  const tied = ranked.filter((r) => byKey.get(r.contender.key)?.tiedWithBest);
+  for (const r of tied) {
+    const m = byKey.get(r.contender.key)!;
+    r.tie = { pAdjusted: m.pAdjusted ?? 1, n: m.n ?? 0, metric };
+  }
+  return tied;
+}
+
 function rankTable(
   group: string,
   rows: Omit<Standing, 'wscore' | 'rank'>[],
   snapshot: Snapshot,
   ranking: string,
+  marks?: readonly StandingMark[],
 ): StandingsTable {
   const intervals = intervalsOf(rows, snapshot.weights);
   const scores = snapshot.weights
@@ -146,7 +173,10 @@ function rankTable(
     errors: r.summary.errors,
   }));
   const best = bestIndex(candidates);
-  const value = bestValueIndex(candidates);
+  const tied = tiesOf(ranked, best, marks, comparedMetric(snapshot));
+  // The tied are as good as the best, as far as the cases tell: the best value is the cheapest of them too.
+  const bestRank = best === undefined ? null : ranked[best]!.rank;
+  const value = bestValueIndex(candidates.map((c, i) => (ranked[i]!.tie ? { ...c, rank: bestRank } : c)));
   const bestTie = tieOf(ranked, candidates, best, bestIndex, ranking);
   const bestValueTie = tieOf(ranked, candidates, value, (c) => bestValueIndex(c), ranking);
   return {
@@ -156,6 +186,7 @@ function rankTable(
     ...(value !== undefined ? { bestValue: ranked[value] } : {}),
     ...(bestTie ? { bestTie } : {}),
     ...(bestValueTie ? { bestValueTie } : {}),
+    ...(tied ? { tied } : {}),
   };
 }
 
@@ -177,7 +208,13 @@ export function standings(snapshot: Snapshot): Standings {
     else bases.set(base.key, { contender: c.repeat ? base : c, contenderIndex, keys: new Set([c.key]) });
   });
   // A table's rows: each contender with an experiment in the table, over the results the table keeps.
-  const table = (group: string, inTable: (e: Experiment) => boolean, keep: (r: Result) => boolean) => {
+  const marks = snapshot.experiments.length ? comparisonsOf(snapshot).standings : [];
+  const table = (
+    group: string,
+    inTable: (e: Experiment) => boolean,
+    keep: (r: Result) => boolean,
+    dataset?: string | null,
+  ) => {
     const rows = [...bases.values()].flatMap(({ contender, contenderIndex, keys }) => {
       const own = snapshot.experiments.filter((e) => keys.has(e.contender) && inTable(e));
       if (own.length === 0) return [];
@@ -206,13 +243,15 @@ export function standings(snapshot: Snapshot): Standings {
         },
       ];
     });
-    return rankTable(group, rows, snapshot, ranking);
+    const own = dataset === undefined ? undefined : marks.filter((m) => m.dataset === dataset);
+    return rankTable(group, rows, snapshot, ranking, own);
   };
   const datasets = [...new Set(snapshot.experiments.map((e) => e.dataset))].map((d) =>
     table(
       d,
       (e) => e.dataset === d,
       () => true,
+      d,
     ),
   );
   const variants = [...new Set(snapshot.cases.map((c) => c.variant))].map((v) =>
@@ -226,6 +265,7 @@ export function standings(snapshot: Snapshot): Standings {
     '',
     () => true,
     () => true,
+    null,
   );
   return { ranking, datasets, overall, variants };
 }

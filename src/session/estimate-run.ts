@@ -5,6 +5,11 @@ import type { Contender } from '../core/matrix.ts';
 import { readCatalogs } from '../providers/catalog-check.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { PlannedRun } from './plan-run.ts';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunFlags } from '../cli/options.ts';
+import { differenceSpread } from '../core/comparisons.ts';
+import { readSnapshot, snapshotDir } from '../output/save.ts';
 
 /**
  * The first request the adapter builds for a case, caught by a model that answers nothing: what the provider is sent,
@@ -107,4 +112,29 @@ export function maxTokensWarnings(planned: PlannedRun): string[] {
       `${id} sets no max_tokens, and its endpoint's default limit is unknown: replies may be cut at it ` +
       '(set max_tokens in the lineup, or --max-tokens)',
   );
+}
+
+/**
+ * The spread of per-case differences in the suite's newest saved run, for `compare -n`'s detectable difference;
+ * `undefined` when no run is saved or the newest cannot be read or paired.
+ */
+export function previousSpread(
+  planned: PlannedRun,
+  flags: Pick<RunFlags, 'autosave' | 'destination' | 'tempDir'>,
+): { runId: string; spread: number } | undefined {
+  const dir = snapshotDir(planned.suite, { ...flags, autosave: true });
+  if (!existsSync(dir)) return undefined;
+  // Snapshot files are named by run id, which starts with the time it was made: the last name is the newest run.
+  const newest = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .at(-1);
+  if (!newest) return undefined;
+  try {
+    const snapshot = readSnapshot(join(dir, newest));
+    const spread = differenceSpread(snapshot);
+    return spread === undefined ? undefined : { runId: snapshot.runId, spread };
+  } catch {
+    return undefined;
+  }
 }

@@ -116,8 +116,8 @@ export function runPage(
   const columns = reportColumns(snapshot, true);
   const section = (id: string, title: string, body: string) =>
     `<section id="${id}">\n<h2>${title}</h2>\n${body}\n</section>`;
-  const failures = failuresHtml(snapshot, (i) =>
-    contenderHtml({ contender: snapshot.contenders[i]!, contenderIndex: i }),
+  const failures = failuresHtml(snapshot, (f) =>
+    contenderHtml({ contender: f.base, contenderIndex: f.index }),
   );
   const saved = view.saved
     ? `<p class="banner saved">Saved snapshot ${esc(view.saved)}, read-only: Temporal's live data is not shown.</p>`

@@ -48,11 +48,15 @@ describe('renderLeaderboard (TUI)', () => {
   });
 
   it('names a best value per dataset, and never a contender with errors', () => {
-    const lines = stripAnsi(renderLeaderboard(snapshotFixture())).split('\n');
+    const lines = stripAnsi(renderLeaderboard(snapshotFixture(), { width: 400 })).split('\n');
+    // Two cases per dataset tell no contender from the best: every other is tied, so the verdict names them.
     expect(lines).toContain(
-      'north: best fake/alpha t=0.1, 95.0% score at $0.0080; best value other/gamma, 93.5% score at $0.0010',
+      'north: best fake/alpha t=0.1, 95.0% score at $0.0080, tied with other/gamma (p = 1.00, 2 cases), ' +
+        'fake/beta effort=low t=0.1 (p = 1.00, 2 cases); best value other/gamma, 93.5% score at $0.0010',
     );
-    expect(lines).toContain('south: best and best value other/gamma, 90.0% score at $0.0010');
+    expect(lines).toContain(
+      'south: best and best value other/gamma, 90.0% score at $0.0010, tied with fake/beta effort=low t=0.1 (p = 0.57, 2 cases)',
+    );
   });
 
   it('links each experiment to the HTML report’s row when there is one', () => {

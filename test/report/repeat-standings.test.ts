@@ -100,8 +100,9 @@ describe('--repeat standings: one row per contender, means with 95 % t-intervals
     const text = stripAnsi(renderLeaderboard(repeated({ 'fake/a': A, 'fake/b': B }), { width: 200 }));
     expect(text).toMatch(/│ +90\.0% ±4\.4 │/);
     expect(text).toMatch(/│ +70\.0% ±19\.6 │/);
+    // One case: the paired comparison cannot tell the two apart, and says so in place of the intervals' overlap.
     expect(text).toContain(
-      'd: best and best value fake/b, 90.0% ±4.4 score at $0.0500 (not separated from fake/a: their 95 % intervals overlap)',
+      'd: best and best value fake/b, 90.0% ±4.4 score at $0.0500, tied with fake/a (p = 1.00, 1 case)',
     );
     expect(text).toContain("95 % t-interval (Student's t on the repeats' means, 4 degrees of freedom)");
   });

@@ -1,0 +1,236 @@
+/**
+ * Paired comparisons of a run's contenders on the cases they share: per dataset and across all datasets, each
+ * contender against the best (or every pair), on the primary metric, Holm-corrected per dataset; and which
+ * contenders are tied with the best. Pure, no Node.
+ */
+import { z } from 'zod';
+import { summarize } from './aggregate.ts';
+import { withoutRepeat } from './matrix.ts';
+import { comparePaired, holm, resampleMeansTogether, seedOf } from './paired.ts';
+import type { CaseResult } from './results.ts';
+import type { Snapshot } from './snapshot.ts';
+import { seededRandom } from './stats.ts';
+import { bestIndex, weightedScores, weightValues } from './weights.ts';
+
+/** One paired comparison, A against B (contender keys as in `experiments[].contender`); `dataset` null for all. */
+export const ComparisonSchema = z.object({
+  dataset: z.string().nullable(),
+  metric: z.string(),
+  a: z.string(),
+  b: z.string(),
+  /** Cases both have a value for: a case whose metric is null for either is left out of the pair. */
+  n: z.number(),
+  /** The mean of A − B per case. */
+  meanDiff: z.number(),
+  ci95: z.tuple([z.number(), z.number()]),
+  pValue: z.number(),
+  /** Holm-corrected across the comparisons of its dataset. */
+  pAdjusted: z.number(),
+  test: z.enum(['mcnemar-exact', 'paired-t']),
+});
+/** One paired comparison, A against B. */
+export type Comparison = z.infer<typeof ComparisonSchema>;
+
+/** A contender's place in a table as the statistics see it: the best, or tied with it (no significant difference). */
+export const StandingMarkSchema = z.object({
+  dataset: z.string().nullable(),
+  contender: z.string(),
+  best: z.boolean(),
+  tiedWithBest: z.boolean(),
+  /** The comparison with the best, for a contender that is not the best. */
+  pAdjusted: z.number().optional(),
+  n: z.number().optional(),
+});
+/** A contender's place in a table as the statistics see it. */
+export type StandingMark = z.infer<typeof StandingMarkSchema>;
+
+/** What a run's statistics are built from: the parts of its snapshot they read. */
+export type ComparisonSource = Pick<
+  Snapshot,
+  'runId' | 'metrics' | 'weights' | 'contenders' | 'experiments' | 'results' | 'settings'
+>;
+
+/** The significance level below which a difference from the best is called real. */
+export const ALPHA = 0.05;
+
+/** A metric's value for one result: a failed case counts as wrong (0), a scored case without the metric as no value. */
+export function caseValue(r: CaseResult, metric: string, builtIn: boolean): number | null {
+  if (r.status === 'error') return 0;
+  const value = builtIn ? r.score : (r.metrics[metric] ?? null);
+  return value === null && r.status === 'reply_error' ? 0 : value;
+}
+
+interface Row {
+  key: string;
+  index: number;
+  rank: number | null;
+  cost: number | null;
+  errors: number;
+  /** caseKey → the metric averaged over the case's repeats that have a value. */
+  values: Map<string, number>;
+}
+
+function rowsOf(source: ComparisonSource, dataset: string | null, metric: string): Row[] {
+  const metricNames = source.metrics.map((m) => m.name);
+  const builtIn = !metricNames.includes(metric);
+  const baseOf = new Map(source.contenders.map((c) => [c.key, withoutRepeat(c).key]));
+  const inGroup = source.experiments.filter((e) => dataset === null || e.dataset === dataset);
+  const experimentBase = new Map(inGroup.map((e) => [e.id, baseOf.get(e.contender) ?? e.contender]));
+  const bases = [...new Set(inGroup.map((e) => experimentBase.get(e.id)!))];
+  const results = new Map<string, CaseResult[]>(bases.map((b) => [b, []]));
+  for (const r of source.results) {
+    const base = experimentBase.get(r.experimentId);
+    if (base !== undefined) results.get(base)!.push(r);
+  }
+  const rows = bases.map((key, index) => {
+    const own = results.get(key)!;
+    const summary = summarize(own, metricNames, source.settings.parallelism);
+    const sums = new Map<string, [number, number]>();
+    for (const r of own) {
+      const v = caseValue(r, metric, builtIn);
+      if (v === null) continue;
+      const s = sums.get(r.caseKey) ?? [0, 0];
+      sums.set(r.caseKey, [s[0] + v, s[1] + 1]);
+    }
+    const values = new Map([...sums].map(([k, [sum, count]]) => [k, sum / count]));
+    return { key, index, summary, values };
+  });
+  const ranking = source.weights ? 'wscore' : metric;
+  const wscores = source.weights
+    ? weightedScores(
+        rows.map((r) => ({ values: weightValues(r.summary), errors: r.summary.errors })),
+        source.weights,
+      )
+    : undefined;
+  return rows
+    .map((r, i) => ({
+      key: r.key,
+      index: r.index,
+      rank: wscores ? (wscores[i] ?? null) : (weightValues(r.summary)[ranking] ?? null),
+      cost: r.summary.usage.costUsd,
+      errors: r.summary.errors,
+      values: r.values,
+    }))
+    .sort(
+      (a, b) =>
+        (b.rank ?? -1) - (a.rank ?? -1) || (a.cost ?? Infinity) - (b.cost ?? Infinity) || a.index - b.index,
+    );
+}
+
+/**
+ * Bootstrap means of the rows that have a value on every case, drawn in one pass for all of them (`resampleMeansTogether`),
+ * when some value is graded: 0/1 values take the multinomial draw per pair, which is cheaper still.
+ */
+function resampledTogether(
+  rows: readonly Row[],
+  cases: readonly string[],
+  resamples: number,
+  random: () => () => number,
+): Map<string, Float64Array> {
+  const complete = rows.filter((r) => r.values.size === cases.length);
+  const graded = complete.some((r) => [...r.values.values()].some((v) => v !== 0 && v !== 1));
+  if (complete.length < 2 || !graded || cases.length < 2) return new Map();
+  const columns = complete.map((r) => cases.map((k) => r.values.get(k)!));
+  const means = resampleMeansTogether(columns, resamples, random());
+  return new Map(complete.map((r, i) => [r.key, means[i]!]));
+}
+
+/** The metric comparisons are made on: the primary metric, or `score` when the scorer declares none. */
+export function comparedMetric(source: Pick<Snapshot, 'metrics'>): string {
+  return (source.metrics.find((m) => m.primary) ?? source.metrics[0])?.name ?? 'score';
+}
+
+/**
+ * A run's paired comparisons and standing marks, per dataset and across all (dataset `null`): each contender against
+ * the table's best (as the standings pick it), or every pair with `pairs: 'all'`. Bootstraps are seeded from the run
+ * id, so the same run gives the same numbers.
+ */
+export function compareContenders(
+  source: ComparisonSource,
+  options: { pairs?: 'best' | 'all'; resamples?: number } = {},
+): { comparisons: Comparison[]; standings: StandingMark[] } {
+  const metric = comparedMetric(source);
+  const datasets = [...new Set(source.experiments.map((e) => e.dataset))];
+  const comparisons: Comparison[] = [];
+  const standings: StandingMark[] = [];
+  const group = (dataset: string | null) => {
+    const rows = rowsOf(source, dataset, metric);
+    const best = bestIndex(rows);
+    const pairs: [Row, Row][] = [];
+    if (options.pairs === 'all') rows.forEach((a, i) => rows.slice(i + 1).forEach((b) => pairs.push([a, b])));
+    else if (best !== undefined) rows.forEach((b, i) => i !== best && pairs.push([rows[best]!, b]));
+    const cases = [...new Set(rows.flatMap((r) => [...r.values.keys()]))];
+    const together = resampledTogether(rows, cases, options.resamples ?? 10_000, () =>
+      seededRandom(seedOf(`${source.runId}|${dataset ?? ''}|${metric}`)),
+    );
+    const raw = pairs.map(([a, b]) => {
+      const [meansA, meansB] = [together.get(a.key), together.get(b.key)];
+      const result = comparePaired(
+        cases.map((k) => a.values.get(k) ?? null),
+        cases.map((k) => b.values.get(k) ?? null),
+        {
+          seed: seedOf(`${source.runId}|${dataset ?? ''}|${metric}|${a.key}|${b.key}`),
+          resamples: options.resamples,
+          ...(meansA && meansB ? { resampled: meansA.map((m, r) => m - meansB[r]!) } : {}),
+        },
+      );
+      return { dataset, metric, a: a.key, b: b.key, ...result };
+    });
+    const adjusted = holm(raw.map((c) => c.pValue));
+    const own = raw.map((c, i) => ({ ...c, pAdjusted: adjusted[i]! }));
+    comparisons.push(...own);
+    rows.forEach((row, i) => {
+      const vsBest =
+        best === undefined || i === best
+          ? undefined
+          : own.find((c) => c.a === rows[best]!.key && c.b === row.key);
+      standings.push({
+        dataset,
+        contender: row.key,
+        best: i === best,
+        tiedWithBest: vsBest !== undefined && vsBest.n > 0 && vsBest.pAdjusted >= ALPHA,
+        ...(vsBest ? { pAdjusted: vsBest.pAdjusted, n: vsBest.n } : {}),
+      });
+    });
+  };
+  datasets.forEach(group);
+  // With one dataset, all datasets are that dataset: the same comparisons, not drawn twice.
+  if (datasets.length === 1) {
+    comparisons.push(...comparisons.map((c) => ({ ...c, dataset: null })));
+    standings.push(...standings.map((s) => ({ ...s, dataset: null })));
+  } else if (datasets.length > 1) group(null);
+  return { comparisons, standings };
+}
+
+/**
+ * The spread of per-case differences a run showed: across all its cases, the median over each contender paired with
+ * the best of the standard deviation of their per-case differences. `undefined` with no pair of two cases or more.
+ */
+export function differenceSpread(source: ComparisonSource): number | undefined {
+  const metric = comparedMetric(source);
+  const rows = rowsOf(source, null, metric);
+  const best = bestIndex(rows);
+  if (best === undefined) return undefined;
+  const spreads = rows.flatMap((row, i) => {
+    if (i === best) return [];
+    const diffs = [...row.values].flatMap(([k, v]) => {
+      const top = rows[best]!.values.get(k);
+      return top === undefined ? [] : [top - v];
+    });
+    if (diffs.length < 2) return [];
+    const mean = diffs.reduce((a, b) => a + b, 0) / diffs.length;
+    return [Math.sqrt(diffs.reduce((s, d) => s + (d - mean) ** 2, 0) / (diffs.length - 1))];
+  });
+  if (spreads.length === 0) return undefined;
+  spreads.sort((a, b) => a - b);
+  const middle = spreads.length >> 1;
+  return spreads.length % 2 ? spreads[middle]! : (spreads[middle - 1]! + spreads[middle]!) / 2;
+}
+
+/** A snapshot's statistics: as saved, or computed now for a snapshot saved before they were. */
+export function comparisonsOf(snapshot: Snapshot): { comparisons: Comparison[]; standings: StandingMark[] } {
+  if (snapshot.comparisons && snapshot.standings) {
+    return { comparisons: snapshot.comparisons, standings: snapshot.standings };
+  }
+  return compareContenders(snapshot, { pairs: snapshot.options.pairs === 'all' ? 'all' : 'best' });
+}

@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { compareContenders, type ComparisonSource } from '../../src/core/comparisons.ts';
+import { consistencyOf } from '../../src/core/consistency.ts';
+import { contenderKey } from '../../src/core/matrix.ts';
+import { mcnemarExact } from '../../src/core/paired.ts';
+import type { CaseResult } from '../../src/core/results.ts';
+
+type Cell = number | null | 'error';
+
+const contender = (id: string, repeat?: number) => {
+  const base = { provider: 'fake', id: `fake/${id}`, effort: 'default', temperature: null, maxTokens: null };
+  return {
+    ...base,
+    key: contenderKey(base) + (repeat ? ` #${repeat}` : ''),
+    model: id,
+    limits: [],
+    ...(repeat ? { repeat, seed: repeat } : {}),
+  };
+};
+
+/** A run: per contender (and repeat), per dataset, the primary metric per case; `'error'` is a failed call. */
+function source(table: Record<string, Record<string, readonly Cell[]>>, repeats = 1): ComparisonSource {
+  const names = Object.keys(table);
+  const contenders = names.flatMap((n) =>
+    repeats > 1 ? Array.from({ length: repeats }, (_, i) => contender(n, i + 1)) : [contender(n)],
+  );
+  const experiments: ComparisonSource['experiments'] = [];
+  const results: CaseResult[] = [];
+  contenders.forEach((c) => {
+    const cells = table[c.model]!;
+    for (const [dataset, values] of Object.entries(cells)) {
+      const id = `${c.key}/${dataset}`;
+      const caseKeys = values.map((_, i) => `${dataset}/${i}`);
+      experiments.push({ id, contender: c.key, dataset, caseKeys });
+      const perRepeat = repeats > 1 ? values.length / repeats : values.length;
+      values.forEach((v, i) => {
+        if (repeats > 1 && Math.floor(i / perRepeat) !== (c.repeat ?? 1) - 1) return;
+        const caseKey = `${dataset}/${i % perRepeat}`;
+        const common = {
+          experimentId: id,
+          caseKey,
+          outcomes: {},
+          diagnostics: {},
+          usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.001 },
+          latency: 1,
+          duration: 1,
+          startedAt: '2026-12-01T00:00:00.000Z',
+          finishedAt: '2026-12-01T00:00:01.000Z',
+          attempts: 1,
+        };
+        results.push(
+          v === 'error'
+            ? { ...common, status: 'error', score: null, metrics: {}, error: 'HTTP 500' }
+            : { ...common, status: 'scored', score: v ?? 0, metrics: { exact: v } },
+        );
+      });
+    }
+  });
+  return {
+    runId: 'run-1',
+    metrics: [{ name: 'exact', description: 'right or not', primary: true }],
+    contenders,
+    experiments,
+    results,
+    settings: { parallelism: 1, concurrency: 1 },
+  };
+}
+
+const ones = (n: number): Cell[] => Array.from({ length: n }, () => 1);
+const pattern = (n: number, right: (i: number) => boolean): Cell[] =>
+  Array.from({ length: n }, (_, i) => (right(i) ? 1 : 0));
+
+describe('compareContenders', () => {
+  it('an always-right contender against a half-right and a mostly-right one on 40 cases', () => {
+    const run = source({
+      oracle: { d: ones(40) },
+      half: { d: pattern(40, (i) => i % 2 === 0) },
+      mostly: { d: pattern(40, (i) => i % 10 !== 0) },
+    });
+    const { comparisons, standings } = compareContenders(run);
+    const half = comparisons.find((c) => c.dataset === 'd' && c.b === contender('half').key)!;
+    const mostly = comparisons.find((c) => c.dataset === 'd' && c.b === contender('mostly').key)!;
+    expect(half).toMatchObject({ a: contender('oracle').key, n: 40, meanDiff: 0.5, test: 'mcnemar-exact' });
+    expect(half.pValue).toBeCloseTo(mcnemarExact(20, 0), 12);
+    // Holm over the dataset's two comparisons: the smaller p doubles, the larger stays (and stays above it).
+    expect(half.pAdjusted).toBeCloseTo(2 * mcnemarExact(20, 0), 12);
+    expect(mostly.pValue).toBeCloseTo(0.125, 12);
+    expect(mostly.pAdjusted).toBeCloseTo(0.125, 12);
+    const mark = (id: string) =>
+      standings.find((s) => s.dataset === 'd' && s.contender === contender(id).key);
+    expect(mark('oracle')).toMatchObject({ best: true, tiedWithBest: false });
+    expect(mark('half')).toMatchObject({ best: false, tiedWithBest: false });
+    expect(mark('mostly')).toMatchObject({ best: false, tiedWithBest: true, n: 40 });
+    // One dataset: all datasets are the same figures.
+    expect(comparisons.filter((c) => c.dataset === null).map((c) => c.pAdjusted)).toEqual(
+      comparisons.filter((c) => c.dataset === 'd').map((c) => c.pAdjusted),
+    );
+  });
+
+  it.each([
+    [
+      'all tied',
+      { a: { d: ones(5) }, b: { d: ones(5) } },
+      { n: 5, meanDiff: 0, pValue: 1, pAdjusted: 1 },
+      true,
+    ],
+    // Failed calls count as wrong, never dropped: 6 discordant pairs, p = 2/2⁶.
+    [
+      'B errors on every case',
+      { a: { d: ones(6) }, b: { d: Array<Cell>(6).fill('error') } },
+      { n: 6, meanDiff: 1 },
+      false,
+    ],
+    ['n = 1', { a: { d: [1] }, b: { d: [0] } }, { n: 1, meanDiff: 1, pValue: 1 }, true],
+    // A scored case without the metric leaves the pair: 3 of 5 remain.
+    ['nulls', { a: { d: [1, 1, null, 1, 1] }, b: { d: [0, null, 1, 0, 1] } }, { n: 3 }, true],
+  ] as const)('%s', (_, table, expected, tied) => {
+    const { comparisons, standings } = compareContenders(source(table));
+    const c = comparisons.find((x) => x.dataset === 'd')!;
+    expect(c).toMatchObject({ a: contender('a').key, b: contender('b').key, ...expected });
+    expect(standings.find((s) => s.dataset === 'd' && s.contender === contender('b').key)?.tiedWithBest).toBe(
+      tied,
+    );
+  });
+
+  it('with repeats, a case is the unit: its repeats are averaged first', () => {
+    // 3 repeats of 4 cases: b gets case 0 right once in three, a always.
+    const a = ones(12);
+    const b: Cell[] = [0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1];
+    const { comparisons } = compareContenders(source({ a: { d: a }, b: { d: b } }, 3));
+    expect(comparisons.find((c) => c.dataset === 'd')).toMatchObject({ n: 4, test: 'paired-t' });
+    expect(comparisons.find((c) => c.dataset === 'd')!.meanDiff).toBeCloseTo(2 / 3 / 4, 12);
+  });
+
+  it('per dataset and across all, Holm within each; every pair with pairs: all', () => {
+    const run = source({
+      a: { x: ones(30), y: ones(30) },
+      b: { x: pattern(30, (i) => i % 3 !== 0), y: ones(30) },
+      c: { x: pattern(30, (i) => i % 2 === 0), y: pattern(30, (i) => i % 2 === 0) },
+    });
+    const best = compareContenders(run).comparisons;
+    expect(best.map((c) => c.dataset)).toEqual(['x', 'x', 'y', 'y', null, null]);
+    const all = compareContenders(run, { pairs: 'all' }).comparisons;
+    expect(all.filter((c) => c.dataset === null)).toHaveLength(3);
+    // The seed follows from the run id: the same run, the same intervals.
+    expect(compareContenders(run).comparisons).toEqual(best);
+  });
+});
+
+describe('consistencyOf: pass^k and flaky cases over --repeat', () => {
+  it.each([
+    // 4 cases × 3 repeats, repeat by repeat. Case 1 fails once, case 3's call fails in the third repeat (wrong).
+    ['a failed call counts as wrong', [1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 'error'], 0.5, ['d/1', 'd/3'], 4],
+    ['always right', ones(12), 1, [], 4],
+    ['never right', Array<Cell>(12).fill(0), 0, [], 4],
+    // Case 2 has a value in one repeat only: too few to judge; case 0 is judged on its two values (right), case 3 wrong.
+    ['nulls', [1, 1, 1, 0, null, 0, null, 0, 1, null, null, 0], 1 / 3, ['d/1'], 3],
+  ] as const)('%s', (_, values, passK, flaky, cases) => {
+    const [c] = consistencyOf(source({ a: { d: values } }, 3));
+    expect(c).toMatchObject({ contender: contender('a').key, k: 3, cases, flaky });
+    expect(c!.passK).toBeCloseTo(passK, 12);
+  });
+
+  it('nothing without repeats', () => {
+    expect(consistencyOf(source({ a: { d: ones(4) } }))).toEqual([]);
+  });
+});
