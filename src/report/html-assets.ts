@@ -15,7 +15,7 @@ table.sortable th { cursor: pointer; user-select: none; }
 table.sortable th::after { content: "\\00a0\\2195"; color: var(--muted); font-size: .75em; }
 table.sortable th[aria-sort="ascending"]::after { content: "\\00a0\\25B2"; color: var(--ink); }
 table.sortable th[aria-sort="descending"]::after { content: "\\00a0\\25BC"; color: var(--ink); }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; } td.err, span.err { color: #cf222e; font-weight: 600; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; } td.num.tie { white-space: normal; } td.err, span.err { color: #cf222e; font-weight: 600; }
 tr.value td { background: var(--value); } tr.best td { background: var(--best); }
 .scroll { overflow-x: auto; } .legend span { padding: 0 .4rem; margin-right: .4rem; border-radius: 4px; }
 .legend .b { background: var(--best); } .legend .v { background: var(--value); }
