@@ -145,6 +145,10 @@ export default tseslint.config(
       not: ['commands', 'cli', 'session', 'output', 'report'],
       why: 'The Temporal room serves the session; it never calls up.',
     },
+    'src/cache/**/*.ts': {
+      not: [...temporalSdk, ...engine, 'commands', 'cli', 'session', 'output', 'temporal', 'report'],
+      why: 'The reply cache is a store: it knows nothing of how a run is driven or shown.',
+    },
     'src/{api,suite,providers,scorers,trackers}/**/*.ts': {
       not: [...temporalSdk, ...engine, 'commands', 'cli', 'session', 'output', 'temporal'],
       why: 'The library knows nothing of how a run is driven.',

@@ -6,6 +6,7 @@ import { ContenderSchema, ExperimentSchema } from './matrix.ts';
 import { RefusalSchema, RunSettingsSchema } from './plan.ts';
 import { RescoreOfSchema } from './rescore.ts';
 import { CaseResultSchema, type CaseResult } from './results.ts';
+import { CacheSummarySchema, summarizeCache } from './cache-summary.ts';
 import { RunChangeSchema, TrendSchema, type RunChange, type Trend } from './run-change.ts';
 import type { RunInput } from './run-input.ts';
 import { RunScheduleSchema } from './schedule.ts';
@@ -71,6 +72,8 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   regression: z.array(z.string()).optional(),
   /** A scheduled run: its schedule's recent runs, for the trend picture. */
   trend: TrendSchema.optional(),
+  /** Per contender: results the reply cache answered, cases `--cache-only` skipped, cost paid vs the replies' cost. */
+  cache: CacheSummarySchema.optional(),
 });
 
 /** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */
@@ -124,6 +127,9 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
     caseKeys: input.datasets[e.dataset]!.map(([key]) => key),
   }));
   const planned = new Map(Object.values(input.datasets).flatMap((list) => list));
+  // A case `--cache-only` skipped was never run: counted in `cache`, absent from the results like a case not reached.
+  const results = parts.results.filter((r) => !r.skipped);
+  const cache = summarizeCache(experiments, parts.results);
   return {
     version: SNAPSHOT_VERSION,
     runId: parts.runId,
@@ -139,11 +145,12 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
       const { id, dataset, variant, input: text, expected, metadata } = c;
       return [{ key, id, dataset, variant, input: text, expected, metadata, hash }];
     }),
-    results: parts.results,
-    failures: summarizeFailures(input.contenders, experiments, parts.results),
+    results,
+    failures: summarizeFailures(input.contenders, experiments, results),
     ...(parts.change ? { change: parts.change } : {}),
     ...(parts.regression?.length ? { regression: parts.regression } : {}),
     ...(parts.trend ? { trend: parts.trend } : {}),
+    ...(cache ? { cache } : {}),
   };
 }
 

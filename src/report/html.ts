@@ -1,4 +1,5 @@
 import { reportColumns } from './columns.ts';
+import { cacheHtml } from './cache-line.ts';
 import { counted, formatCount } from './format.ts';
 import { CSP, SCRIPT, STYLE } from './html-assets.ts';
 import { casesHtml } from './html-cases.ts';
@@ -129,6 +130,7 @@ export function renderHtml(snapshot: Snapshot): string {
       `<p class="note">Each case folder across datasets.</p>\n${perGroup(s.variants, false)}`,
     ),
     snapshot.weights ? section('weights', 'Weights', weightsHtml(snapshot.weights)) : '',
+    snapshot.cache ? section('cache', 'Reply cache', cacheHtml(snapshot)) : '',
     section('cases', 'Cases', casesHtml(snapshot)),
     section('glossary', 'Glossary', glossaryHtml(columns)),
     section('run', 'Run', runSection(snapshot)),

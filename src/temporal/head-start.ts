@@ -40,6 +40,8 @@ export async function startHeadStart(run: {
 }): Promise<HeadStart | undefined> {
   // A traced run shows each call under its pool's activity: its calls wait for their pools.
   if (run.env.LLM_EVALS_HEAD_START === '0' || isEngineTraced(run.env)) return undefined;
+  // Its calls go around the reply cache, which the run's own calls ask first.
+  if (run.plan.settings.cache) return undefined;
   const input = toRunInput(run.runId, run.plan, run.tracking);
   const cases = headStartCases(input);
   if (cases.length === 0 || !(await serverIsThere(run.env))) return undefined;
