@@ -1,4 +1,6 @@
 import { HeadStart } from '../../activities/head-start.ts';
+import { replyCache } from '../../activities/cached-model.ts';
+import { replyCacheDir, ReplyStore } from '../cache/store.ts';
 import type { Plan } from '../core/plan.ts';
 import { currentServer } from '../../temporal/server-record.ts';
 import { toRunInput } from '../core/run-input.ts';
@@ -40,14 +42,18 @@ export async function startHeadStart(run: {
 }): Promise<HeadStart | undefined> {
   // A traced run shows each call under its pool's activity: its calls wait for their pools.
   if (run.env.LLM_EVALS_HEAD_START === '0' || isEngineTraced(run.env)) return undefined;
-  // Its calls go around the reply cache, which the run's own calls ask first.
-  if (run.plan.settings.cache) return undefined;
   const input = toRunInput(run.runId, run.plan, run.tracking);
   const cases = headStartCases(input);
   if (cases.length === 0 || !(await serverIsThere(run.env))) return undefined;
   const { adapter, scorer, registry } = run.suite;
   const byKey = new Map(run.cases.map((c) => [c.key, c]));
-  return new HeadStart(run.runId, { adapter, scorer, registry, cases: byKey }, cases, input.parallelism);
+  // Its calls ask the reply cache first, as the run's own do, under the mode the run was planned with.
+  const settings = run.plan.settings;
+  const replies = replyCache(new ReplyStore(replyCacheDir(run.env)), {
+    inputOf: () => Promise.resolve({ header: { settings } }),
+  });
+  const deps = { adapter, scorer, registry, cases: byKey, replies };
+  return new HeadStart(run.runId, deps, cases, input.parallelism);
 }
 
 export type { HeadStart };
