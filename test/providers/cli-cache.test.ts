@@ -2,10 +2,11 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/core/snapshot.ts';
-import { runCli, type CliResult } from '../helpers/cli.ts';
+import { ReplyEntrySchema } from '../../src/cache/store.ts';
+import { runCli, startCli, type CliResult } from '../helpers/cli.ts';
 import { caseFiles, editFile, TempDirs, writeTree } from '../helpers/suite-dir.ts';
 import { ChatServer, completion, failure, userText, type Received } from './chat-server.ts';
-import { cliEnv, providerSuite } from './cli-suite.ts';
+import { cliEnv, numberedCases, providerSuite } from './cli-suite.ts';
 
 const dirs = new TempDirs();
 const SECRET = 'sk-cache-test-secret-4711';
@@ -265,4 +266,61 @@ describe('the reply cache through the real CLI', () => {
     const stats = await runCli(['cache', 'stats'], { cwd: project, env });
     expect(stats.stdout).toMatch(/0 replies, 0 KB/);
   }, 60_000);
+});
+
+describe('two runs writing one reply cache at once, through the real CLI', () => {
+  const server = new ChatServer((request) =>
+    completion(userText(request), { prompt_tokens: 20, completion_tokens: 10 }),
+  );
+
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('leave every entry whole, read whole while they write, and a third run calls nothing', async () => {
+    const url = await server.start();
+    const lineup = `local-llm:\n  base_url: ${url}\n  models: [echo]\n`;
+    const project = providerSuite(dirs, lineup, numberedCases(40));
+    const cache = dirs.os('llm-evals-shared-replies-');
+    const env = cliEnv(dirs.os(), { LLM_EVALS_CACHE_DIR: cache });
+    // Both call every case and write every entry: each entry is written twice, by two processes, at about the same time.
+    const runs = [1, 2].map(() =>
+      startCli(['compare', '--no-cache', '-p', '8', '--display', 'none', '--no-autosave'], {
+        cwd: project,
+        env,
+      }),
+    );
+    let reads = 0;
+    let torn: string[] = [];
+    let running = true;
+    const done = Promise.all(runs.map((r) => r.done)).finally(() => (running = false));
+    while (running) {
+      for (const file of filesUnder(cache).filter((f) => f.endsWith('.json'))) {
+        let text: string;
+        try {
+          text = readFileSync(file, 'utf8');
+        } catch {
+          continue;
+        }
+        reads++;
+        if (!ReplyEntrySchema.safeParse(JSON.parse(text || 'null')).success) torn = [...torn, file];
+      }
+      await new Promise((tick) => setTimeout(tick, 20));
+    }
+    const ended = await done;
+    for (const run of ended) expect(run.code, run.stderr).toBe(0);
+    expect(server.completions()).toHaveLength(80);
+    expect(reads).toBeGreaterThan(0);
+    expect(torn).toEqual([]);
+    const entries = filesUnder(cache).filter((f) => f.endsWith('.json'));
+    expect(entries).toHaveLength(40);
+    expect(filesUnder(cache).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    const third = await runCli(['compare', '-p', '8', '--display', 'none', '--no-autosave'], {
+      cwd: project,
+      env,
+    });
+    expect(third.code, third.stderr).toBe(0);
+    expect(server.completions()).toHaveLength(80);
+    expect(third.stderr).toContain('40 of 40 replies from the cache');
+  }, 120_000);
 });
