@@ -1,9 +1,8 @@
 import { HeadStart } from '../../activities/head-start.ts';
-import { replyCache } from '../../activities/cached-model.ts';
-import { replyCacheDir, ReplyStore } from '../cache/store.ts';
 import type { Plan } from '../core/plan.ts';
 import { currentServer } from '../../temporal/server-record.ts';
 import { toRunInput } from '../core/run-input.ts';
+import { processReplyCache } from './reply-cache.ts';
 import { headStartCases } from '../core/run-schedule.ts';
 import type { Tracking } from '../core/tracking.ts';
 import type { LoadedCase } from '../suite/cases.ts';
@@ -49,9 +48,7 @@ export async function startHeadStart(run: {
   const byKey = new Map(run.cases.map((c) => [c.key, c]));
   // Its calls ask the reply cache first, as the run's own do, under the mode the run was planned with.
   const settings = run.plan.settings;
-  const replies = replyCache(new ReplyStore(replyCacheDir(run.env)), {
-    inputOf: () => Promise.resolve({ header: { settings } }),
-  });
+  const replies = processReplyCache({ inputOf: () => Promise.resolve({ header: { settings } }) }, run.env);
   const deps = { adapter, scorer, registry, cases: byKey, replies };
   return new HeadStart(run.runId, deps, cases, input.parallelism);
 }

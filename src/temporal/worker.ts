@@ -2,8 +2,6 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type CaseDeps, type ScheduleDeps } from '../../activities/index.ts';
-import { replyCache } from '../../activities/cached-model.ts';
-import { replyCacheDir, ReplyStore } from '../cache/store.ts';
 import type { HeadStart } from '../../activities/head-start.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
@@ -13,6 +11,7 @@ import type { TemporalLink } from './connect.ts';
 import { temporalGate, type TemporalGate } from './gate-client.ts';
 import { temporalExperiments } from './experiment-client.ts';
 import { previousScheduledRun } from './schedule-runs.ts';
+import { processReplyCache } from './reply-cache.ts';
 import type { TrackerSuite } from '../trackers/track.ts';
 import type { Env } from '../trackers/types.ts';
 
@@ -84,20 +83,6 @@ async function stopPromiseStacks(): Promise<void> {
   }
 }
 
-/** The worker's reply cache: the user's folder, each run's mode from its header; a failed write said once. */
-function workerReplyCache(link: TemporalLink) {
-  const store = new ReplyStore(replyCacheDir());
-  let told = false;
-  return replyCache(store, link.runs, (error) => {
-    if (told) return;
-    told = true;
-    const why = error instanceof Error ? error.message : String(error);
-    process.stderr.write(
-      `llm-evals: the reply cache could not be written (${store.dir}): ${why}; results are kept\n`,
-    );
-  });
-}
-
 /** Creates a worker serving the suite's runs with its adapter, scorer, providers, cases and trackers. */
 export async function createSuiteWorker(
   link: TemporalLink,
@@ -131,7 +116,7 @@ export async function createSuiteWorker(
       gate,
       experiments: temporalExperiments(link.client),
       pools,
-      replies: workerReplyCache(link),
+      replies: processReplyCache(link.runs),
       ...(options.headStart ? { headStart: options.headStart } : {}),
       previousRun: (scheduleId) => previousScheduledRun(link.client, scheduleId),
       digest: (runId) => link.runs.digest(runId),

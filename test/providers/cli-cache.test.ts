@@ -242,6 +242,23 @@ describe('the reply cache through the real CLI', () => {
     expect(callsSince(server, mark2)).toEqual(['picky dog']);
   }, 90_000);
 
+  it('a cache that cannot be written leaves the run whole, and says so once', async () => {
+    const blocked = join(dirs.os('llm-evals-blocked-'), 'a-file');
+    writeFileSync(blocked, '');
+    const mark = server.completions().length;
+    const run = await runCli(['compare', '-j', '0', '--display', 'tui'], {
+      cwd: project,
+      env: { ...env, LLM_EVALS_CACHE_DIR: join(blocked, 'replies') },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(server.completions().length - mark).toBe(6);
+    const said = run.stderr.match(
+      /the reply cache could not be written \(.*a-file\/replies\): .*; results are kept/g,
+    );
+    expect(said).toHaveLength(1);
+    expect(newestSnapshot(project).results).toHaveLength(6);
+  }, 60_000);
+
   it('--cache-only on an empty cache exits 2 with a clear message, calling nothing', async () => {
     const mark = server.completions().length;
     const empty = dirs.os('llm-evals-empty-replies-');
