@@ -37,6 +37,7 @@ const everything = [
   'src/session',
   'src/output',
   'src/view',
+  'src/cache',
   'src/temporal',
   'temporal',
   'cli.ts',
@@ -89,6 +90,11 @@ const rooms = {
     packages: { deny: sdk },
     why: 'the view reads runs through the session and src/temporal; it parses no flags',
   },
+  'src/cache': {
+    values: [...leaves, ...library, ...pure],
+    packages: { deny: sdk },
+    why: 'the reply cache is a store: it knows nothing of how a run is driven or shown',
+  },
   'src/output': {
     values: [...leaves, ...pure, 'src/report'],
     packages: { deny: sdk },
@@ -99,7 +105,7 @@ const rooms = {
     why: 'the client room serves the session; it never calls up',
   },
   activities: {
-    values: [...leaves, ...library, ...pure, 'src/report'],
+    values: [...leaves, ...library, ...pure, 'src/report', 'src/cache'],
     why: 'activities translate events for the engine; they never reach the client, the session or the commands',
   },
   temporal: {

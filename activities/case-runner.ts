@@ -7,6 +7,7 @@ import { capReply, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/r
 import type { ProviderRegistry } from '../src/providers/registry.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
 import { gatedModel, TransportError, type CallLog, type GateClient } from './gated-model.ts';
+import { cachedModel, cacheFields, SKIPPED_NOTE, type CacheLog, type ReplyCache } from './cached-model.ts';
 
 /** What a worker brings to its activities: the suite's code and cases, loaded in its own process, and the run's gate. */
 export interface CaseDeps {
@@ -17,6 +18,8 @@ export interface CaseDeps {
   /** Reads the cases again from disk: a long-lived worker's cases may be older than a run planned since. */
   refreshCases?: () => void;
   gate: GateClient;
+  /** The reply cache, asked before the gate; none: every call is made. */
+  replies?: ReplyCache;
 }
 
 /** One case to run: which experiment, which case (by key and the hash the plan saw), which contender. */
@@ -66,6 +69,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
   return async function runOne(task: CaseTask, attempts: number): Promise<CaseOutcome> {
     const startedAt = new Date();
     const log: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };
+    const cache: CacheLog = { replies: 0, calls: 0, paidUsd: 0 };
     const finish = (fields: Partial<CaseResult> & Pick<CaseResult, 'status'>): CaseOutcome => {
       const finishedAt = new Date();
       return {
@@ -83,6 +87,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
           waited: log.waited,
           startedAt: startedAt.toISOString(),
           finishedAt: finishedAt.toISOString(),
+          ...cacheFields(cache),
           ...fields,
         },
       };
@@ -109,15 +114,15 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
       if (!prepared.has(kase.dataset))
         prepared.set(kase.dataset, Promise.resolve(deps.adapter.prepare(kase.dataset)));
       await prepared.get(kase.dataset);
-      reply = await deps.adapter.call(
-        kase,
-        gatedModel(task.contender, provider, deps.gate, task.runId, log, attempts),
-      );
+      const gated = gatedModel(task.contender, provider, deps.gate, task.runId, log, attempts);
+      const model = cachedModel(gated, task.contender, provider, task.runId, deps.replies, log, cache);
+      reply = await deps.adapter.call(kase, model);
     } catch (error) {
       failure = error;
     }
     // The gate's word wins over whatever the adapter made of the call it stopped.
     if (log.control) return { deferred: log.control };
+    if (cache.skipped) return finish({ status: 'error', error: SKIPPED_NOTE, skipped: true });
     if (failure instanceof TransportError) {
       if (!failure.verdict.retry)
         return finish({ status: 'error', error: `${failure.message} (${failure.verdict.reason})` });

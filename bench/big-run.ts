@@ -58,7 +58,15 @@ const timed = (args: string[]) => {
 };
 
 spawnSync(process.execPath, [bin, 'server', 'start'], { cwd: dir, env, stdio: 'inherit' });
-const start = timed(['start', '--no-worker', '-p', String(parallelism), '-j', String(concurrency)]);
+const start = timed([
+  'start',
+  '--no-worker',
+  '--no-cache',
+  '-p',
+  String(parallelism),
+  '-j',
+  String(concurrency),
+]);
 const runId = start.stdout.trim().split('\n').pop()!;
 const worker = timed(['worker', '--until', runId]);
 const report = timed(['report', runId, '--format', 'json', '-o', 'report.json']);

@@ -408,7 +408,15 @@ async function main(): Promise<number> {
   if (server.code !== 0) fail(`server start exited ${server.code}:\n${server.stderr}`);
   note(`server ${server.stdout.trim()}`);
   const startedAt = Date.now();
-  const start = await cli(['start', '--no-worker', '-p', String(PARALLELISM), '-j', String(DATASETS)]);
+  const start = await cli([
+    'start',
+    '--no-worker',
+    '--no-cache',
+    '-p',
+    String(PARALLELISM),
+    '-j',
+    String(DATASETS),
+  ]);
   if (start.code !== 0) fail(`start exited ${start.code}:\n${start.stderr}`);
   const runId = start.stdout.trim().split('\n').pop()!;
   note(`run ${runId} planned (${((Date.now() - startedAt) / 1000).toFixed(1)} s)`);

@@ -54,7 +54,7 @@ async function measure(workers: number): Promise<void> {
     LLM_EVALS_TEMPORAL_PORT: process.env.LLM_EVALS_TEMPORAL_PORT ?? '7633',
   };
   spawnSync(process.execPath, [bin, 'server', 'start'], { cwd: dir, env, stdio: 'ignore' });
-  const started = spawnSync(process.execPath, [bin, 'start', '--no-worker', '-p', '32'], {
+  const started = spawnSync(process.execPath, [bin, 'start', '--no-worker', '--no-cache', '-p', '32'], {
     cwd: dir,
     env,
     encoding: 'utf8',

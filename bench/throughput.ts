@@ -167,9 +167,14 @@ try {
     for (const what of ['llm-evals compare', 'compare, again']) {
       const statsFile = join(root, `stats-${n}-${l}-${c}.json`);
       rmSync(statsFile, { force: true });
-      const run = await cli(['compare', '-p', String(c), '-j', '1', '--no-autosave'], suiteDir, {
-        BENCH_STATS_FILE: statsFile,
-      });
+      // --no-cache: each compare calls every case, as the row measures (bench/cache.ts measures the cache).
+      const run = await cli(
+        ['compare', '-p', String(c), '-j', '1', '--no-autosave', '--no-cache'],
+        suiteDir,
+        {
+          BENCH_STATS_FILE: statsFile,
+        },
+      );
       walls.push(run.seconds);
       const stats = JSON.parse(readFileSync(statsFile, 'utf8')) as LatencyStats;
       const mean = meanInFlight(stats.inFlight);

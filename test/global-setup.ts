@@ -31,6 +31,8 @@ export async function setup(project: TestProject): Promise<(() => Promise<void>)
   // throwaway one, never the developer's per-user server. Kept apart from the shared server's folder.
   const userState = join(root, 'user');
   process.env.LLM_EVALS_STATE_DIR = userState;
+  // Nor the developer's reply cache: the CLIs a test starts each get a folder of their own under it (helpers/cli.ts).
+  process.env.LLM_EVALS_CACHE_DIR = join(root, 'replies');
   // A port found free can be taken by another process before the server binds it (tests start many): try again.
   const start = async (tries: number): Promise<Awaited<ReturnType<typeof ensureServer>>> => {
     try {

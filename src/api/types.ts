@@ -113,6 +113,11 @@ export interface Provider {
     request: CompletionRequest,
   ): Promise<ProviderResponse>;
   /**
+   * What tells this provider's replies apart beyond the request, for the reply cache (its endpoint's URL); never a
+   * key. Absent: the provider's name alone.
+   */
+  cacheScope?(): string;
+  /**
    * The input tokens `complete` would be billed for this request, counted without calling the model; a dry run's
    * estimate uses it, else `estimateRequestTokens` (the rule of `estimateTokens`, plus a few per message).
    */

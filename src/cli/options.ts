@@ -39,6 +39,10 @@ export interface RunFlags extends SuiteFlags {
   verify?: boolean;
   /** `--scores`: list every experiment by score with its tracker link. */
   scores?: boolean;
+  /** `--no-cache` (false): call everything and refresh the reply cache; a schedule's `--cache` (true) reads it. */
+  cache?: boolean;
+  /** `--cache-only`: call nothing; cases the reply cache has no reply for are skipped. */
+  cacheOnly?: boolean;
 }
 
 /** The flags of `track`: which tracker to send to (else the run's own), and the tracker project. */
@@ -79,6 +83,7 @@ export interface ScheduleFlags
       | 'tracker'
       | 'local'
       | 'project'
+      | 'cache'
     > {
   every?: string;
   cron?: string;
@@ -99,4 +104,10 @@ export interface ScheduleFlags
 export interface DiffFlags extends SuiteFlags {
   format?: 'tui' | 'html' | 'json';
   output?: string;
+}
+
+/** The flags of `cache`: prune's age, and stats as JSON. */
+export interface CacheFlags {
+  olderThan?: string;
+  json?: boolean;
 }

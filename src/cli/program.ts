@@ -4,6 +4,7 @@ import type { RenderFlags } from '../commands/render.ts';
 import type { UpgradeFlags } from '../commands/upgrade-config.ts';
 import type { ViewFlags } from '../commands/view.ts';
 import type {
+  CacheFlags,
   DiffFlags,
   RunFlags,
   ScheduleFlags,
@@ -37,6 +38,7 @@ export interface Commands {
   schedule(action: string, name: string | undefined, flags: ScheduleFlags, io: Io): Promise<number>;
   diff(a: string, b: string, flags: DiffFlags, io: Io): Promise<number>;
   view(flags: ViewFlags, io: Io): Promise<number>;
+  cache(action: string, flags: CacheFlags, io: Io): Promise<number>;
   init(io: Io): Promise<number>;
   /** Gets the program itself, so the script it prints completes exactly the commands and flags parsed here. */
   completion(shell: string, program: Command, io: Io): Promise<number>;
@@ -171,9 +173,22 @@ function pauseOptions(command: Command): Command {
     .option('--allow-failures', 'exit 0 even when a contender produced no scored case');
 }
 
+/** How a new run uses the reply cache: read it (the default), call everything again, or call nothing. */
+function cacheOptions(command: Command): Command {
+  return command
+    .option('--no-cache', 'call every case again and refresh the reply cache')
+    .addOption(
+      new Option('--cache-only', 'call nothing: replies from the cache, other cases skipped').conflicts(
+        'cache',
+      ),
+    );
+}
+
 /** Every option of a command that runs a new plan and reports it: compare and run. */
 function runOptions(command: Command): Command {
-  return pauseOptions(saveOptions(reportOptions(trackerOptions(planOptions(suiteOptions(command))))));
+  return cacheOptions(
+    pauseOptions(saveOptions(reportOptions(trackerOptions(planOptions(suiteOptions(command)))))),
+  );
 }
 
 /** Builds the command-line parser around injected handlers, so parsing is tested without running anything. */
@@ -221,10 +236,12 @@ export function createProgram(
   )
     .addArgument(new Argument('<action>', 'what to do').choices(['install', 'start', 'stop', 'status']))
     .action((action: string, flags: SuiteFlags) => run(() => commands.server(action, flags, io))());
-  trackerOptions(
-    planOptions(
-      suiteOptions(
-        program.command('start').description('start a run and return; a background worker serves it'),
+  cacheOptions(
+    trackerOptions(
+      planOptions(
+        suiteOptions(
+          program.command('start').description('start a run and return; a background worker serves it'),
+        ),
       ),
     ),
   )
@@ -343,6 +360,18 @@ export function createProgram(
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .action((a: string, b: string, flags: DiffFlags) => run(() => commands.diff(a, b, flags, io))());
   program
+    .command('cache')
+    .description(
+      'the reply cache (LLM_EVALS_CACHE_DIR, else $XDG_CACHE_HOME/llm-evals/replies): stats, prune, clear',
+    )
+    .addArgument(new Argument('<action>', 'what to do').choices(['stats', 'prune', 'clear']))
+    .option(
+      '--older-than <duration>',
+      'prune: remove the replies kept longer ago than this, such as 30d or 12h',
+    )
+    .option('--json', 'stats: print JSON')
+    .action((action: string, flags: CacheFlags) => run(() => commands.cache(action, flags, io))());
+  program
     .command('init')
     .description('write a working suite into evals/ (stand-in models, one dataset); overwrites nothing')
     .action(() => run(() => commands.init(io))());
@@ -418,6 +447,7 @@ function scheduleCommands(
       points('--min-score'),
     )
     .option('-m, --models <ids...>', 'only these model ids')
+    .option('--cache', 'answer from the reply cache what it holds (default: every fire calls every case)')
     .action((name: string, flags: ScheduleFlags) => act('create')(name, flags));
   suiteOptions(schedule.command('list').description("this project's schedules"))
     .option('--json', 'print JSON')

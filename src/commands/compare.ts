@@ -7,6 +7,7 @@ import { planRun } from '../session/plan-run.ts';
 import type * as PresentModule from '../session/present.ts';
 import { shortPath } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
+import { noteCacheUse, refuseEmptyCache } from './cache.ts';
 
 /** `compare` (C4) and `run -m` (C3): with `-n`, print the expanded matrix and estimate; else run, save and report. */
 export async function compareCommand(flags: RunFlags, io: Io, models?: string[]): Promise<number> {
@@ -23,6 +24,7 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
     io.stdout.write(renderDetectableLine(cases, previousSpread(planned, flags), io.columns) + '\n');
     return 0;
   }
+  if (flags.cacheOnly) await refuseEmptyCache(io.env);
   // The checks before any call, then the run's first calls, which go out while Temporal's SDK loads (only for a
   // run: `-n` answers at once) and the run is made.
   const begun = await beginRun(planned, flags, io);
@@ -38,6 +40,7 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
   const { presentRun } = await loadPresent();
   const code = await presentRun(snapshot, file, planned.suite, flags, io, { breakdown: Boolean(models) });
+  await noteCacheUse(snapshot, io);
   mark('presented');
   return code;
 }

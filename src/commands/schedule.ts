@@ -26,6 +26,7 @@ const PLAN_FLAGS = [
   'tracker',
   'local',
   'project',
+  'cache',
 ] as const;
 
 function checkName(name: string | undefined): string {

@@ -29,6 +29,7 @@ export function transportErrorResult(
 
 /** How the gate hears of a finished case: `null` for a success, else the failure with what the pause message shows. */
 export function outcomeOf(result: CaseResult, contender: string, dataset: string): Failure | null {
-  if (result.status === 'scored') return null;
+  // A case `--cache-only` skipped was never called: nothing failed.
+  if (result.status === 'scored' || result.skipped) return null;
   return { contender, dataset, caseKey: result.caseKey, error: result.error ?? 'failed' };
 }

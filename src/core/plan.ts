@@ -21,12 +21,22 @@ export const RefusalSchema = z.object({
 /** A lineup entry refused because its provider serves a request type the suite does not produce. */
 export type Refusal = z.infer<typeof RefusalSchema>;
 
+/**
+ * How a run uses the reply cache: `read` answers from it and calls (and keeps) only what it lacks, `refresh` calls
+ * everything and keeps the replies, `only` calls nothing and skips what it lacks.
+ */
+export const CacheModeSchema = z.enum(['read', 'refresh', 'only']);
+/** How a run uses the reply cache. */
+export type CacheMode = z.infer<typeof CacheModeSchema>;
+
 /** How a run runs: `parallelism` cases in flight per experiment, `concurrency` experiments at once (0 = all). */
 export const RunSettingsSchema = z.object({
   parallelism: z.number(),
   concurrency: z.number(),
   /** `--repeat N`: how often each case ran per contender. */
   repeat: z.number().optional(),
+  /** How the run uses the reply cache; absent (runs before it, scheduled runs) calls everything and keeps it. */
+  cache: CacheModeSchema.optional(),
 });
 /** How a run runs: `parallelism` cases in flight per experiment, `concurrency` experiments at once (0 = all). */
 export type RunSettings = z.infer<typeof RunSettingsSchema>;

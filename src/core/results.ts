@@ -34,6 +34,13 @@ export const CaseResultSchema = z.object({
   finishedAt: z.string(),
   /** Calls made for it: 1, or more when retried (S8). */
   attempts: z.number(),
+  /**
+   * Replies of it came from the reply cache (`replies`; `calls` were made): latency, tokens and cost above are those
+   * of the calls that paid for them, `paidUsd` what this run paid.
+   */
+  cached: z.object({ replies: z.number(), calls: z.number(), paidUsd: z.number() }).optional(),
+  /** `--cache-only` found no reply for it in the cache: it was not called, and reports leave it out. */
+  skipped: z.literal(true).optional(),
 });
 /** One case's result as the workflow records it: plain JSON, the reply text capped. */
 export type CaseResult = z.infer<typeof CaseResultSchema>;

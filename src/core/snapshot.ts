@@ -8,6 +8,7 @@ import { ContenderSchema, ExperimentSchema } from './matrix.ts';
 import { RefusalSchema, RunSettingsSchema } from './plan.ts';
 import { RescoreOfSchema } from './rescore.ts';
 import { CaseResultSchema, type CaseResult } from './results.ts';
+import { CacheSummarySchema, summarizeCache } from './cache-summary.ts';
 import { RunChangeSchema, TrendSchema, type RunChange, type Trend } from './run-change.ts';
 import type { RunInput } from './run-input.ts';
 import { RunScheduleSchema } from './schedule.ts';
@@ -81,6 +82,8 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   standings: z.array(StandingMarkSchema).optional(),
   /** With `--repeat`: each contender's pass^k and flaky cases. */
   consistency: z.array(ConsistencySchema).optional(),
+  /** Per contender: results the reply cache answered, cases `--cache-only` skipped, cost paid vs the replies' cost. */
+  cache: CacheSummarySchema.optional(),
 });
 
 /** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */
@@ -134,12 +137,15 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
     caseKeys: input.datasets[e.dataset]!.map(([key]) => key),
   }));
   const planned = new Map(Object.values(input.datasets).flatMap((list) => list));
+  // A case `--cache-only` skipped was never run: counted in `cache`, absent from the results like a case not reached.
+  const results = parts.results.filter((r) => !r.skipped);
+  const cache = summarizeCache(experiments, parts.results);
   const source = {
     ...header,
     runId: parts.runId,
     contenders: input.contenders,
     experiments,
-    results: parts.results,
+    results,
   };
   const statistics = compareContenders(source, { pairs: header.options.pairs === 'all' ? 'all' : 'best' });
   const consistency = consistencyOf(source);
@@ -164,13 +170,14 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
         { key, id, dataset, variant, input: text, expected, metadata, hash, ...(flaky ? { flaky } : {}) },
       ];
     }),
-    results: parts.results,
-    failures: summarizeFailures(input.contenders, experiments, parts.results),
+    results,
+    failures: summarizeFailures(input.contenders, experiments, results),
     ...(parts.change ? { change: parts.change } : {}),
     ...(parts.regression?.length ? { regression: parts.regression } : {}),
     ...(parts.trend ? { trend: parts.trend } : {}),
     ...statistics,
     ...(consistency.length ? { consistency } : {}),
+    ...(cache ? { cache } : {}),
   };
 }
 

@@ -126,6 +126,10 @@ export class ChatCompletionsProvider implements Provider {
     this.unknownDefaultMaxTokens = config.unknownDefaultMaxTokens ?? false;
     this.env = config.env ?? process.env;
   }
+  /** The endpoint's URL: a reply of one server is not another's. */
+  cacheScope(): string {
+    return this.config.baseUrl();
+  }
 
   catalog(): CatalogEntry[] | Promise<CatalogEntry[]> {
     return this.config.catalog();

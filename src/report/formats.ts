@@ -1,4 +1,5 @@
 import { renderBreakdown } from './breakdown.ts';
+import { renderCacheCounts } from './cache-line.ts';
 import { renderChange, renderRegression } from './change.ts';
 import { renderHtml } from './html.ts';
 import { renderLeaderboard, type LeaderboardOptions } from './leaderboard.ts';
@@ -33,5 +34,13 @@ export function renderReport(format: ReportFormat, snapshot: Snapshot, options: 
   const breakdown = options.breakdown ? renderBreakdown(snapshot, options) + '\n\n' : '';
   const change = snapshot.change ? '\n' + renderChange(snapshot.change, options) + '\n' : '';
   const regression = snapshot.regression?.length ? '\n' + renderRegression(snapshot.regression) + '\n' : '';
-  return breakdown + renderLeaderboard(snapshot, options) + '\n' + change + regression;
+  const cached = renderCacheCounts(snapshot);
+  return (
+    breakdown +
+    renderLeaderboard(snapshot, options) +
+    '\n' +
+    change +
+    regression +
+    (cached ? cached + '\n' : '')
+  );
 }

@@ -1,4 +1,5 @@
 import { reportColumns } from './columns.ts';
+import { cacheHtml } from './cache-line.ts';
 import { counted, formatCount } from './format.ts';
 import { CSP, SCRIPT, STYLE } from './html-assets.ts';
 import { casesHtml } from './html-cases.ts';
@@ -143,6 +144,7 @@ export function renderHtml(snapshot: Snapshot): string {
     consistencyHtml(snapshot)
       ? section('consistency', 'Consistency over repeats', consistencyHtml(snapshot))
       : '',
+    snapshot.cache ? section('cache', 'Reply cache', cacheHtml(snapshot)) : '',
     section('cases', 'Cases', casesHtml(snapshot)),
     section('glossary', 'Glossary', glossaryHtml(columns)),
     section('run', 'Run', runSection(snapshot)),

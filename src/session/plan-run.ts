@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { cacheModeOf } from '../cache/mode.ts';
 import pc from 'picocolors';
 import type { Json } from '../api/types.ts';
 import type { Plan } from '../core/plan.ts';
@@ -69,6 +70,7 @@ export async function planSuite(
     },
     parallelism: flags.parallelism,
     repeat: flags.repeat,
+    cache: cacheModeOf(flags),
     concurrency: flags.concurrency ?? availableParallelism(),
     options: JSON.parse(JSON.stringify(flags)) as Record<string, Json>,
   });

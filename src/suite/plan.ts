@@ -1,6 +1,6 @@
 import type { Json } from '../api/types.ts';
 import { expandContenders, planExperiments, repeatContenders } from '../core/matrix.ts';
-import type { Plan } from '../core/plan.ts';
+import type { CacheMode, Plan } from '../core/plan.ts';
 import { weightProblems } from '../core/weights.ts';
 import { ConfigError, quote } from '../errors.ts';
 import type { LoadedCase } from './cases.ts';
@@ -15,6 +15,8 @@ export interface PlanOptions {
   concurrency: number;
   /** `--repeat N`: each case N times per contender. */
   repeat?: number;
+  /** How the run uses the reply cache; none: calls everything and keeps the replies. */
+  cache?: CacheMode;
   options?: Record<string, Json>;
 }
 
@@ -85,6 +87,7 @@ export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], opti
       parallelism: options.parallelism ?? config.values.defaults?.parallelism ?? 4,
       concurrency: options.concurrency,
       ...(options.repeat && options.repeat > 1 ? { repeat: options.repeat } : {}),
+      ...(options.cache ? { cache: options.cache } : {}),
     },
     ...(config.values.weighted_score ? { weights: config.values.weighted_score.weights } : {}),
     ...(config.values.errors ? { abortAfter: config.values.errors.abort_after } : {}),

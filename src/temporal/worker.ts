@@ -10,6 +10,7 @@ import type { TemporalLink } from './connect.ts';
 import { temporalGate, type TemporalGate } from './gate-client.ts';
 import { temporalExperiments } from './experiment-client.ts';
 import { previousScheduledRun } from './schedule-runs.ts';
+import { processReplyCache } from './reply-cache.ts';
 import type { TrackerSuite } from '../trackers/track.ts';
 import type { Env } from '../trackers/types.ts';
 
@@ -91,6 +92,7 @@ export async function createSuiteWorker(
       gate,
       experiments: temporalExperiments(link.client),
       pools,
+      replies: processReplyCache(link.runs),
       previousRun: (scheduleId) => previousScheduledRun(link.client, scheduleId),
       digest: (runId) => link.runs.digest(runId),
       track: { runs: link.runs, cases: deps.cases, trackers: deps.trackers, env: deps.env },

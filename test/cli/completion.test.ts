@@ -64,7 +64,7 @@ describe('llm-evals completion bash (C8)', () => {
   });
 
   it.each<[string, string[], string[]]>([
-    ['commands', ['llm-evals', 'ca'], ['cases', 'cancel']],
+    ['commands', ['llm-evals', 'ca'], ['cases', 'cancel', 'cache']],
     ['new commands', ['llm-evals', 'upg'], ['upgrade-config']],
     ['no hidden command', ['llm-evals', '__'], []],
     ['flags', ['llm-evals', 'compare', '--dry'], ['--dry-run']],
@@ -179,7 +179,7 @@ describe.skipIf(!existsSync(ZSH))('llm-evals completion zsh (C8)', () => {
   });
 
   it.each<[string, string, string[]]>([
-    ['commands', 'llm-evals ca', ['cancel', 'cases']],
+    ['commands', 'llm-evals ca', ['cache', 'cancel', 'cases']],
     ['flags', 'llm-evals upgrade-config --d', ['--dry-run']],
     ['choices of a flag', 'llm-evals compare --format ', ['html', 'json', 'tui']],
     ['datasets after -d', 'llm-evals compare -d ', ['animals', 'colors']],

@@ -58,6 +58,7 @@ function recording(code = 0) {
       handler('schedule')({ ...flags, action, name } as SuiteFlags, given),
     diff: (a, b, flags, given) => handler('diff')({ ...flags, a, b } as SuiteFlags, given),
     view: handler('view'),
+    cache: (action, flags, given) => handler('cache')({ ...flags, action } as SuiteFlags, given),
   };
   const { program, exitCode } = createProgram(commands, io, HELP);
   const parse = async (args: string[]) => {
@@ -121,6 +122,14 @@ describe('createProgram: flags', () => {
     ['--no-search', ['verify', '--no-search'], { search: false }],
     ['-v', ['verify', '-v'], { verbose: true }],
     ['-y', ['compare', '-y'], { yes: true }],
+    ['--no-cache', ['compare', '--no-cache'], { cache: false }],
+    ['--cache-only', ['run', '-m', 'a/b', '--cache-only'], { cache: true, cacheOnly: true }],
+    ['start --no-cache', ['start', '--no-cache'], { cache: false }],
+    [
+      'schedule create --cache',
+      ['schedule', 'create', 'nightly', '--every', '1d', '--cache'],
+      { cache: true },
+    ],
     [
       'tracker flags',
       ['compare', '--tracker', 'logfire', '--project', 'p', '--local'],
@@ -136,7 +145,7 @@ describe('createProgram: flags', () => {
   });
 
   it('leaves unset flags out and defaults the negatable ones', async () => {
-    expect(await flagsOf(['compare'])).toEqual({ search: true, open: true, verify: true });
+    expect(await flagsOf(['compare'])).toEqual({ search: true, open: true, verify: true, cache: true });
     expect(await flagsOf(['verify'])).toEqual({ search: true });
   });
 
@@ -150,6 +159,24 @@ describe('createProgram: flags', () => {
     const calls = await cli.parse([...args]);
     expect(calls.map((c) => c.command)).toEqual([command]);
     expect(calls[0]?.io).toBe(cli.io);
+  });
+
+  it('refuses --cache-only beside --no-cache, naming both', async () => {
+    const cli = recording();
+    await expect(cli.parse(['compare', '--no-cache', '--cache-only'])).rejects.toThrow();
+    expect(cli.stderr()).toMatch(/--cache-only.*cannot be used with.*--no-cache/);
+    expect(cli.calls).toEqual([]);
+  });
+
+  it.each([
+    [['cache', 'stats'], { action: 'stats' }],
+    [['cache', 'stats', '--json'], { action: 'stats', json: true }],
+    [['cache', 'prune', '--older-than', '30d'], { action: 'prune', olderThan: '30d' }],
+    [['cache', 'clear'], { action: 'clear' }],
+  ])('%j goes to the cache handler', async (args, want) => {
+    const calls = await recording().parse(args);
+    expect(calls.map((c) => c.command)).toEqual(['cache']);
+    expect(calls[0]!.flags).toEqual(want);
   });
 
   it('returns the handler’s exit code', async () => {
@@ -286,8 +313,18 @@ describe('createProgram: start, worker, resume, status, report, runs and cancel 
   }
 
   it.each<[string, string[], keyof Commands, Record<string, unknown>]>([
-    ['start: a worker by default', ['start'], 'start', { search: true, worker: true, verify: true }],
-    ['start --no-worker', ['start', '--no-worker'], 'start', { search: true, worker: false, verify: true }],
+    [
+      'start: a worker by default',
+      ['start'],
+      'start',
+      { search: true, worker: true, verify: true, cache: true },
+    ],
+    [
+      'start --no-worker',
+      ['start', '--no-worker'],
+      'start',
+      { search: true, worker: false, verify: true, cache: true },
+    ],
     ['worker', ['worker'], 'worker', { search: true }],
     ['worker --until RUN', ['worker', '--until', 'r-1'], 'worker', { search: true, until: 'r-1' }],
     ['resume RUN', ['resume', 'r-1'], 'resume', { search: true, open: true, runId: 'r-1' }],

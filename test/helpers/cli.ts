@@ -29,6 +29,8 @@ export async function runCli(
   return { code, stdout, stderr };
 }
 
+let clis = 0;
+
 /** A CLI process still running: the child to signal, what it printed so far, and how it ended. */
 export interface CliProcess {
   child: ChildProcess;
@@ -54,6 +56,9 @@ export function startCli(
   if (!options.env?.LLM_EVALS_HELPER) delete env.LLM_EVALS_HELPER;
   // A shell's COLUMNS would fit tables to its width; tests that read tables row by row ask for a width themselves.
   if (!options.env?.COLUMNS) delete env.COLUMNS;
+  // Each CLI gets a reply cache of its own, so no run answers from another's replies; a test of the cache names one.
+  if (!options.env?.LLM_EVALS_CACHE_DIR && env.LLM_EVALS_CACHE_DIR)
+    env.LLM_EVALS_CACHE_DIR = join(env.LLM_EVALS_CACHE_DIR, `cli-${process.pid}-${clis++}`);
   const child = spawn(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd,
     env,

@@ -1,0 +1,127 @@
+import type { CompletionRequest, Model, Provider, ProviderResponse } from '../src/api/types.ts';
+import type { Contender } from '../src/core/matrix.ts';
+import type { CacheMode } from '../src/core/plan.ts';
+import { addUsage, type CaseResult } from '../src/core/results.ts';
+import { replyKey } from '../src/cache/key.ts';
+import type { ReplyEntry } from '../src/cache/store.ts';
+import type { CallLog } from './gated-model.ts';
+
+/** How a worker's calls reach the reply cache: its entries, and how each run uses it. */
+export interface ReplyCache {
+  get(key: string): Promise<ReplyEntry | undefined>;
+  put(entry: ReplyEntry): Promise<void>;
+  /** The run's cache mode; absent (a run that names none) calls everything and keeps the replies. */
+  modeOf(runId: string): Promise<CacheMode | undefined>;
+  /** Told when an entry could not be written (a full disk): the run's results are in Temporal all the same. */
+  writeFailed?(error: unknown): void;
+}
+
+/** What one case's calls took from the cache: replies, calls made, the cost paid, and whether `--cache-only` lacked one. */
+export interface CacheLog {
+  replies: number;
+  calls: number;
+  paidUsd: number;
+  skipped?: boolean;
+}
+
+/** Thrown instead of calling under `--cache-only` when the cache has no reply for the request. */
+export class CacheMiss extends Error {}
+
+/** What a case result says of its cached replies (nothing when none came from the cache). */
+export function cacheFields(log: CacheLog): Pick<CaseResult, 'cached'> {
+  const { replies, calls, paidUsd } = log;
+  return replies > 0 ? { cached: { replies, calls, paidUsd } } : {};
+}
+
+/** The error a case `--cache-only` skipped records. */
+export const SKIPPED_NOTE = 'no reply in the cache (--cache-only)';
+
+/**
+ * The adapter's model with the reply cache before the gate: a request it holds a reply for is answered from it (no
+ * rate-limit slot, no place in flight, no retry), else the gated model calls and a reply is kept. A failed call throws
+ * through and is never kept; a cut reply is a reply, kept with its mark.
+ */
+export function cachedModel(
+  gated: Model,
+  contender: Contender,
+  provider: Provider,
+  runId: string,
+  cache: ReplyCache | undefined,
+  log: CallLog,
+  hits: CacheLog,
+): Model {
+  if (!cache) return gated;
+  const scope = provider.cacheScope?.();
+  return {
+    ...gated,
+    complete: async (request: CompletionRequest): Promise<ProviderResponse> => {
+      const mode = (await cache.modeOf(runId).catch(() => undefined)) ?? 'refresh';
+      const key = replyKey({
+        provider: provider.name,
+        ...(scope ? { scope } : {}),
+        // The model's id, name and every setting it sends; its `complete` is no part of the key.
+        model: gated,
+        request,
+        ...(contender.repeat !== undefined ? { repeat: contender.repeat } : {}),
+      });
+      if (mode !== 'refresh') {
+        const entry = await cache.get(key);
+        if (entry) {
+          hits.replies++;
+          log.latency = (log.latency ?? 0) + (entry.latency ?? 0);
+          log.usage = addUsage(log.usage, entry.response.usage);
+          if (entry.response.truncated) log.truncated = true;
+          return entry.response;
+        }
+        if (mode === 'only') {
+          hits.skipped = true;
+          throw new CacheMiss(`${contender.provider} ${contender.id}: ${SKIPPED_NOTE}`);
+        }
+      }
+      const before = log.latency ?? 0;
+      hits.calls++;
+      const response = await gated.complete(request);
+      hits.paidUsd += response.usage.costUsd ?? 0;
+      const entry: ReplyEntry = {
+        version: 1,
+        key,
+        storedAt: new Date().toISOString(),
+        provider: provider.name,
+        model: contender.id,
+        response,
+        latency: (log.latency ?? 0) - before,
+      };
+      await cache.put(entry).catch((error: unknown) => cache.writeFailed?.(error));
+      return response;
+    },
+  };
+}
+
+/** What a worker's reply cache reads a run's cache mode from: the run's header, as its command started it. */
+export interface RunHeaders {
+  inputOf(runId: string): Promise<{ header: { settings: { cache?: CacheMode } } }>;
+}
+
+/** A worker's reply cache over a store: each run's mode read once from its header. */
+export function replyCache(
+  store: Pick<ReplyCache, 'get' | 'put'>,
+  runs: RunHeaders,
+  writeFailed?: (error: unknown) => void,
+): ReplyCache {
+  const modes = new Map<string, Promise<CacheMode | undefined>>();
+  return {
+    get: (key) => store.get(key),
+    put: (entry) => store.put(entry),
+    modeOf: (runId) => {
+      let mode = modes.get(runId);
+      if (!mode) {
+        mode = runs.inputOf(runId).then(({ header }) => header.settings.cache);
+        modes.set(runId, mode);
+        // A read that failed (the server away) is tried again by the next call rather than kept.
+        void mode.catch(() => modes.delete(runId));
+      }
+      return mode;
+    },
+    ...(writeFailed ? { writeFailed } : {}),
+  };
+}

@@ -1,0 +1,175 @@
+// What the reply cache saves. With a fake provider of fixed latency (200 ms), N cases (2000) and `-p` C (16), it runs
+// the real `llm-evals compare` against the embedded Temporal server: a first compare (every call made, every reply
+// kept), the same compare again (no call), again after editing 10 cases' expected answers (the toy request repeats
+// them, so 10 calls), and after adding a contender (its N calls only). It prints each run's wall time, its ratio to
+// the first run's, and the calls the fake counted. Then, in this process, what a lookup costs: a key and a read of
+// the store, per case, with 20,000 entries in it.
+// Usage: node --import tsx bench/cache.ts [N/L/C]     (default: 2000/200/16)
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { replyKey } from '../src/cache/key.ts';
+import { ReplyStore } from '../src/cache/store.ts';
+import type { LatencyStats } from './fixed-latency.ts';
+
+const [n, latency, lanes] = (process.argv[2] ?? '2000/200/16').split('/').map(Number) as [
+  number,
+  number,
+  number,
+];
+const ENTRIES = 20_000;
+const repo = resolve(import.meta.dirname, '..');
+const bin = join(repo, 'bin', 'llm-evals.mjs');
+const root = join(repo, 'tmp', 'bench-cache');
+const suiteDir = join(root, 'suite');
+const replies = join(root, 'replies');
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  NO_COLOR: '1',
+  LLM_EVALS_STATE_DIR: join(root, 'state'),
+  LLM_EVALS_TEMPORAL_PORT: process.env.LLM_EVALS_TEMPORAL_PORT ?? '7643',
+  LLM_EVALS_CACHE_DIR: replies,
+  TEMPORAL_ADDRESS: '',
+};
+
+/** The lineup: the fake at temperature 0, and with `more` a second contender at 0.5. */
+function writeLineup(more: boolean): void {
+  const temperatures = more ? '[0, 0.5]' : '[0]';
+  writeFileSync(
+    join(suiteDir, 'evals', '.llm-evals.config.yml'),
+    `request_types: [prompt]\nresults: { display: none }\nbench: { models: [{ model: echo, temperature: ${temperatures} }] }\n`,
+  );
+}
+
+function writeSuite(): void {
+  const evals = join(suiteDir, 'evals');
+  rmSync(evals, { recursive: true, force: true });
+  mkdirSync(evals, { recursive: true });
+  writeFileSync(
+    join(evals, 'eval_helper.ts'),
+    `import { defineSuite, EchoAdapter, Scorer } from 'llm-evals';
+import { FixedLatencyProvider } from '${join(repo, 'bench', 'fixed-latency.ts')}';
+class Same extends Scorer {
+  metrics() { return [{ name: 'exact', description: 'same JSON', primary: true }]; }
+  call(kase, reply) { const v = JSON.stringify(kase.expected) === JSON.stringify(reply.output) ? 1 : 0; return { value: v, metrics: { exact: v } }; }
+}
+const provider = new FixedLatencyProvider(${latency}).writeOnExit(process.env.BENCH_STATS_FILE);
+export default defineSuite({ name: 'cache-bench', root: import.meta.dirname, adapter: new EchoAdapter(), scorer: new Same(), providers: [provider] });
+`,
+  );
+  writeLineup(false);
+  for (let i = 0; i < n; i++) {
+    const folder = join(evals, 'datasets', 'd', 'cases', 'v', String(i).padStart(5, '0'));
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'input.txt'), `case ${i}\n`);
+    writeFileSync(join(folder, 'expected.json'), JSON.stringify({ n: i }));
+  }
+}
+
+async function cli(args: string[], extra: NodeJS.ProcessEnv = {}) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: suiteDir,
+    env: { ...env, ...extra },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
+  child.stdout.resume();
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`llm-evals ${args.join(' ')} exited ${code}:\n${stderr.slice(-4000)}`);
+  return { seconds, stderr };
+}
+
+/** One compare: its wall time, the calls the fake counted, and the cache's line. */
+async function compare(what: string, jobs = 1) {
+  const statsFile = join(root, 'stats.json');
+  rmSync(statsFile, { force: true });
+  const run = await cli(['compare', '-p', String(lanes), '-j', String(jobs), '--no-autosave'], {
+    BENCH_STATS_FILE: statsFile,
+  });
+  const stats = JSON.parse(readFileSync(statsFile, 'utf8')) as LatencyStats;
+  const line = /\d+ of \d+ replies from the cache[^\n;]*/.exec(run.stderr)?.[0] ?? '-';
+  return { what, seconds: run.seconds, calls: stats.calls, line };
+}
+
+rmSync(root, { recursive: true, force: true });
+mkdirSync(suiteDir, { recursive: true });
+writeSuite();
+await cli(['server', 'start']).catch((error: Error) => console.error(error.message));
+const rows: Awaited<ReturnType<typeof compare>>[] = [];
+try {
+  rows.push(await compare('first compare (empty cache)'));
+  rows.push(await compare('the same compare again'));
+  for (let i = 0; i < 10; i++) {
+    const file = join(
+      suiteDir,
+      'evals',
+      'datasets',
+      'd',
+      'cases',
+      'v',
+      String(i * 7).padStart(5, '0'),
+      'expected.json',
+    );
+    writeFileSync(file, JSON.stringify({ n: i * 7, edited: true }));
+  }
+  rows.push(await compare('after editing 10 cases'));
+  writeLineup(true);
+  rows.push(await compare('after adding a contender', 2));
+} finally {
+  await cli(['server', 'stop']).catch(() => undefined);
+}
+const first = rows[0]!.seconds;
+const model = ((n * latency) / lanes / 1000).toFixed(1);
+console.log(
+  `${n} cases, ${latency} ms per call, -p ${lanes} (the model's own time: ${model} s per contender)`,
+);
+for (const r of rows) {
+  const ratio = `${((100 * r.seconds) / first).toFixed(0)} %`;
+  console.log(
+    `${r.what.padEnd(28)}  wall ${r.seconds.toFixed(2).padStart(6)} s  ${ratio.padStart(5)} of the first  calls ${String(r.calls).padStart(5)}  ${r.line}`,
+  );
+}
+
+// A lookup: the key of a request and a read of the store, at 20,000 entries (a hit each, then a miss each).
+const store = new ReplyStore(join(root, 'lookup'));
+const model0 = { id: 'bench/echo', name: 'echo', provider: 'bench', temperature: 0 };
+const request = (i: number) => ({
+  system: 'Repeat the JSON object you are given, exactly.',
+  user: JSON.stringify({ n: i }),
+  json: true,
+});
+const keyOf = (i: number) => replyKey({ provider: 'bench', model: model0, request: request(i) });
+for (let i = 0; i < ENTRIES; i += 500) {
+  await Promise.all(
+    Array.from({ length: 500 }, (_, j) =>
+      store.put({
+        version: 1,
+        key: keyOf(i + j),
+        storedAt: new Date().toISOString(),
+        provider: 'bench',
+        model: 'bench/echo',
+        response: {
+          text: JSON.stringify({ n: i + j }),
+          usage: { inputTokens: 10, outputTokens: 5, costUsd: 0 },
+        },
+        latency: 0.2,
+      }),
+    ),
+  );
+}
+for (const [what, offset] of [
+  ['hit', 0],
+  ['miss', ENTRIES],
+] as const) {
+  const picks = Array.from({ length: 2000 }, (_, i) => offset + ((i * 7919) % ENTRIES));
+  const started = performance.now();
+  for (const i of picks) {
+    const entry = await store.get(keyOf(i));
+    if ((entry === undefined) !== (what === 'miss')) throw new Error(`lookup ${i}: expected a ${what}`);
+  }
+  const ms = (performance.now() - started) / picks.length;
+  console.log(`lookup at ${ENTRIES} entries, a ${what}: ${ms.toFixed(3)} ms per case (2000 in a row)`);
+}

@@ -1,0 +1,93 @@
+import pc from 'picocolors';
+import type { Io } from '../cli/io.ts';
+import type { CacheFlags } from '../cli/options.ts';
+import { replyCacheDir, ReplyStore, type CacheStats } from '../cache/store.ts';
+import { fromCache } from '../core/cache-summary.ts';
+import { parseEvery } from '../core/schedule.ts';
+import type { Snapshot } from '../core/snapshot.ts';
+import { renderCacheLine } from '../report/cache-line.ts';
+import { formatCost } from '../report/format.ts';
+import { ConfigError, quote } from '../errors.ts';
+
+const size = (bytes: number) =>
+  bytes >= 1_048_576 ? `${(bytes / 1_048_576).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+const day = (date: Date | undefined) => date?.toISOString().slice(0, 10) ?? '-';
+
+/** `cache stats` as lines: where, how many entries and bytes, corrupt entries met, and the last runs' hits. */
+export function renderCacheStats(stats: CacheStats): string[] {
+  const lines = [`reply cache: ${stats.dir}`];
+  lines.push(
+    `  ${stats.entries} ${stats.entries === 1 ? 'reply' : 'replies'}, ${size(stats.bytes)}` +
+      (stats.entries ? `; oldest ${day(stats.oldest)}, newest ${day(stats.newest)}` : ''),
+  );
+  lines.push(`  corrupt or unreadable entries read as misses: ${stats.corrupt}`);
+  if (stats.runs.length === 0) lines.push('  no run has used it yet');
+  for (const run of stats.runs) {
+    const rate = run.replies ? Math.round((100 * run.cached) / run.replies) : 0;
+    lines.push(
+      `  ${run.runId}: ${run.cached} of ${run.replies} replies from the cache (${rate} %, saved ${formatCost(run.savedUsd)})`,
+    );
+  }
+  return lines;
+}
+
+/** `cache stats|prune|clear`: the per-user reply cache, its size and hits, and keeping it bounded. */
+export async function cacheCommand(action: string, flags: CacheFlags, io: Io): Promise<number> {
+  const store = new ReplyStore(replyCacheDir(io.env));
+  if (action === 'stats') {
+    const stats = await store.stats();
+    io.stdout.write(
+      flags.json ? JSON.stringify(stats, null, 2) + '\n' : renderCacheStats(stats).join('\n') + '\n',
+    );
+    return 0;
+  }
+  if (action === 'prune') {
+    if (flags.olderThan === undefined)
+      throw new ConfigError(undefined, '--older-than', 'cache prune needs an age, such as --older-than 30d');
+    const age = parseEvery(flags.olderThan);
+    if (age === undefined)
+      throw new ConfigError(
+        undefined,
+        '--older-than',
+        `takes an age such as 30d, 12h or 1w, got ${quote(flags.olderThan)}`,
+      );
+    const before = new Date(Date.now() - age);
+    const removed = await store.prune(before);
+    io.stdout.write(
+      `removed ${removed} ${removed === 1 ? 'reply' : 'replies'} kept before ${before.toISOString()}\n`,
+    );
+    return 0;
+  }
+  const removed = await store.clear();
+  io.stdout.write(`removed ${removed} ${removed === 1 ? 'reply' : 'replies'} from ${store.dir}\n`);
+  return 0;
+}
+
+/** `--cache-only` on an empty cache: a clear message before anything starts, not a table of skipped cases. */
+export async function refuseEmptyCache(env: NodeJS.ProcessEnv): Promise<void> {
+  const store = new ReplyStore(replyCacheDir(env));
+  if (await store.isEmpty())
+    throw new ConfigError(
+      undefined,
+      '--cache-only',
+      `the reply cache (${store.dir}) holds no reply yet; run without --cache-only once to fill it`,
+    );
+}
+
+/** After a run that read the cache: its one line on the terminal, and its hits kept for `cache stats`. */
+export async function noteCacheUse(snapshot: Snapshot, io: Io): Promise<void> {
+  const mode = snapshot.settings.cache;
+  if (mode !== 'read' && mode !== 'only') return;
+  const line = renderCacheLine(snapshot);
+  if (line) io.stderr.write(pc.dim(line) + '\n');
+  const cachedResults = snapshot.results.filter(fromCache);
+  const savedUsd = cachedResults.reduce((sum, r) => sum + (r.usage.costUsd ?? 0), 0);
+  const run = {
+    runId: snapshot.runId,
+    replies: snapshot.results.length,
+    cached: cachedResults.length,
+    savedUsd,
+  };
+  // The log only feeds `cache stats`: a disk that cannot take it costs the run nothing.
+  await new ReplyStore(replyCacheDir(io.env)).recordRun(run).catch(() => undefined);
+}
