@@ -270,6 +270,7 @@ export function createProgram(
       ),
     ),
   )
+    .option('--allow-failures', 'exit 0 even when a contender produced no scored case')
     .argument('<run>', 'the run id, or a saved snapshot such as evals/results/<run>.json')
     .action((target: string, flags: RunFlags) => run(() => commands.rescore(target, flags, io))());
   trackerOptions(

@@ -403,6 +403,20 @@ export class Runs {
     }
   }
 
+  /**
+   * A run's state as `status` says it, in one look (no progress counted): `gateKnown` is false for a running run
+   * whose gate no worker answered, so whether it is paused cannot be told.
+   */
+  async stateOf(runId: string): Promise<{ state: RunState; gateKnown: boolean }> {
+    const description = await this.handle(runWorkflowId(runId))
+      .describe()
+      .catch((error: unknown) => noSuchRun(runId, error));
+    const status = description.status.name;
+    const ended = status === 'COMPLETED' ? (await this.outcome(runId)).state : undefined;
+    const gate = status === 'RUNNING' ? await this.gate(runId) : undefined;
+    return { state: runStateOf(status, ended, gate?.state), gateKnown: status !== 'RUNNING' || !!gate };
+  }
+
   /** Answers a run paused after a streak of failures: true goes on, false stops it (S11). */
   async answerPause(runId: string, goOn: boolean): Promise<void> {
     await this.handle(gateWorkflowId(runId))
