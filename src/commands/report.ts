@@ -27,7 +27,9 @@ export async function reportCommand(runId: string, flags: RunFlags, io: Io): Pro
       io.stderr.write(pc.yellow(note) + '\n');
     }
     const file = saveRunSnapshot(snapshot, suite, { ...flags, autosave: false });
-    const code = await presentRun(snapshot, file, suite, flags, io, { display: 'tui' });
+    // With -o the report goes to the file: the table is printed only when --display asks for it too.
+    const display = flags.output ? 'none' : 'tui';
+    const code = await presentRun(snapshot, file, suite, flags, io, { display });
     // A regressed run fails the report, so CI can gate on it (D5).
     if (snapshot.status === 'regressed') {
       io.stderr.write(pc.red(`run ${runId} regressed: ${snapshot.regression?.join('; ') ?? ''}`) + '\n');
