@@ -15,7 +15,8 @@ import { loadCases } from '../suite/cases.ts';
  * `--allow-failures`, as `compare`.
  */
 export async function reportCommand(runId: string, flags: RunFlags, io: Io): Promise<number> {
-  const suite = await openSuite(flags, io);
+  // A read of a run: the info box would stand above every report a script asks for, and tell nothing it needs.
+  const suite = await openSuite(flags, io, false);
   const { cases } = loadCases(suite.root, suite.casesGlob);
   const link = await linkForCommand(suite.projectDir, io, 'report');
   try {
