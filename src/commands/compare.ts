@@ -4,6 +4,8 @@ import type { RunFlags } from '../cli/options.ts';
 import { estimateRun, maxTokensWarnings } from '../session/estimate-run.ts';
 import { beginRun } from '../session/begin-run.ts';
 import { planRun } from '../session/plan-run.ts';
+import { checkBeforeRun } from '../session/prepare.ts';
+import { loadEnvFiles } from '../suite/load.ts';
 import type * as PresentModule from '../session/present.ts';
 import { shortPath } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
@@ -18,6 +20,9 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
       io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');
     const { renderMatrix } = await import('../report/matrix-table.ts');
     io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
+    // The checks the run would make before any call, with its exit code: a dry run that passes is one that can go.
+    loadEnvFiles(planned.suite.root, planned.suite.envFiles, io.env);
+    await checkBeforeRun(planned, flags, io);
     return 0;
   }
   // The checks before any call, then the run's first calls, which go out while Temporal's SDK loads (only for a

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { caseFiles, TempDirs } from '../helpers/suite-dir.ts';
@@ -85,4 +85,34 @@ describe.concurrent('checks before any call', () => {
     }
     expect(server.of('m')).toHaveLength(0);
   }, 60_000);
+});
+
+// Never a wrong word (issue 28): `verify` said "no problems" of a lineup that `compare` refused. verify, compare -n and
+// the run's own checks are one set of checks, with one exit code (2), each problem named the same way.
+describe.concurrent('verify, compare -n and compare: one set of checks', () => {
+  it.each<[string, string]>([
+    ['an unset api_key_env', 'KEYED_API_KEY: not set, and provider keyed needs it'],
+    ['a closed port', 'is not reachable (connection refused)'],
+  ])(
+    '%s fails all three with exit 2, named alike',
+    async (what, problem) => {
+      const { url, server } = await listening();
+      const closed = `http://127.0.0.1:${await freeServerPort()}/v1`;
+      const lineup =
+        what === 'a closed port'
+          ? `keyed:\n  base_url: ${closed}\n  models: [m]\n`
+          : `keyed:\n  base_url: ${url}\n  api_key_env: KEYED_API_KEY\n  models: [m]\n`;
+      const project = providerSuite(dirs, lineup, numberedCases(2));
+      const env = cliEnv(await warmCache(), { KEYED_API_KEY: '' });
+      for (const args of [['verify'], ['compare', '-n'], ['compare', '--display', 'none']]) {
+        const result = await runCli(args, { cwd: project, env });
+        expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+        expect(result.stdout + result.stderr, args.join(' ')).toContain(problem);
+        expect(result.stderr).not.toMatch(STACK);
+      }
+      expect(server.of('m')).toHaveLength(0);
+      expect(existsSync(join(project, 'evals/results'))).toBe(false);
+    },
+    60_000,
+  );
 });
