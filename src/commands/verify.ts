@@ -38,10 +38,18 @@ export async function verifyCommand(flags: SuiteFlags, io: Io): Promise<number> 
   const datasets = new Set(cases.map((c) => c.dataset)).size;
   const { entries } = readLineup({ config: suite.config, registry: suite.registry });
   const providers = [...new Set(entries.map((e) => e.provider))];
-  const problems = await suiteProblems(suite, cases, { cwd: io.cwd, env: io.env, loadProblems, providers });
+  const warnings: string[] = [];
+  const problems = await suiteProblems(suite, cases, {
+    cwd: io.cwd,
+    env: io.env,
+    loadProblems,
+    providers,
+    warnings,
+  });
   if (cases.length === 0 && loadProblems.length === 0)
     problems.push(`no case matches ${suite.casesGlob} under ${shortPath(io.cwd, suite.root)}`);
   for (const p of problems) io.stdout.write(`${pc.red('✗')} ${p}\n`);
+  for (const w of warnings) io.stdout.write(pc.yellow(`! warning: ${w}`) + '\n');
   await catalogWarnings(suite, io);
   const scope = `${counted(cases.length, 'case')} in ${counted(datasets, 'dataset')}`;
   if (problems.length > 0) {
