@@ -19,7 +19,7 @@ export interface Commands {
   verify(flags: SuiteFlags, io: Io): Promise<number>;
   compare(flags: RunFlags, io: Io): Promise<number>;
   run(flags: RunFlags, io: Io): Promise<number>;
-  server(action: string, flags: SuiteFlags, io: Io): Promise<number>;
+  server(action: string, flags: SuiteFlags & { force?: boolean }, io: Io): Promise<number>;
   weights(flags: SuiteFlags, io: Io): Promise<number>;
   render(file: string, flags: RenderFlags, io: Io): Promise<number>;
   start(flags: StartFlags, io: Io): Promise<number>;
@@ -212,7 +212,10 @@ export function createProgram(
     program.command('server').description('the embedded Temporal dev server: install, start, stop, status'),
   )
     .addArgument(new Argument('<action>', 'what to do').choices(['install', 'start', 'stop', 'status']))
-    .action((action: string, flags: SuiteFlags) => run(() => commands.server(action, flags, io))());
+    .option('--force', 'stop: even while runs (of any project) are going on on it')
+    .action((action: string, flags: SuiteFlags & { force?: boolean }) =>
+      run(() => commands.server(action, flags, io))(),
+    );
   trackerOptions(
     planOptions(
       suiteOptions(

@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import { newGate, type GateState } from '../core/coordinator.ts';
 import type { ExperimentProgress, RunProgress } from '../core/progress.ts';
@@ -468,5 +468,42 @@ export class Runs {
   async latest(project?: string): Promise<string | undefined> {
     for await (const run of this.list({ ...(project ? { project } : {}), limit: 1 })) return run.runId;
     return undefined;
+  }
+}
+
+/** A run still going on a server, as visibility names it: its id, suite and project. */
+export interface RunInFlight {
+  runId: string;
+  suite: string;
+  project: string;
+}
+
+/**
+ * The runs still going on the server at `address` (every project's), for `server stop` to name before it pulls the
+ * server from under them; empty when the server does not answer within `timeoutMs`.
+ */
+export async function runsInFlightAt(address: string, timeoutMs = 3000): Promise<RunInFlight[]> {
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: timeoutMs });
+    const client = new Client({ connection });
+    const query = `WorkflowType = 'compareRun' AND ExecutionStatus = 'Running'`;
+    const first = (value: unknown) => (Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '');
+    const found: RunInFlight[] = [];
+    await connection.withDeadline(Date.now() + timeoutMs, async () => {
+      for await (const run of client.workflow.list({ query })) {
+        const attributes = run.searchAttributes ?? {};
+        found.push({
+          runId: first(attributes.LlmEvalsRunId) || run.workflowId,
+          suite: first(attributes.LlmEvalsSuite),
+          project: first(attributes.LlmEvalsProject),
+        });
+      }
+    });
+    return found;
+  } catch {
+    return [];
+  } finally {
+    await connection?.close();
   }
 }

@@ -32,7 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  if (dir) await runCli(['server', 'stop'], { cwd: dir, env: serverEnv });
+  if (dir) await runCli(['server', 'stop', '--force'], { cwd: dir, env: serverEnv });
   dirs.removeAll();
 });
 

@@ -83,7 +83,9 @@ export class OwnServerProjects {
 
   async cleanUp(): Promise<void> {
     for (const cli of this.started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-    await Promise.all(this.projects.map(({ dir, env }) => runCli(['server', 'stop'], { cwd: dir, env })));
+    await Promise.all(
+      this.projects.map(({ dir, env }) => runCli(['server', 'stop', '--force'], { cwd: dir, env })),
+    );
     this.dirs.removeAll();
   }
 }
