@@ -1,9 +1,12 @@
+import { join } from 'node:path';
 import pc from 'picocolors';
 import type { Json } from '../api/types.ts';
 import type { Io } from '../cli/io.ts';
 import type { ScheduleFlags } from '../cli/options.ts';
 import { catchupWindowFor, formatEvery, parseEvery, SCHEDULE_NAME } from '../core/schedule.ts';
 import { ConfigError } from '../errors.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
+import { shortPath } from '../suite/cases.ts';
 import { renderScheduleList, renderScheduleShow } from '../report/schedule.ts';
 import { linkForCommand } from '../session/link.ts';
 import { findSuite, openSuite } from '../session/open-suite.ts';
@@ -133,7 +136,8 @@ async function create(name: string, flags: ScheduleFlags, io: Io): Promise<numbe
     io.stderr.write(
       `schedule ${pc.bold(name)} created (${id}), ${view.when}` +
         `${next ? `; next fire ${next.toISOString()}` : ''}\n` +
-        `its runs need a worker of the suite: keep ${pc.bold('llm-evals worker')} running (see examples/systemd)\n`,
+        `its runs need a worker of the suite: keep ${pc.bold('llm-evals worker')} running ` +
+        `(systemd units to keep it up: ${shortPath(io.cwd, join(PACKAGE_ROOT, 'examples/systemd'))})\n`,
     );
     io.stdout.write(`${id}\n`);
     return 0;
