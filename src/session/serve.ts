@@ -3,7 +3,7 @@ import pc from 'picocolors';
 import type { HeadStart } from '../temporal/head-start.ts';
 import type { Io } from '../cli/io.ts';
 import type { GateState } from '../core/coordinator.ts';
-import type { RunProgress } from '../core/progress.ts';
+import { neverBack, type RunProgress } from '../core/progress.ts';
 import type { RunInput } from '../core/run-input.ts';
 import { renderProgress } from '../report/progress.ts';
 import type { LoadedCase } from '../suite/cases.ts';
@@ -101,7 +101,9 @@ export async function serveRun(
   const stderr = io.stderr as { isTTY?: boolean; columns?: number };
   const tty = Boolean(stderr.isTTY);
   const live = new LiveLines(io.stderr, tty, tty ? stderr.columns : undefined);
-  const draw = (progress: RunProgress) => live.draw(renderProgress(progress, experiments, input.contenders));
+  const shown = new Map<string, { done: number; errors: number }>();
+  const draw = (progress: RunProgress) =>
+    live.draw(renderProgress(neverBack(shown, progress), experiments, input.contenders));
   const interrupt = io.watchInterrupt?.();
   const stop = new AbortController();
   if (interrupt?.aborted) stop.abort();
