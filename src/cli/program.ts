@@ -200,7 +200,9 @@ export function createProgram(
     ),
   ).action((flags: RunFlags) => run(() => commands.cases(flags, io))());
   suiteOptions(
-    program.command('verify').description('offline checks of inputs, expected answers, adapter and scorer'),
+    program
+      .command('verify')
+      .description("a run's checks, no call: inputs, expected answers, adapter, scorer, keys, endpoints"),
   ).action((flags: SuiteFlags) => run(() => commands.verify(flags, io))());
   runOptions(program.command('compare').description('run the whole lineup; leaderboard and reports')).action(
     (flags: RunFlags) => run(() => commands.compare(flags, io))(),
