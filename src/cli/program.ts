@@ -327,8 +327,8 @@ export function createProgram(
       .command('diff')
       .description('the change between two runs (ids or saved snapshot files): scores, cost, latency, cases'),
   )
-    .argument('<a>', 'the earlier run: a run id or a snapshot file')
-    .argument('<b>', 'the later run: a run id or a snapshot file')
+    .argument('<run-a>', 'the earlier run: a run id or a snapshot file')
+    .argument('<run-b>', 'the later run: a run id or a snapshot file')
     .addOption(
       new Option('--format <format>', 'output format (default: tui)').choices(['tui', 'html', 'json']),
     )
