@@ -5,6 +5,7 @@ import { VERSION } from './src/package-root.ts';
 import { createProgram, type Commands } from './src/cli/program.ts';
 import { builtinProviders } from './src/providers/builtin.ts';
 import { ProviderRegistry } from './src/providers/registry.ts';
+import { inOurWords } from './src/temporal/unavailable.ts';
 import { mark } from './src/timing.ts';
 
 // Commands load on use, so `--help` and `version` start without Temporal's modules.
@@ -69,8 +70,9 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode();
-  } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+  } catch (thrown) {
+    if (thrown instanceof CommanderError) return thrown.exitCode === 0 ? 0 : 2;
+    const error = inOurWords(thrown) ?? thrown;
     const text = error instanceof Error ? error.message : String(error);
     io.stderr.write(pc.red(`llm-evals: ${text}`) + '\n');
     if (verbose && error instanceof Error) io.stderr.write(`${error.stack}\n`);

@@ -44,7 +44,8 @@ const SUITE_VALUES: Record<string, Values> = {
 function byPlaceholder(name: string, commands: string[]): Values {
   if (name === 'file') return { kind: 'files' };
   if (name === 'dir') return { kind: 'dirs' };
-  if (name === 'run') return { kind: 'suite', what: 'runs', list: false };
+  // `<run-a>`/`<run-b>` (diff) take runs too: Tab offers the project's run ids.
+  if (name === 'run' || name.startsWith('run-')) return { kind: 'suite', what: 'runs', list: false };
   if (name === 'command') return { kind: 'choices', choices: commands };
   return { kind: 'none' };
 }

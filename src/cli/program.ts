@@ -21,7 +21,7 @@ export interface Commands {
   verify(flags: SuiteFlags, io: Io): Promise<number>;
   compare(flags: RunFlags, io: Io): Promise<number>;
   run(flags: RunFlags, io: Io): Promise<number>;
-  server(action: string, flags: SuiteFlags, io: Io): Promise<number>;
+  server(action: string, flags: SuiteFlags & { force?: boolean }, io: Io): Promise<number>;
   weights(flags: SuiteFlags, io: Io): Promise<number>;
   render(file: string, flags: RenderFlags, io: Io): Promise<number>;
   start(flags: StartFlags, io: Io): Promise<number>;
@@ -223,7 +223,9 @@ export function createProgram(
     ),
   ).action((flags: RunFlags) => run(() => commands.cases(flags, io))());
   suiteOptions(
-    program.command('verify').description('offline checks of inputs, expected answers, adapter and scorer'),
+    program
+      .command('verify')
+      .description("a run's checks, no call: inputs, expected answers, adapter, scorer, keys, endpoints"),
   ).action((flags: SuiteFlags) => run(() => commands.verify(flags, io))());
   runOptions(program.command('compare').description('run the whole lineup; leaderboard and reports')).action(
     (flags: RunFlags) => run(() => commands.compare(flags, io))(),
@@ -235,7 +237,10 @@ export function createProgram(
     program.command('server').description('the embedded Temporal dev server: install, start, stop, status'),
   )
     .addArgument(new Argument('<action>', 'what to do').choices(['install', 'start', 'stop', 'status']))
-    .action((action: string, flags: SuiteFlags) => run(() => commands.server(action, flags, io))());
+    .option('--force', 'stop: even while runs (of any project) are going on on it')
+    .action((action: string, flags: SuiteFlags & { force?: boolean }) =>
+      run(() => commands.server(action, flags, io))(),
+    );
   cacheOptions(
     trackerOptions(
       planOptions(
@@ -295,6 +300,7 @@ export function createProgram(
       ),
     ),
   )
+    .option('--allow-failures', 'exit 0 even when a contender produced no scored case')
     .argument('<run>', 'the run id, or a saved snapshot such as evals/results/<run>.json')
     .action((target: string, flags: RunFlags) => run(() => commands.rescore(target, flags, io))());
   trackerOptions(
@@ -352,8 +358,8 @@ export function createProgram(
       .command('diff')
       .description('the change between two runs (ids or saved snapshot files): scores, cost, latency, cases'),
   )
-    .argument('<a>', 'the earlier run: a run id or a snapshot file')
-    .argument('<b>', 'the later run: a run id or a snapshot file')
+    .argument('<run-a>', 'the earlier run: a run id or a snapshot file')
+    .argument('<run-b>', 'the later run: a run id or a snapshot file')
     .addOption(
       new Option('--format <format>', 'output format (default: tui)').choices(['tui', 'html', 'json']),
     )

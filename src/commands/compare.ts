@@ -4,6 +4,8 @@ import type { RunFlags } from '../cli/options.ts';
 import { estimateRun, maxTokensWarnings, previousSpread } from '../session/estimate-run.ts';
 import { beginRun } from '../session/begin-run.ts';
 import { planRun } from '../session/plan-run.ts';
+import { checkBeforeRun } from '../session/prepare.ts';
+import { loadEnvFiles } from '../suite/load.ts';
 import type * as PresentModule from '../session/present.ts';
 import { shortPath } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
@@ -22,6 +24,9 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
     const { renderDetectableLine } = await import('../report/estimate-line.ts');
     const cases = new Set(planned.plan.experiments.flatMap((e) => e.caseKeys)).size;
     io.stdout.write(renderDetectableLine(cases, previousSpread(planned, flags), io.columns) + '\n');
+    // The checks the run would make before any call, with its exit code: a dry run that passes is one that can go.
+    loadEnvFiles(planned.suite.root, planned.suite.envFiles, io.env);
+    await checkBeforeRun(planned, flags, io);
     return 0;
   }
   if (flags.cacheOnly) await refuseEmptyCache(io.env);

@@ -30,6 +30,7 @@ export async function renderCommand(file: string, flags: RenderFlags, io: Io): P
       open: false,
       snapshotFile,
       baseDir: io.cwd,
+      fromFile: true,
       totals: flags.totals,
       scores: flags.scores,
     },

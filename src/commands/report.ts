@@ -11,29 +11,36 @@ import { loadCases } from '../suite/cases.ts';
 /**
  * `report RUN` (D4): the run's reports from Temporal's data, also for a run still going (then it says partial). The
  * snapshot it renders from is written to the temp dir, never over a finished run's saved snapshot. Exits 1 for a
- * regressed run, and for a completed one in which a contender scored nothing unless `--allow-failures`, as `compare`.
+ * regressed, cancelled, aborted or failed run, and for a completed one in which a contender scored nothing unless
+ * `--allow-failures`, as `compare`.
  */
 export async function reportCommand(runId: string, flags: RunFlags, io: Io): Promise<number> {
-  const suite = await openSuite(flags, io);
+  // A read of a run: the info box would stand above every report a script asks for, and tell nothing it needs.
+  const suite = await openSuite(flags, io, false);
   const { cases } = loadCases(suite.root, suite.casesGlob);
   const link = await linkForCommand(suite.projectDir, io, 'report');
   try {
     const snapshot = await collectSnapshot(link, cases, runId);
-    if (snapshot.status === 'partial' || snapshot.status === 'aborted') {
+    if (snapshot.status !== 'completed' && snapshot.status !== 'regressed') {
       const total = snapshot.experiments.reduce((n, e) => n + e.caseKeys.length, 0);
-      const note = `partial report: run ${runId} is ${snapshot.status}; ${snapshot.results.length} of ${total} case results so far`;
+      const so = snapshot.status === 'partial' ? ' so far' : '';
+      const note = `partial report: run ${runId} is ${snapshot.status}; ${snapshot.results.length} of ${total} case results${so}`;
       io.stderr.write(pc.yellow(note) + '\n');
     }
     const file = saveRunSnapshot(snapshot, suite, { ...flags, autosave: false });
-    const code = await presentRun(snapshot, file, suite, flags, io, { display: 'tui' });
+    // With -o the report goes to the file: the table is printed only when --display asks for it too.
+    const display = flags.output ? 'none' : 'tui';
+    const code = await presentRun(snapshot, file, suite, flags, io, { display });
     // A regressed run fails the report, so CI can gate on it (D5).
     if (snapshot.status === 'regressed') {
       io.stderr.write(pc.red(`run ${runId} regressed: ${snapshot.regression?.join('; ') ?? ''}`) + '\n');
       return 1;
     }
-    // A completed run exits as its compare did: 1 when a contender scored nothing, unless --allow-failures. A report of
-    // a run still going, stopped or cancelled is still a report of what finished, and succeeds.
-    return snapshot.status === 'completed' ? code : 0;
+    // A completed run exits as its compare did: 1 when a contender scored nothing, unless --allow-failures. A run
+    // cancelled, aborted or failed did not complete: 1, as its compare exited (SPEC's 1 is "run failed/aborted"), so
+    // a script never takes its report for a complete one. A run still going is not failed: its partial report is 0.
+    if (snapshot.status === 'partial') return 0;
+    return snapshot.status === 'completed' ? code : 1;
   } finally {
     await link.close();
   }

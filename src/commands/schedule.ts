@@ -1,9 +1,12 @@
+import { join } from 'node:path';
 import pc from 'picocolors';
 import type { Json } from '../api/types.ts';
 import type { Io } from '../cli/io.ts';
 import type { ScheduleFlags } from '../cli/options.ts';
 import { catchupWindowFor, formatEvery, parseEvery, SCHEDULE_NAME } from '../core/schedule.ts';
 import { ConfigError } from '../errors.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
+import { shortPath } from '../suite/cases.ts';
 import { renderScheduleList, renderScheduleShow } from '../report/schedule.ts';
 import { linkForCommand } from '../session/link.ts';
 import { findSuite, openSuite } from '../session/open-suite.ts';
@@ -53,11 +56,28 @@ function parseDate(flag: string, text: string | undefined): Date {
   return date;
 }
 
+/** `--timezone`: only with `--cron`, and a zone this machine knows (IANA names such as Europe/Paris). */
+function checkTimezone(flags: ScheduleFlags): void {
+  if (flags.timezone === undefined) return;
+  if (!flags.cron)
+    throw new ConfigError(undefined, '--timezone', 'applies to --cron only; --every keeps no zone');
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: flags.timezone });
+  } catch {
+    throw new ConfigError(
+      undefined,
+      '--timezone',
+      `${JSON.stringify(flags.timezone)} is no time zone; give an IANA name such as Europe/Paris or UTC`,
+    );
+  }
+}
+
 /** `schedule create`: checks the flags and the plan now, so a typo fails here rather than at 3 am. */
 async function create(name: string, flags: ScheduleFlags, io: Io): Promise<number> {
   if (Boolean(flags.every) === Boolean(flags.cron)) {
     throw new ConfigError(undefined, '--every/--cron', 'give exactly one: --every 1w, or --cron "0 3 * * 1"');
   }
+  checkTimezone(flags);
   const period = flags.every === undefined ? undefined : parseEvery(flags.every);
   if (flags.every !== undefined && period === undefined) {
     throw new ConfigError(
@@ -117,7 +137,8 @@ async function create(name: string, flags: ScheduleFlags, io: Io): Promise<numbe
     io.stderr.write(
       `schedule ${pc.bold(name)} created (${id}), ${view.when}` +
         `${next ? `; next fire ${next.toISOString()}` : ''}\n` +
-        `its runs need a worker of the suite: keep ${pc.bold('llm-evals worker')} running (see examples/systemd)\n`,
+        `its runs need a worker of the suite: keep ${pc.bold('llm-evals worker')} running ` +
+        `(systemd units to keep it up: ${shortPath(io.cwd, join(PACKAGE_ROOT, 'examples/systemd'))})\n`,
     );
     io.stdout.write(`${id}\n`);
     return 0;
@@ -128,14 +149,16 @@ async function create(name: string, flags: ScheduleFlags, io: Io): Promise<numbe
 
 /**
  * Runs an action on the project's schedules: the suite's project, found without loading the suite, so a lineup broken
- * since (which fails the fires, as `show` says) does not stop `show`, `pause` or `delete`.
+ * since (which fails the fires, as `show` says) does not stop `show`, `pause` or `delete`. The info box only where
+ * the action changes something (`box`): a read (`list`, `show`) prints what was asked and nothing else.
  */
 async function withLink<T>(
   flags: ScheduleFlags,
   io: Io,
   act: (link: TemporalLink, project: string) => Promise<T>,
+  box = true,
 ) {
-  const project = findSuite(flags, io).projectDir;
+  const project = findSuite(flags, io, box).projectDir;
   const link = await linkForCommand(project, io, 'schedule');
   try {
     return await act(link, project);
@@ -156,46 +179,57 @@ export async function scheduleCommand(
 ): Promise<number> {
   if (action === 'create') return create(checkName(nameArg), flags, io);
   if (action === 'list') {
-    return withLink(flags, io, async (link, project) => {
-      const views = await link.schedules.list(project);
-      if (flags.json) io.stdout.write(JSON.stringify(views, null, 2) + '\n');
-      else io.stdout.write(renderScheduleList(views, new Date(), { width: io.columns }) + '\n');
-      return 0;
-    });
+    return withLink(
+      flags,
+      io,
+      async (link, project) => {
+        const views = await link.schedules.list(project);
+        if (flags.json) io.stdout.write(JSON.stringify(views, null, 2) + '\n');
+        else io.stdout.write(renderScheduleList(views, new Date(), { width: io.columns }) + '\n');
+        return 0;
+      },
+      false,
+    );
   }
   const name = checkName(nameArg);
-  return withLink(flags, io, async (link, project) => {
-    switch (action) {
-      case 'show':
-        return showSchedule(link, project, name, flags, io, renderScheduleShow);
-      case 'pause':
-        await link.schedules.pause(project, name, flags.note);
-        io.stderr.write(`schedule ${pc.bold(name)} paused; a run going on finishes\n`);
-        return 0;
-      case 'unpause':
-        await link.schedules.unpause(project, name, flags.note);
-        io.stderr.write(`schedule ${pc.bold(name)} fires again\n`);
-        return 0;
-      case 'trigger':
-        await link.schedules.trigger(project, name);
-        io.stderr.write(`schedule ${pc.bold(name)} fired now (skipped if a run of it still goes on)\n`);
-        return 0;
-      case 'backfill': {
-        const from = parseDate('--from', flags.from);
-        const to = parseDate('--to', flags.to);
-        if (to <= from) throw new ConfigError(undefined, '--to', `must come after --from (${flags.from})`);
-        await link.schedules.backfill(project, name, from, to);
-        io.stderr.write(
-          `schedule ${pc.bold(name)}: the fires between ${from.toISOString()} and ${to.toISOString()} run one after another\n`,
-        );
-        return 0;
+  const read = action === 'show';
+  return withLink(
+    flags,
+    io,
+    async (link, project) => {
+      switch (action) {
+        case 'show':
+          return showSchedule(link, project, name, flags, io, renderScheduleShow);
+        case 'pause':
+          await link.schedules.pause(project, name, flags.note);
+          io.stderr.write(`schedule ${pc.bold(name)} paused; a run going on finishes\n`);
+          return 0;
+        case 'unpause':
+          await link.schedules.unpause(project, name, flags.note);
+          io.stderr.write(`schedule ${pc.bold(name)} fires again\n`);
+          return 0;
+        case 'trigger':
+          await link.schedules.trigger(project, name);
+          io.stderr.write(`schedule ${pc.bold(name)} fired now (skipped if a run of it still goes on)\n`);
+          return 0;
+        case 'backfill': {
+          const from = parseDate('--from', flags.from);
+          const to = parseDate('--to', flags.to);
+          if (to <= from) throw new ConfigError(undefined, '--to', `must come after --from (${flags.from})`);
+          await link.schedules.backfill(project, name, from, to);
+          io.stderr.write(
+            `schedule ${pc.bold(name)}: the fires between ${from.toISOString()} and ${to.toISOString()} run one after another\n`,
+          );
+          return 0;
+        }
+        case 'delete':
+          await link.schedules.delete(project, name);
+          io.stderr.write(`schedule ${pc.bold(name)} deleted; its runs stay\n`);
+          return 0;
+        default:
+          throw new ConfigError(undefined, 'schedule', `unknown action ${JSON.stringify(action)}`);
       }
-      case 'delete':
-        await link.schedules.delete(project, name);
-        io.stderr.write(`schedule ${pc.bold(name)} deleted; its runs stay\n`);
-        return 0;
-      default:
-        throw new ConfigError(undefined, 'schedule', `unknown action ${JSON.stringify(action)}`);
-    }
-  });
+    },
+    !read,
+  );
 }

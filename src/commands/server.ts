@@ -4,9 +4,20 @@ import { userStateDir } from '../dirs.ts';
 import { ensureServer, serverStatus, stopServer } from '../../temporal/server.ts';
 import type { Io } from '../cli/io.ts';
 import type { SuiteFlags } from '../cli/options.ts';
+import { runsInFlightAt } from '../temporal/runs.ts';
+
+/** `server stop` refused: runs are going on on the embedded server (exit 1; `--force` stops it anyway). */
+class ServerInUse extends Error {
+  readonly type = 'ServerInUse';
+  readonly exitCode = 1;
+}
 
 /** `server install|start|stop|status` (D4): the user's embedded Temporal dev server, shared by every project. */
-export async function serverCommand(action: string, _flags: SuiteFlags, io: Io): Promise<number> {
+export async function serverCommand(
+  action: string,
+  flags: SuiteFlags & { force?: boolean },
+  io: Io,
+): Promise<number> {
   const log = (line: string) => io.stderr.write(pc.dim(line) + '\n');
   const stateDir = userStateDir(io.env);
   switch (action) {
@@ -27,6 +38,17 @@ export async function serverCommand(action: string, _flags: SuiteFlags, io: Io):
       return 0;
     }
     case 'stop': {
+      // The server is every project's: a run going on elsewhere would wait for ever for a server this stopped.
+      const { running, info } = await serverStatus(stateDir);
+      const inFlight = running && info && !flags.force ? await runsInFlightAt(info.address) : [];
+      if (inFlight.length > 0) {
+        const names = inFlight.map((r) => `  ${r.runId}  ${r.suite}  ${r.project}`);
+        throw new ServerInUse(
+          `not stopped: ${inFlight.length === 1 ? 'a run is' : `${inFlight.length} runs are`} going on on it:\n` +
+            `${names.join('\n')}\n` +
+            'cancel them (llm-evals cancel RUN) or let them finish; --force stops the server anyway (they wait for it)',
+        );
+      }
       const { stopped, pid } = await stopServer(stateDir);
       io.stdout.write(stopped ? `stopped (pid ${pid})\n` : 'not running\n');
       return 0;

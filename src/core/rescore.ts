@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Json, Metric } from '../api/types.ts';
+import { summarizeFailures } from './failures.ts';
 import type { CaseResult } from './results.ts';
 import type { Snapshot, SnapshotCase } from './snapshot.ts';
 
@@ -103,5 +104,7 @@ export function rescoreSnapshot(original: Snapshot, parts: RescoreParts): Snapsh
     ...(parts.weights ? { weights: parts.weights } : {}),
     cases: original.cases.map((c) => byKey.get(c.key) ?? c),
     results,
+    // Why cases failed is the new verdicts', not the original's: a scorer that now throws is an error to name.
+    failures: summarizeFailures(original.contenders, original.experiments, results),
   };
 }

@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pc from 'picocolors';
 import {
@@ -12,6 +11,7 @@ import {
 import { openInBrowser } from './open-browser.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { stripAnsi } from '../report/text-width.ts';
+import { shownPath, writeWhole } from './write-whole.ts';
 
 /** Where reports go: a command's streams, environment and working directory. */
 export interface ReportIo {
@@ -36,6 +36,8 @@ export interface Delivery extends ReportOptions {
   snapshotFile: string;
   /** Where a relative `-o` lands: the suite's project. */
   baseDir: string;
+  /** `render`: the report comes from the snapshot file, so a failed write is redone from it, not from Temporal. */
+  fromFile?: boolean;
 }
 
 /** What a delivery does: the file `-o` writes, what stdout gets, the HTML report's file and whether to open it. */
@@ -68,9 +70,13 @@ export function planDelivery(d: Delivery): DeliveryPlan {
   return plan;
 }
 
-function write(file: string, text: string): void {
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text);
+/** The command that writes a report again after a failed write: `report RUN` from Temporal, else `render`. */
+export function writeAgain(snapshot: Snapshot, d: Delivery, file: string, format: ReportFormat): string {
+  const out = `-o ${shownPath(file)}${formatFor(file) === format ? '' : ` --format ${format}`}`;
+  if (d.fromFile || snapshot.rescoreOf) {
+    return `The snapshot ${shownPath(d.snapshotFile)} is whole; write the report again with: llm-evals render ${shownPath(d.snapshotFile)} ${out}`;
+  }
+  return `The run's results are safe in Temporal; write the report again with: llm-evals report ${snapshot.runId} ${out}`;
 }
 
 /** Shows a saved run as the flags and the lineup ask (see `planDelivery`); a browser that cannot open is only noted. */
@@ -89,7 +95,8 @@ export async function deliverReports(snapshot: Snapshot, d: Delivery, io: Report
   };
   if (plan.file && !(plan.file.format === 'json' && plan.file.path === d.snapshotFile)) {
     const body = renderReport(plan.file.format, snapshot, options);
-    write(plan.file.path, plan.file.format === 'tui' ? stripAnsi(body) : body);
+    const { path, format } = plan.file;
+    writeWhole(path, format === 'tui' ? stripAnsi(body) : body, writeAgain(snapshot, d, path, format));
     io.stderr.write(
       `${plan.file.format === 'json' ? 'snapshot' : 'report'} written: ${shown(plan.file.path)}\n`,
     );
@@ -97,7 +104,8 @@ export async function deliverReports(snapshot: Snapshot, d: Delivery, io: Report
   if (plan.stdout) io.stdout.write(renderReport(plan.stdout, snapshot, { ...options, width: io.columns }));
   if (!plan.html) return plan;
   if (plan.html.path !== plan.file?.path) {
-    write(plan.html.path, renderReport('html', snapshot, options));
+    const { path } = plan.html;
+    writeWhole(path, renderReport('html', snapshot, options), writeAgain(snapshot, d, path, 'html'));
     io.stderr.write(`report written: ${shown(plan.html.path)}\n`);
   }
   if (plan.html.open) {

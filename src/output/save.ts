@@ -1,15 +1,26 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunFlags } from '../cli/options.ts';
 import { ConfigError } from '../errors.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { SNAPSHOT_VERSION, SnapshotSchema, type Snapshot } from '../core/snapshot.ts';
+import { shownPath, writeWhole } from './write-whole.ts';
 
-/** Writes a snapshot as `<dir>/<runId>.json` and returns the path. */
+/** What a snapshot that could not be saved says next: where its results still are, and the command that saves it. */
+export function saveAgain(snapshot: Snapshot, file: string): string {
+  if (snapshot.rescoreOf) {
+    return `The saved replies are still in run ${snapshot.rescoreOf.runId}; rescore it again: llm-evals rescore ${snapshot.rescoreOf.file ?? snapshot.rescoreOf.runId}`;
+  }
+  return (
+    `The run's results are safe in Temporal; once there is room, write them again with: ` +
+    `llm-evals report ${snapshot.runId} --format json -o ${shownPath(file)}`
+  );
+}
+
+/** Writes a snapshot as `<dir>/<runId>.json`, whole or not at all, and returns the path. */
 export function saveSnapshot(snapshot: Snapshot, dir: string): string {
-  mkdirSync(dir, { recursive: true });
   const file = join(dir, `${snapshot.runId}.json`);
-  writeFileSync(file, JSON.stringify(snapshot, null, 2) + '\n');
+  writeWhole(file, JSON.stringify(snapshot, null, 2) + '\n', saveAgain(snapshot, file));
   return file;
 }
 

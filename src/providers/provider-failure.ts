@@ -19,15 +19,19 @@ export function redact(text: string, key?: string): string {
   return plain.replace(KEY_LIKE, '[key]');
 }
 
-/** Whether a failure, or one of its causes, is a connection the other side refused. */
-function refused(error: unknown): boolean {
+/**
+ * Why nothing could be reached, when a failure (or one of its causes) says so for good: a connection the other side
+ * refused, or a host name the resolver does not know (`getaddrinfo ENOTFOUND`). A timeout or a reset says neither.
+ */
+function unreachable(error: unknown): string | undefined {
   let node: unknown = error;
   for (let depth = 0; depth < 5 && node instanceof Error; depth++) {
-    if ((node as NodeJS.ErrnoException).code === 'ECONNREFUSED' || /ECONNREFUSED/.test(node.message))
-      return true;
+    const code = (node as NodeJS.ErrnoException).code;
+    if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(node.message)) return 'connection refused';
+    if (code === 'ENOTFOUND' || /ENOTFOUND/.test(node.message)) return 'host not found';
     node = node.cause;
   }
-  return false;
+  return undefined;
 }
 
 /** The innermost cause's words: fetch hides `connect ECONNREFUSED …` two levels down. */
@@ -75,22 +79,17 @@ export function toProviderError(
       },
     );
   }
-  const why = redact(rootCause(error) ?? String(error), call.key);
-  // Nothing listens at the address: no retry can mend it, and five of them per case would only cost time.
-  if (refused(error)) {
-    return new ProviderError(
-      `cannot connect to ${baseUrl} (connection refused)`,
-      provider,
-      model,
-      undefined,
-      undefined,
-      {
-        cause: error,
-        retryable: false,
-      },
-    );
+  // Nothing listens at the address, or no host has its name: no retry can mend it, and five of them per case would
+  // only cost time (37 s a case for a host the resolver does not know).
+  const why = unreachable(error);
+  if (why) {
+    return new ProviderError(`cannot connect to ${baseUrl} (${why})`, provider, model, undefined, undefined, {
+      cause: error,
+      retryable: false,
+    });
   }
-  return new ProviderError(`no reply from ${baseUrl}: ${why}`, provider, model, undefined, undefined, {
+  const said = redact(rootCause(error) ?? String(error), call.key);
+  return new ProviderError(`no reply from ${baseUrl}: ${said}`, provider, model, undefined, undefined, {
     cause: error,
   });
 }

@@ -11,6 +11,7 @@ import type { Snapshot } from '../core/snapshot.ts';
 import { standings, type Standing, type StandingsTable } from './standings.ts';
 import { renderTable, type FitOptions } from './table.ts';
 import { wrapProse } from './text-width.ts';
+import { unfinishedHeadline, unfinishedVerdict } from './unfinished.ts';
 
 /** What the TUI shows beyond the standings by dataset: which totals, and whether to list every experiment's score. */
 export interface LeaderboardOptions extends ScoreLinks, FitOptions {
@@ -93,6 +94,10 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
   const columns = reportColumns(snapshot);
   const totals = options.totals ?? 'overall';
   const fit = { width: options.width };
+  // An unfinished run's verdicts say on how many of the planned results they stand (its experiments').
+  const verdict = (label: string, t: StandingsTable) =>
+    bestLine(label, t, s.ranking) +
+    pc.yellow(unfinishedVerdict(snapshot, new Set(t.rows.flatMap((r) => r.experimentIds))));
   const block = (title: string, body: string, lines: string[]) =>
     [
       pc.bold(wrapProse(title, options.width)),
@@ -103,14 +108,14 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
     block(
       `Standings by dataset, ranked by ${s.ranking}`,
       table('dataset', s.datasets, columns, fit),
-      s.datasets.map((t) => bestLine(t.group, t, s.ranking)),
+      s.datasets.map((t) => verdict(t.group, t)),
     ),
   ];
   // With one dataset the overall table would repeat it row for row.
   if (totals !== 'variant' && (s.datasets.length > 1 || options.totals)) {
     parts.push(
       block('All datasets: each contender across all cases', table(undefined, [s.overall], columns, fit), [
-        bestLine('all datasets', s.overall, s.ranking),
+        verdict('all datasets', s.overall),
       ]),
     );
   }
@@ -119,7 +124,7 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
       block(
         'By variant: each case folder across datasets',
         table('variant', s.variants, columns, fit),
-        s.variants.map((t) => bestLine(t.group, t, s.ranking)),
+        s.variants.map((t) => verdict(t.group, t)),
       ),
     );
   }
@@ -131,5 +136,7 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
   if (options.scores) parts.push(renderScores(snapshot, s, options, fit));
   const rescore = rescoreNote(snapshot);
   if (rescore) parts.unshift(pc.yellow(wrapProse(rescore, options.width)));
+  const unfinished = unfinishedHeadline(snapshot);
+  if (unfinished) parts.unshift(pc.yellow(pc.bold(wrapProse(unfinished, options.width))));
   return parts.join('\n\n');
 }

@@ -28,6 +28,9 @@ export interface ScheduleShow {
 /** How long since a worker polled before `schedule show` warns that none serves the suite. */
 export const WORKER_QUIET_MS = 2 * 60_000;
 
+/** How long a polling worker goes between polls at most (Temporal's long poll, a minute, and some slack). */
+export const WORKER_POLL_MS = 75_000;
+
 /** A moment relative to now: `in 5s`, `3m ago`, `now`. */
 export function relativeTime(at: Date, now: Date): string {
   const ms = at.getTime() - now.getTime();
@@ -88,8 +91,14 @@ export function workersLine(show: ScheduleShow, now: Date): string {
         `until ${pc.bold('llm-evals worker')} runs in the suite's project`,
     );
   }
-  const seen = recent.map((w) => `${w.identity} (${relativeTime(w.lastSeen!, now)})`).join(', ');
-  return `workers:  ${recent.length} polling ${queue}: ${seen}`;
+  // A live worker polls again within a long poll (a minute): one quiet for longer may have exited, and is not
+  // counted as polling, only as seen.
+  const live = recent.filter((w) => now.getTime() - w.lastSeen!.getTime() < WORKER_POLL_MS);
+  const named = (ws: typeof recent) =>
+    ws.map((w) => `${w.identity} (${relativeTime(w.lastSeen!, now)})`).join(', ');
+  const quiet = recent.filter((w) => !live.includes(w));
+  const gone = quiet.length ? `; ${quiet.length} quiet since, perhaps exited: ${named(quiet)}` : '';
+  return `workers:  ${live.length} polling ${queue}${live.length ? `: ${named(live)}` : ''}${gone}`;
 }
 
 /** `schedule show NAME` as text: spec, state, bar, next fires, the last runs with their scores, the change, workers. */

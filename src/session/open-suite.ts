@@ -45,8 +45,11 @@ export function findSuite(flags: SuiteFlags, io: Io, box = true): Discovery {
   return found;
 }
 
-/** Finds and loads the suite, printing the info box (or the warning box) first, as every suite command does. */
-export async function openSuite(flags: SuiteFlags, io: Io): Promise<LoadedSuite> {
+/**
+ * Finds and loads the suite, printing the info box (or the warning box) first, as a command that acts on the suite
+ * does; a read of a run (`box` false) prints the box only above an error, where it says which suite failed.
+ */
+export async function openSuite(flags: SuiteFlags, io: Io, box = true): Promise<LoadedSuite> {
   const found = findSuite(flags, io, false);
   let suite: LoadedSuite;
   try {
@@ -56,7 +59,7 @@ export async function openSuite(flags: SuiteFlags, io: Io): Promise<LoadedSuite>
     infoBox(io, found, folderName(found));
     throw error;
   }
-  infoBox(io, found, suite.name);
+  if (box) infoBox(io, found, suite.name);
   if (flags.verbose) io.stderr.write(`suite ${suite.name} found ${found.how}: ${found.file}\n`);
   return suite;
 }

@@ -24,10 +24,12 @@ export async function checkBeforeRun(
 ): Promise<void> {
   const providers = [...new Set(plan.contenders.map((c) => c.provider))];
   // Without the checks, keys still are: a run without them would fail every case.
+  const warnings: string[] = [];
   const problems =
     flags.verify === false
       ? missingKeys(suite, providers, io.env)
-      : await suiteProblems(suite, cases, { cwd: io.cwd, env: io.env, providers });
+      : await suiteProblems(suite, cases, { cwd: io.cwd, env: io.env, providers, warnings });
+  for (const w of warnings) io.stderr.write(pc.yellow(`warning: ${w}`) + '\n');
   if (problems.length === 0) return;
   for (const p of problems) io.stderr.write(`${pc.red('✗')} ${p}\n`);
   const count = problems.length === 1 ? 'a problem' : `${problems.length} problems`;

@@ -124,6 +124,7 @@ export async function rescoreRun(target: string, flags: RunFlags, io: Io): Promi
       ) + '\n',
     );
   }
-  await presentRun(rescored, saved, suite, flags, io, { display: 'tui' });
-  return 0;
+  // Exits as `report` of the same run does: 1 when a contender scored nothing (unless --allow-failures), or when the
+  // run did not complete; the line saying "(exit 1; …)" and the code agree.
+  return presentRun(rescored, saved, suite, flags, io, { display: 'tui' });
 }

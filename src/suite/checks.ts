@@ -23,8 +23,9 @@ function tryConnect(url: string, timeoutMs: number): Promise<string | undefined>
 
 /**
  * What `verify` checks, and what `compare`, `run` and `start` check before any call: the cases load, the adapter's
- * and scorer's own checks pass for each dataset and each expected answer, the keys the providers need are set, and
- * each local endpoint the run would call accepts a connection. One line per problem; empty when all is well.
+ * and scorer's own checks pass for each dataset and each expected answer, the scorer grades each expected answer
+ * given as the reply without throwing, the keys the providers need are set, and each local endpoint the run would
+ * call accepts a connection. One line per problem; empty when all is well.
  */
 export async function suiteProblems(
   suite: LoadedSuite,
@@ -34,6 +35,8 @@ export async function suiteProblems(
     env: NodeJS.ProcessEnv;
     loadProblems?: readonly CaseProblem[];
     providers?: string[];
+    /** Where what is worth a look but stops nothing goes: expected answers the scorer does not give full marks. */
+    warnings?: string[];
   },
 ): Promise<string[]> {
   const where = (path: string) => shortPath(options.cwd, path);
@@ -46,14 +49,26 @@ export async function suiteProblems(
       problems.push(`dataset ${dataset}: the adapter's check failed: ${message(error)}`);
     }
   }
+  const low: string[] = [];
   for (const kase of cases) {
     try {
-      for (const p of suite.scorer.verify(kase, suite.adapter.context(kase))) {
-        problems.push(`${where(kase.path)}/expected.json: ${p}`);
-      }
+      const found = suite.scorer.verify(kase, suite.adapter.context(kase));
+      for (const p of found) problems.push(`${where(kase.path)}/expected.json: ${p}`);
+      if (found.length > 0) continue;
     } catch (error) {
       problems.push(`${kase.key}: the scorer's check failed: ${message(error)}`);
+      continue;
     }
+    const grade = gradeExpected(suite, kase);
+    if (typeof grade === 'string') problems.push(grade);
+    else if (!(grade >= 1)) low.push(`${kase.key} (${(grade * 100).toFixed(1)}%)`);
+  }
+  if (low.length > 0) {
+    const more = low.length > 3 ? ` and ${low.length - 3} more` : '';
+    options.warnings?.push(
+      `the scorer gives ${low.length === 1 ? 'a case its own expected answer' : `${low.length} cases their own expected answers`} ` +
+        `less than full marks: ${low.slice(0, 3).join(', ')}${more} (a scorer bug, or a wrong expected value?)`,
+    );
   }
   problems.push(...missingKeys(suite, options.providers ?? [], options.env));
   const providers = (options.providers ?? []).flatMap((name) => suite.registry.get(name) ?? []);
@@ -66,6 +81,19 @@ export async function suiteProblems(
     if (answers[i]) problems.push(`${name}: ${url} is not reachable (${answers[i]})`);
   });
   return problems;
+}
+
+/**
+ * Scores a case's expected answer as if a model had replied it, before any model is asked: the score (1 is full
+ * marks), or the problem when the scorer throws, which every reply would meet only after it was paid for.
+ */
+function gradeExpected(suite: LoadedSuite, kase: LoadedCase): number | string {
+  try {
+    const reply = { output: kase.expected, raw: JSON.stringify(kase.expected) };
+    return suite.scorer.call(kase, reply, suite.adapter.context(kase)).value;
+  } catch (error) {
+    return `${kase.key}: the scorer threw on the case's own expected answer given as the reply: ${message(error)}`;
+  }
 }
 
 /** The keys the named providers need and the environment lacks (P5), one line each naming the variable. */

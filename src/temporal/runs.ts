@@ -1,6 +1,6 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import { newGate, type GateState } from '../core/coordinator.ts';
 import type { ExperimentProgress, RunProgress } from '../core/progress.ts';
@@ -414,6 +414,20 @@ export class Runs {
     }
   }
 
+  /**
+   * A run's state as `status` says it, in one look (no progress counted): `gateKnown` is false for a running run
+   * whose gate no worker answered, so whether it is paused cannot be told.
+   */
+  async stateOf(runId: string): Promise<{ state: RunState; gateKnown: boolean }> {
+    const description = await this.handle(runWorkflowId(runId))
+      .describe()
+      .catch((error: unknown) => noSuchRun(runId, error));
+    const status = description.status.name;
+    const ended = status === 'COMPLETED' ? (await this.outcome(runId)).state : undefined;
+    const gate = status === 'RUNNING' ? await this.gate(runId) : undefined;
+    return { state: runStateOf(status, ended, gate?.state), gateKnown: status !== 'RUNNING' || !!gate };
+  }
+
   /** Answers a run paused after a streak of failures: true goes on, false stops it (S11). */
   async answerPause(runId: string, goOn: boolean): Promise<void> {
     await this.handle(gateWorkflowId(runId))
@@ -470,5 +484,42 @@ export class Runs {
   async latest(project?: string): Promise<string | undefined> {
     for await (const run of this.list({ ...(project ? { project } : {}), limit: 1 })) return run.runId;
     return undefined;
+  }
+}
+
+/** A run still going on a server, as visibility names it: its id, suite and project. */
+export interface RunInFlight {
+  runId: string;
+  suite: string;
+  project: string;
+}
+
+/**
+ * The runs still going on the server at `address` (every project's), for `server stop` to name before it pulls the
+ * server from under them; empty when the server does not answer within `timeoutMs`.
+ */
+export async function runsInFlightAt(address: string, timeoutMs = 3000): Promise<RunInFlight[]> {
+  let connection: Connection | undefined;
+  try {
+    connection = await Connection.connect({ address, connectTimeout: timeoutMs });
+    const client = new Client({ connection });
+    const query = `WorkflowType = 'compareRun' AND ExecutionStatus = 'Running'`;
+    const first = (value: unknown) => (Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '');
+    const found: RunInFlight[] = [];
+    await connection.withDeadline(Date.now() + timeoutMs, async () => {
+      for await (const run of client.workflow.list({ query })) {
+        const attributes = run.searchAttributes ?? {};
+        found.push({
+          runId: first(attributes.LlmEvalsRunId) || run.workflowId,
+          suite: first(attributes.LlmEvalsSuite),
+          project: first(attributes.LlmEvalsProject),
+        });
+      }
+    });
+    return found;
+  } catch {
+    return [];
+  } finally {
+    await connection?.close();
   }
 }

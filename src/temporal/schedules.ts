@@ -204,6 +204,17 @@ export class Schedules {
           'a schedule of this name exists; delete it first, or pick another name',
         );
       }
+      // The SDK turns the server's INVALID_ARGUMENT for a spec into a TypeError: a --cron or --timezone it refused.
+      if (error instanceof TypeError && (s.cron || s.timezone)) {
+        const zone = /time ?zone/i.test(error.message);
+        const [flag, value] = zone ? ['--timezone', s.timezone] : ['--cron', s.cron];
+        const like = zone ? 'Europe/Paris or UTC' : '"0 3 * * 1" (minute hour day month weekday)';
+        throw new ConfigError(
+          undefined,
+          flag,
+          `${JSON.stringify(value)} is refused by Temporal (${error.message}); give one such as ${like}`,
+        );
+      }
       throw error;
     }
     return id;

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
-import { caseFiles, TempDirs } from '../helpers/suite-dir.ts';
+import { caseFiles, TempDirs, TOY_SUITE, writeTree } from '../helpers/suite-dir.ts';
 import { freeServerPort } from '../helpers/temporal.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
 
@@ -84,5 +84,105 @@ describe.concurrent('checks before any call', () => {
       expect(run.stderr).toContain('KEYED_API_KEY: not set, and provider keyed needs it');
     }
     expect(server.of('m')).toHaveLength(0);
+  }, 60_000);
+});
+
+// Never a wrong word (issue 28): `verify` said "no problems" of a lineup that `compare` refused. verify, compare -n and
+// the run's own checks are one set of checks, with one exit code (2), each problem named the same way.
+describe.concurrent('verify, compare -n and compare: one set of checks', () => {
+  it.each<[string, string]>([
+    ['an unset api_key_env', 'KEYED_API_KEY: not set, and provider keyed needs it'],
+    ['a closed port', 'is not reachable (connection refused)'],
+  ])(
+    '%s fails all three with exit 2, named alike',
+    async (what, problem) => {
+      const { url, server } = await listening();
+      const closed = `http://127.0.0.1:${await freeServerPort()}/v1`;
+      const lineup =
+        what === 'a closed port'
+          ? `keyed:\n  base_url: ${closed}\n  models: [m]\n`
+          : `keyed:\n  base_url: ${url}\n  api_key_env: KEYED_API_KEY\n  models: [m]\n`;
+      const project = providerSuite(dirs, lineup, numberedCases(2));
+      const env = cliEnv(await warmCache(), { KEYED_API_KEY: '' });
+      for (const args of [['verify'], ['compare', '-n'], ['compare', '--display', 'none']]) {
+        const result = await runCli(args, { cwd: project, env });
+        expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+        expect(result.stdout + result.stderr, args.join(' ')).toContain(problem);
+        expect(result.stderr).not.toMatch(STACK);
+      }
+      expect(server.of('m')).toHaveLength(0);
+      expect(existsSync(join(project, 'evals/results'))).toBe(false);
+    },
+    60_000,
+  );
+});
+
+// Never a wrong word (issue 28): a scorer that throws was found after 108 paid calls. Before any call each case's
+// expected answer is scored as if it were the reply: a throw stops the run (exit 2, naming the case and the error);
+// less than full marks is a warning (a scorer bug, or a wrong expected value).
+describe.concurrent('the scorer grades each expected answer before any call', () => {
+  const SCORERS = `import type { Case, Json, Reply, Score } from 'llm-evals';
+import { ToyScorer } from '${join(TOY_SUITE, 'lib/toy-suite.ts')}';
+
+export class ThrowingScorer extends ToyScorer {
+  call(kase: Case, reply: Reply): Score {
+    if (kase.key === 'pets/bulk/002') throw new Error('cannot read the name of undefined');
+    return super.call(kase, reply);
+  }
+}
+
+export class HalfScorer extends ToyScorer {
+  call(kase: Case, reply: Reply): Score {
+    const score = super.call(kase, reply);
+    return kase.key === 'pets/bulk/001' ? { ...score, value: score.value / 2 } : score;
+  }
+}
+`;
+
+  /** A config-only project whose scorer is `scorer` (from the file above), calling a listening server. */
+  async function project(scorer: string) {
+    const { url, server } = await listening();
+    const lineup = [
+      `import: [${join(TOY_SUITE, 'lib/toy-suite.ts')}, ./lib/scorers.ts]`,
+      'adapter: ToyAdapter',
+      `scorer: ${scorer}`,
+      'request_types: [prompt]',
+      `lan:\n  base_url: ${url}\n  models: [m]`,
+    ].join('\n');
+    const dir = writeTree(dirs.os('llm-evals-scorer-check-'), {
+      ...numberedCases(3),
+      'lib/scorers.ts': SCORERS,
+      'evals/.llm-evals.config.yml': lineup + '\n',
+    });
+    return { dir, server };
+  }
+
+  it('a scorer that throws on an expected answer stops verify, compare -n and compare: exit 2, case and error named', async () => {
+    const { dir, server } = await project('ThrowingScorer');
+    const env = cliEnv(await warmCache(), {});
+    const named =
+      "pets/bulk/002: the scorer threw on the case's own expected answer given as the reply: cannot read the name of undefined";
+    for (const args of [['verify'], ['compare', '-n'], ['compare', '--display', 'none']]) {
+      const result = await runCli(args, { cwd: dir, env });
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+      expect(result.stdout + result.stderr, args.join(' ')).toContain(named);
+      expect(result.stderr).not.toMatch(STACK);
+    }
+    expect(server.of('m')).toHaveLength(0);
+    expect(existsSync(join(dir, 'evals/results'))).toBe(false);
+  }, 60_000);
+
+  it('one that gives an expected answer less than full marks is warned about, and stops nothing', async () => {
+    const { dir } = await project('HalfScorer');
+    const env = cliEnv(await warmCache(), {});
+    const warning =
+      'the scorer gives a case its own expected answer less than full marks: pets/bulk/001 (50.0%) ' +
+      '(a scorer bug, or a wrong expected value?)';
+    const verify = await runCli(['verify'], { cwd: dir, env });
+    expect(verify.code, verify.stdout).toBe(0);
+    expect(verify.stdout).toContain(`! warning: ${warning}`);
+    const dry = await runCli(['compare', '-n'], { cwd: dir, env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(`warning: ${warning}`);
   }, 60_000);
 });

@@ -113,6 +113,9 @@ describe('llm-evals completion bash (C8)', () => {
       expect(complete(['llm-evals', 'status', ''], project, env)).toEqual([runId]);
       expect(complete(['llm-evals', 'rescore', runId.slice(0, 8)], project, env)).toEqual([runId]);
       expect(complete(['evals', 'cancel', 'x'], project, env)).toEqual([]);
+      // diff takes two runs: each is offered the run ids.
+      expect(complete(['llm-evals', 'diff', ''], project, env)).toEqual([runId]);
+      expect(complete(['llm-evals', 'diff', runId, ''], project, env)).toEqual([runId]);
       // Another project's runs are not offered.
       expect(complete(['llm-evals', 'status', ''], TOY_SUITE, env)).not.toContain(runId);
     } finally {

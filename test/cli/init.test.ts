@@ -156,9 +156,11 @@ describe('init through the real CLI', () => {
     expect(text).toMatch(/^ollama:\n {2}base_url: http:\/\/127\.0\.0\.1:11434\/v1$/m);
     const cases = await runCli(['cases'], { cwd: dir });
     expect(cases.code, cases.stderr).toBe(0);
-    // The local section is a provider of its own: ids under its name, planned without a key.
+    // The local section is a provider of its own: ids under its name, planned without a key. No server listens
+    // there, and the dry run says so with the run's own check and exit code, below the matrix it still prints.
     const dry = await runCli(['run', '-n', '-m', 'ollama/llama3.2'], { cwd: dir });
-    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.code, dry.stderr).toBe(2);
+    expect(dry.stderr).toContain('ollama: http://127.0.0.1:11434/v1 is not reachable');
     expect(tableRows(dry.stdout, 'tickets').map((r) => [r.provider, r.model])).toEqual([
       ['ollama', 'ollama/llama3.2'],
     ]);

@@ -14,7 +14,9 @@ describe.concurrent('-m, -d and -c through the real CLI (C5)', () => {
     ['two ids, bare and full', ['parrot', 'fake/echo'], ['fake/echo', 'fake/parrot']],
     ['a provider/model id outside the lineup', ['openai/gpt-4.1-mini'], ['openai/gpt-4.1-mini']],
   ])('run -m %s plans those models', async (_, models, want) => {
-    const result = await runCli(['run', '-n', '-m', ...models], { cwd: TOY_SUITE });
+    // A dry run makes the run's checks: OpenRouter's key must be set (a dead address keeps the catalog offline).
+    const env = { OPENROUTER_API_KEY: 'unused', OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1' };
+    const result = await runCli(['run', '-n', '-m', ...models], { cwd: TOY_SUITE, env });
     expect(result.code, result.stderr).toBe(0);
     expect(modelsIn(result.stdout).sort()).toEqual(want);
   });

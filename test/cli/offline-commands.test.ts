@@ -139,7 +139,11 @@ describe.concurrent('the CLI', () => {
     // A dead local address keeps the dry run's catalog fetch off the network (and out of the user's cache).
     const result = await runCli(['run', '-n', '-m', 'fake/parrot', 'openai/gpt-4.1-mini'], {
       cwd: TOY_SUITE,
-      env: { OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1', XDG_CACHE_HOME: dirs.os() },
+      env: {
+        OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1',
+        OPENROUTER_API_KEY: 'unused',
+        XDG_CACHE_HOME: dirs.os(),
+      },
     });
     expect(result.code).toBe(0);
     expect(
@@ -249,7 +253,7 @@ describe.concurrent('verify on a copy of the toy suite', () => {
     const copy = dirs.toySuite();
     rmSync(join(copy, 'evals/datasets/colors/cases/clear/001/expected.json'));
     const result = await runCli(['verify'], { cwd: copy });
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.stdout).toContain('✗ evals/datasets/colors/cases/clear/001/expected.json: missing');
   });
 });

@@ -66,8 +66,12 @@ const COMMANDS: [string, string[], number, Out, boolean][] = [
   ['runs', ['runs'], 0, 'text', false],
   ['status --json', ['status', 'RUN', '--json'], 0, 'json', false],
   ['status', ['status', 'RUN'], 0, 'text', false],
-  ['report --format json', ['report', 'RUN', '--format', 'json', '--no-open'], 0, 'json', true],
-  ['report', ['report', 'RUN', '--no-open', '--display', 'tui'], 0, 'text', true],
+  ['report --format json', ['report', 'RUN', '--format', 'json', '--no-open'], 0, 'json', false],
+  ['report', ['report', 'RUN', '--no-open', '--display', 'tui'], 0, 'text', false],
+  ['schedule list', ['schedule', 'list'], 0, 'text', false],
+  ['schedule list --json', ['schedule', 'list', '--json'], 0, 'json', false],
+  ['schedule show of no such schedule', ['schedule', 'show', 'nightly'], 2, 'empty', false],
+  ['diff', ['diff', 'FILE', 'FILE'], 0, 'text', false],
   ['render --format json', ['render', 'FILE', '--format', 'json'], 0, 'json', false],
   ['render --format tui', ['render', 'FILE', '--format', 'tui', '--scores'], 0, 'text', false],
   ['rescore --format json', ['rescore', 'FILE', '--format', 'json', '--no-open'], 0, 'json', true],
@@ -75,7 +79,7 @@ const COMMANDS: [string, string[], number, Out, boolean][] = [
   ['status of no such run', ['status', 'nope'], 2, 'empty', false],
   ['cancel of no such run', ['cancel', 'nope'], 2, 'empty', false],
   ['continue of no such run', ['continue', 'nope'], 2, 'empty', false],
-  ['report of no such run', ['report', 'nope'], 2, 'empty', true],
+  ['report of no such run', ['report', 'nope'], 2, 'empty', false],
   ['a bad -m', ['run', '-m', 'zzz'], 2, 'empty', true],
   ['a bad flag value', ['compare', '-p', 'x'], 2, 'empty', false],
   ['an unknown command', ['frobnicate'], 2, 'empty', false],
@@ -94,7 +98,9 @@ describe.concurrent('output conventions over every command', () => {
       // The info box and progress never land in the data.
       expect(result.stdout).not.toContain('┌ Info');
       expect(result.stdout).not.toMatch(/█|░/);
+      // The info box where the command acts on the suite; never on a read (a run's report, a schedule, a diff).
       if (box) expect(result.stderr).toMatch(/^┌ Info/);
+      else expect(result.stderr).not.toContain('┌ Info');
       if (out === 'json') expect(() => JSON.parse(result.stdout) as unknown).not.toThrow();
       if (out === 'text') expect(result.stdout.trim()).not.toBe('');
       if (out === 'empty') expect(result.stdout).toBe('');

@@ -35,7 +35,7 @@ afterAll(async () => {
   for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
   const keep = keptHistoriesDir();
   if (dir && keep) await keepHistories(`127.0.0.1:${serverEnv.LLM_EVALS_TEMPORAL_PORT}`, keep, 'cancel');
-  if (dir) await runCli(['server', 'stop'], { cwd: dir, env: serverEnv });
+  if (dir) await runCli(['server', 'stop', '--force'], { cwd: dir, env: serverEnv });
   dirs.removeAll();
 });
 

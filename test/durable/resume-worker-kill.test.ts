@@ -65,7 +65,7 @@ const baseline = once(async (): Promise<RunReport> => {
 
 afterAll(async () => {
   for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  if (dir) await runCli(['server', 'stop'], { cwd: dir, env: serverEnv });
+  if (dir) await runCli(['server', 'stop', '--force'], { cwd: dir, env: serverEnv });
   dirs.removeAll();
 });
 

@@ -43,7 +43,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  if (dir) await runCli(['server', 'stop'], { cwd: dir, env });
+  if (dir) await runCli(['server', 'stop', '--force'], { cwd: dir, env });
   dirs.removeAll();
 });
 

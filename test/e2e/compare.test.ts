@@ -31,7 +31,7 @@ describe('compare end to end on the embedded Temporal server', () => {
   });
 
   afterAll(async () => {
-    await runCli(['server', 'stop'], { cwd: dir, env });
+    await runCli(['server', 'stop', '--force'], { cwd: dir, env });
     dirs.removeAll();
   });
 

@@ -270,8 +270,11 @@ export async function reportOf(
   runId: string,
 ): Promise<{ report: RunReport; stderr: string }> {
   const { code, stdout, stderr } = await runCli(['report', runId, '--format', 'json'], { cwd: dir, env });
-  if (code !== 0) throw new Error(`report ${runId} exited ${code}:\n${stderr}`);
-  return { report: JSON.parse(stdout) as RunReport, stderr };
+  // A run that did not complete (cancelled, aborted) reports what finished and exits 1, as its compare did.
+  const report = code === 0 || code === 1 ? (JSON.parse(stdout || 'null') as RunReport | null) : null;
+  const complete = report?.status === 'completed' || report?.status === 'partial';
+  if (!report || (code === 1) === complete) throw new Error(`report ${runId} exited ${code}:\n${stderr}`);
+  return { report, stderr };
 }
 
 /** What `status RUN --json` prints. */

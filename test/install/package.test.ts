@@ -68,7 +68,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  if (first) await sh('npx', ['llm-evals', 'server', 'stop'], first, 60_000);
+  if (first) await sh('npx', ['llm-evals', 'server', 'stop', '--force'], first, 60_000);
   dirs.removeAll();
 });
 

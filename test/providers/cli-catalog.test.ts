@@ -19,7 +19,7 @@ describe('the OpenRouter catalog through the real CLI', () => {
 
   beforeAll(async () => {
     project = providerSuite(dirs, LINEUP);
-    env = cliEnv(dirs.os(), { OPENROUTER_BASE_URL: await server.start() });
+    env = cliEnv(dirs.os(), { OPENROUTER_BASE_URL: await server.start(), OPENROUTER_API_KEY: 'test-key' });
   });
 
   afterAll(async () => {

@@ -82,3 +82,17 @@ describe('an endpoint that is down, through the real CLI', () => {
     );
   }, 180_000);
 });
+
+// Never a wrong word (issue 28): a host the resolver does not know (`getaddrinfo ENOTFOUND`) was retried for 37 s a
+// case, while a closed port failed at once. No retry mends a name that does not resolve (.invalid never does).
+describe('an endpoint whose host name does not resolve, through the real CLI', () => {
+  it('is tried once per case, and the error says the host was not found', async () => {
+    const nowhere = 'http://llm-evals-test.invalid/v1';
+    const lineup = `nowhere:\n  base_url: ${nowhere}\n  models: [m]\n`;
+    const { run, results } = await compare(lineup, {}, ['-c', 'clear/001', '--no-verify']);
+    expect(run.code, run.stderr).toBe(1); // no contender scored a case
+    expect(results).toHaveLength(1);
+    expect(results[0]).toMatchObject({ status: 'error', score: null, attempts: 1 });
+    expect(results[0]!.error).toContain(`nowhere nowhere/m: cannot connect to ${nowhere} (host not found)`);
+  }, 180_000);
+});

@@ -1,0 +1,52 @@
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+
+/**
+ * Thrown when a snapshot or report could not be written (disk full, no permission): names the file and the cause,
+ * and says how to write it again; exit 1, since the run itself is not at fault and its results are kept elsewhere.
+ */
+export class WriteFailed extends Error {
+  readonly type = 'WriteFailed';
+  readonly exitCode = 1;
+
+  constructor(
+    readonly file: string,
+    readonly code: string | undefined,
+    again: string,
+    options?: { cause?: unknown },
+  ) {
+    const why = options?.cause instanceof Error ? options.cause.message : String(options?.cause);
+    super(
+      `could not write ${shownPath(file)} (${why}); nothing was left half-written there. ${again}`,
+      options,
+    );
+  }
+}
+
+/** A path as a user types it in the shell it runs from: relative when under the working directory, quoted if needed. */
+export function shownPath(file: string, cwd = process.cwd()): string {
+  const near = relative(cwd, file);
+  const path = near && !near.startsWith('..') ? near : file;
+  return /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * Writes a file whole or not at all: into a temporary file beside it, then renamed over it, so a full disk or a
+ * killed process never leaves a truncated snapshot or report where a good one is expected. `again` is the advice a
+ * failure ends with (the command that writes the file again).
+ */
+export function writeWhole(file: string, text: string, again: string): void {
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(temp, text);
+    renameSync(temp, file);
+  } catch (error) {
+    try {
+      rmSync(temp, { force: true });
+    } catch {
+      // A folder that refused the write may refuse the clean-up too; the failure to report is the write's.
+    }
+    throw new WriteFailed(file, (error as NodeJS.ErrnoException).code, again, { cause: error });
+  }
+}
