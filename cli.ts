@@ -5,7 +5,7 @@ import { VERSION } from './src/package-root.ts';
 import { createProgram, type Commands } from './src/cli/program.ts';
 import { builtinProviders } from './src/providers/builtin.ts';
 import { ProviderRegistry } from './src/providers/registry.ts';
-import { inOurWords } from './src/temporal/unavailable.ts';
+import { inOurWords } from './src/client/unavailable.ts';
 import { mark } from './src/timing.ts';
 
 // Commands load on use, so `--help` and `version` start without Temporal's modules.

@@ -4,7 +4,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { roomsPlugin } from './dev/eslint-rooms.mjs';
 
-/** Temporal's SDK: only the engine (workflows/, activities/), the client room (src/temporal) and temporal/ import it. */
+/** Temporal's SDK: only the engine (workflows/, activities/), the client room (src/client) and temporal/ import it. */
 const sdk = ['@temporalio/*'];
 /** Built-ins that do I/O, in both spellings (`fs` and `node:fs`). */
 const io = [
@@ -38,7 +38,7 @@ const everything = [
   'src/output',
   'src/view',
   'src/cache',
-  'src/temporal',
+  'src/client',
   'temporal',
   'cli.ts',
   'worker.ts',
@@ -78,17 +78,17 @@ const rooms = {
   'src/commands': {
     values: but(...engine),
     packages: { deny: sdk },
-    why: 'commands reach Temporal only through src/temporal',
+    why: 'commands reach Temporal only through src/client',
   },
   'src/session': {
     values: but(...engine, 'src/commands', 'src/cli'),
     packages: { deny: sdk },
-    why: 'the session runs through src/temporal and never calls up',
+    why: 'the session runs through src/client and never calls up',
   },
   'src/view': {
     values: but(...engine, 'src/commands', 'src/cli'),
     packages: { deny: sdk },
-    why: 'the view reads runs through the session and src/temporal; it parses no flags',
+    why: 'the view reads runs through the session and src/client; it parses no flags',
   },
   'src/cache': {
     values: [...leaves, ...library, ...pure],
@@ -100,7 +100,7 @@ const rooms = {
     packages: { deny: sdk },
     why: 'output writes reports; it does not run anything',
   },
-  'src/temporal': {
+  'src/client': {
     values: but('src/commands', 'src/cli', 'src/session', 'src/output', 'src/report'),
     why: 'the client room serves the session; it never calls up',
   },
@@ -137,8 +137,8 @@ const rooms = {
     values: [...leaves, ...library, ...pure],
     why: "the package's entry exports the library",
   },
-  'cli.ts': { values: but(...engine), why: 'the CLI reaches the engine only through src/temporal' },
-  'worker.ts': { values: but(...engine), why: 'the worker reaches the engine only through src/temporal' },
+  'cli.ts': { values: but(...engine), why: 'the CLI reaches the engine only through src/client' },
+  'worker.ts': { values: but(...engine), why: 'the worker reaches the engine only through src/client' },
 };
 
 export default tseslint.config(

@@ -15,7 +15,8 @@ const UNIT = [
   'test/report/{breakdown,failed-replies,format,html,leaderboard,standings,table-fit,text-width,value-chart,weights-table}.test.ts',
   'test/providers/{catalog-cache,chat-completions,registry}.test.ts',
   'test/trackers/{braintrust,check,from-snapshot,local,otlp-target,otlp,select,send}.test.ts',
-  'test/temporal/{tls-probe,zip,sdk-patches}.test.ts',
+  'test/temporal/zip.test.ts',
+  'test/client/{tls-probe,sdk-patches,unavailable}.test.ts',
 ];
 
 /**

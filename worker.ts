@@ -4,15 +4,15 @@ import pc from 'picocolors';
 import type { Io } from './src/cli/io.ts';
 import { openSuite } from './src/session/open-suite.ts';
 import type { WorkerFlags } from './src/cli/options.ts';
-import type { ScheduledRunSpec } from './src/core/schedule.ts';
+import type { ScheduledRunSpec } from './src/core/schedule-spec.ts';
 import { linkForCommand } from './src/session/link.ts';
 import { prepareSuite } from './src/session/prepare.ts';
 import { planFire } from './src/session/plan-fire.ts';
 import { suiteDeps } from './src/session/serve.ts';
 import { liveCases } from './src/suite/cases.ts';
-import { engineTracing } from './src/temporal/engine-tracing.ts';
-import { watchTemporal } from './src/temporal/health.ts';
-import { createSuiteWorker, taskQueueFor } from './src/temporal/worker.ts';
+import { engineTracing } from './src/client/engine-tracing.ts';
+import { watchTemporal } from './src/client/health.ts';
+import { createSuiteWorker, taskQueueFor } from './src/client/worker.ts';
 
 /** `worker` (D4): serves this suite's runs with its adapter, scorer, providers and cases; any number, on any machine. */
 export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {

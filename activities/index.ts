@@ -1,12 +1,12 @@
 import { heartbeating } from './heartbeat.ts';
 import { createRunCase } from './run-case.ts';
 import { createRunCases, type PoolDeps } from './run-cases.ts';
-import { createScheduleActivities, type ScheduleDeps } from './schedule.ts';
+import { createScheduleActivities, type ScheduleDeps } from './plan-and-judge.ts';
 import { createTrack, type TrackDeps } from './track.ts';
 
 export type { CaseDeps, CaseTask } from './case-runner.ts';
 export type { ExperimentClient, PoolDeps, PoolInput, PoolResult } from './run-cases.ts';
-export type { Judged, PlannedFire, ScheduleDeps } from './schedule.ts';
+export type { Judged, PlannedFire, ScheduleDeps } from './plan-and-judge.ts';
 export type { RunReader, TrackDeps, TrackTask } from './track.ts';
 
 /** The activities a worker registers, built around the suite it loaded and its reads of runs in Temporal. */

@@ -11,7 +11,7 @@ import type { CaseResult } from '../src/core/results.ts';
 import type { RunInput } from '../src/core/run-input.ts';
 import { buildSnapshot, type RunHeader } from '../src/core/snapshot.ts';
 import { gateWorkflowId, runWorkflowId } from '../src/core/run-input.ts';
-import { linkTemporal } from '../src/temporal/connect.ts';
+import { linkTemporal } from '../src/client/connect.ts';
 
 const [runs = 1000, results = 20_000] = process.argv.slice(2).map(Number);
 const repo = resolve(import.meta.dirname, '..');

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 
 /**
  * Makes Temporal's SDK load rxjs from its one-file build. One of the three patches of the SDK's internals, all turned
- * off by `LLM_EVALS_SDK_PATCHES=0` (src/temporal/sdk-patches.ts has the others).
+ * off by `LLM_EVALS_SDK_PATCHES=0` (src/client/sdk-patches.ts has the others).
  */
 export function installSdkLoad() {
   if (process.env.LLM_EVALS_SDK_PATCHES === '0') return;

@@ -191,9 +191,9 @@ async function pack() {
     }
   };
   visit(types);
-  // The bundle a checkout's worker makes and caches, made the same way (src/temporal/bundle.ts, through tsx).
+  // The bundle a checkout's worker makes and caches, made the same way (src/client/bundle.ts, through tsx).
   const { tsImport } = await import('tsx/esm/api');
-  const { buildWorkflowBundle } = await tsImport('../src/temporal/bundle.ts', import.meta.url);
+  const { buildWorkflowBundle } = await tsImport('../src/client/bundle.ts', import.meta.url);
   writeFileSync(
     join(DIST, 'workflow-bundle.js'),
     await buildWorkflowBundle(join(ROOT, 'workflows', 'index.ts')),

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from '../src/temporal/worker.ts';
+import { WORKFLOWS_PATH } from '../src/client/worker.ts';
 import { HISTORY_PATHS, type HistoryJson } from './helpers/history-paths.ts';
 import { REPO } from './helpers/suite-dir.ts';
 

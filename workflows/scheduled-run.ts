@@ -9,7 +9,7 @@ import type { Activities } from '../activities/index.ts';
 import { newGate } from '../src/core/coordinator.ts';
 import { gateWorkflowId, runWorkflowId } from '../src/core/run-input.ts';
 import { scheduledRunId } from '../src/core/run-input.ts';
-import type { ScheduledRunSpec } from '../src/core/schedule.ts';
+import type { ScheduledRunSpec } from '../src/core/schedule-spec.ts';
 import { compareRun, WORK_HEARTBEAT_TIMEOUT, type RunResult } from './compare-run.ts';
 import { runGate } from './run-gate.ts';
 

@@ -3,7 +3,7 @@ import type { Io } from '../cli/io.ts';
 import type { CacheFlags } from '../cli/options.ts';
 import { replyCacheDir, ReplyStore, type CacheStats } from '../cache/store.ts';
 import { fromCache } from '../core/cache-summary.ts';
-import { parseEvery } from '../core/schedule.ts';
+import { parseEvery } from '../core/schedule-spec.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { renderCacheLine } from '../report/cache-line.ts';
 import { formatCost } from '../report/format.ts';

@@ -8,7 +8,7 @@ import { renderChange } from '../report/change.ts';
 import { renderChangePage } from '../report/html-change.ts';
 import { linkForCommand } from '../session/link.ts';
 import { projectOf } from '../session/open-suite.ts';
-import type { TemporalLink } from '../temporal/connect.ts';
+import type { TemporalLink } from '../client/connect.ts';
 
 /** A run argument names a snapshot file when it ends in .json or is a file that exists; else it is a run id. */
 const isFile = (cwd: string, arg: string) => arg.endsWith('.json') || existsSync(resolve(cwd, arg));

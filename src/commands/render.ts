@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { deliverReports } from '../output/deliver.ts';
-import type { ReportFormat } from '../report/formats.ts';
+import type { ReportFormat } from '../report/report-formats.ts';
 import { readSnapshot } from '../output/save.ts';
 import type { Io } from '../cli/io.ts';
 

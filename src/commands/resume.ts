@@ -15,7 +15,7 @@ import { resumeHint, serveRun, suiteWorker } from '../session/serve.ts';
 import { checkTracking } from '../session/trackers.ts';
 import { loadCases, shortPath, type LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
-import { traceCommand } from '../temporal/engine-tracing.ts';
+import { traceCommand } from '../client/engine-tracing.ts';
 
 /** `resume RUN` (D3, D4): a worker plus the live view; the run continues where it stopped, finished cases are not called again. */
 export async function resumeCommand(runId: string, flags: RunFlags, io: Io): Promise<number> {

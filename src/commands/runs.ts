@@ -5,7 +5,7 @@ import { formatCost, formatSeconds } from '../report/format.ts';
 import { renderTable } from '../report/table.ts';
 import { linkForCommand } from '../session/link.ts';
 import { summarizeRuns } from '../session/run-summaries.ts';
-import type { RunListing } from '../temporal/runs.ts';
+import type { RunListing } from '../client/runs.ts';
 
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 19);
 

@@ -3,18 +3,18 @@ import pc from 'picocolors';
 import type { Json } from '../api/types.ts';
 import type { Io } from '../cli/io.ts';
 import type { ScheduleFlags } from '../cli/options.ts';
-import { catchupWindowFor, formatEvery, parseEvery, SCHEDULE_NAME } from '../core/schedule.ts';
+import { catchupWindowFor, formatEvery, parseEvery, SCHEDULE_NAME } from '../core/schedule-spec.ts';
 import { ConfigError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { shortPath } from '../suite/cases.ts';
-import { renderScheduleList, renderScheduleShow } from '../report/schedule.ts';
+import { renderScheduleList, renderScheduleShow } from '../report/schedule-text.ts';
 import { linkForCommand } from '../session/link.ts';
 import { findSuite, openSuite } from '../session/open-suite.ts';
 import { planSuite } from '../session/plan-run.ts';
 import { showSchedule } from '../session/schedule-view.ts';
-import type { TemporalLink } from '../temporal/connect.ts';
-import type { Overlap } from '../temporal/schedules.ts';
-import { taskQueueFor } from '../temporal/worker.ts';
+import type { TemporalLink } from '../client/connect.ts';
+import type { Overlap } from '../client/schedules.ts';
+import { taskQueueFor } from '../client/worker.ts';
 
 /** The compare flags a schedule keeps and plans each fire with: what selects and shapes the run, nothing of display. */
 const PLAN_FLAGS = [

@@ -11,7 +11,7 @@ import { checkBeforeRun, prepareSuite } from '../session/prepare.ts';
 import { newRunId } from '../session/run-id.ts';
 import { estimateTotal, prepareStart, startPrepared } from '../session/run.ts';
 import { chooseTracking } from '../session/trackers.ts';
-import { taskQueueFor } from '../temporal/worker.ts';
+import { taskQueueFor } from '../client/worker.ts';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'llm-evals.mjs');
 

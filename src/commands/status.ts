@@ -12,8 +12,8 @@ import { renderChange, renderRegression } from '../report/change.ts';
 import { formatSeconds } from '../report/format.ts';
 import { renderTable } from '../report/table.ts';
 import { linkForCommand, runPage } from '../session/link.ts';
-import type { TemporalLink } from '../temporal/connect.ts';
-import type { RunRecord } from '../temporal/runs.ts';
+import type { TemporalLink } from '../client/connect.ts';
+import type { RunRecord } from '../client/runs.ts';
 
 /** Progress from the run's queries when a worker answers, else counted from the results in the experiments' histories. */
 async function progressOf(

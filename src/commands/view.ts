@@ -4,7 +4,7 @@ import type { Io } from '../cli/io.ts';
 import type { SuiteFlags } from '../cli/options.ts';
 import { ConfigError } from '../errors.ts';
 import { openInBrowser } from '../output/open-browser.ts';
-import { linkIfRunning } from '../temporal/connect.ts';
+import { linkIfRunning } from '../client/connect.ts';
 import { casesByProject, savedDirOf, suiteOf } from '../view/projects.ts';
 import { SavedSnapshots } from '../view/saved.ts';
 import { LOOPBACK, serveView } from '../view/serve.ts';

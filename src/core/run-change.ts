@@ -5,7 +5,7 @@ import { groupBy } from './group.ts';
 import { ContenderSchema } from './matrix.ts';
 import { comparePaired, holm, seedOf } from './paired.ts';
 import type { CaseResult } from './results.ts';
-import type { RunSchedule } from './schedule.ts';
+import type { RunSchedule } from './schedule-spec.ts';
 import type { Snapshot } from './snapshot.ts';
 import { weightedScores, weightValues } from './weights.ts';
 

@@ -1,6 +1,6 @@
 import type { Contender, RateLimit } from './matrix.ts';
 import type { Plan } from './plan.ts';
-import type { RunSchedule } from './schedule.ts';
+import type { RunSchedule } from './schedule-spec.ts';
 import type { Tracking } from './tracking.ts';
 
 /** What the compare-run workflow receives: the plan without what only the snapshot needs, cases as `[key, hash]` per dataset. */

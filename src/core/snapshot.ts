@@ -11,7 +11,7 @@ import { CaseResultSchema, type CaseResult } from './results.ts';
 import { CacheSummarySchema, summarizeCache } from './cache-summary.ts';
 import { RunChangeSchema, TrendSchema, type RunChange, type Trend } from './run-change.ts';
 import type { RunInput } from './run-input.ts';
-import { RunScheduleSchema } from './schedule.ts';
+import { RunScheduleSchema } from './schedule-spec.ts';
 import { linkOf, TrackerProblemSchema, type Tracked } from './tracking.ts';
 
 /** The snapshot's format version; bump it when a field changes meaning. */

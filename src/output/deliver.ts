@@ -7,7 +7,7 @@ import {
   renderReport,
   type ReportFormat,
   type ReportOptions,
-} from '../report/formats.ts';
+} from '../report/report-formats.ts';
 import { openInBrowser } from './open-browser.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { stripAnsi } from '../report/text-width.ts';

@@ -3,8 +3,8 @@ import { buildSnapshot, type Snapshot, type SnapshotParts } from '../core/snapsh
 import { runStateOf } from '../core/run-state.ts';
 import type { Tracked } from '../core/tracking.ts';
 import type { LoadedCase } from '../suite/cases.ts';
-import type { TemporalLink } from '../temporal/connect.ts';
-import type { RunRecord } from '../temporal/runs.ts';
+import type { TemporalLink } from '../client/connect.ts';
+import type { RunRecord } from '../client/runs.ts';
 
 type RunResult = Awaited<ReturnType<TemporalLink['runs']['outcome']>>;
 

@@ -2,8 +2,8 @@ import { join } from 'node:path';
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import { runWorkflowId } from '../core/run-input.ts';
-import { linkIfRunning, linkTemporal, type TemporalLink } from '../temporal/connect.ts';
-import { logTemporalTo } from '../temporal/runtime-log.ts';
+import { linkIfRunning, linkTemporal, type TemporalLink } from '../client/connect.ts';
+import { logTemporalTo } from '../client/runtime-log.ts';
 import { stamp } from './run-id.ts';
 
 /**

@@ -2,7 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import type { GateState } from '../core/coordinator.ts';
 import type { RunInput } from '../core/run-input.ts';
 import { pauseMessage } from '../report/pause-message.ts';
-import type { Runs } from '../temporal/runs.ts';
+import type { Runs } from '../client/runs.ts';
 import type { Io } from '../cli/io.ts';
 
 /** What to do when a run pauses after a streak of failures (S11): ask, go on (`--yes`), or stop (no one to ask). */

@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
 import type { RunInput } from '../core/run-input.ts';
-import type { ScheduledRunSpec } from '../core/schedule.ts';
+import type { ScheduledRunSpec } from '../core/schedule-spec.ts';
 import type { RunHeader } from '../core/snapshot.ts';
 import { reloadLineup, type LoadedSuite } from '../suite/load.ts';
 import { planSuite } from './plan-run.ts';

@@ -1,7 +1,7 @@
 import { runStateOf } from '../core/run-state.ts';
 import { tallyResults, type RunSummary } from '../core/run-summary.ts';
-import type { TemporalLink } from '../temporal/connect.ts';
-import type { RunListing } from '../temporal/runs.ts';
+import type { TemporalLink } from '../client/connect.ts';
+import type { RunListing } from '../client/runs.ts';
 
 /**
  * Each listed run's state, progress, errors, cost so far and duration, counted from the results in its experiments'

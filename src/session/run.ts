@@ -6,8 +6,8 @@ import { toRunInput, type RunInput } from '../core/run-input.ts';
 import type { RunHeader, Snapshot } from '../core/snapshot.ts';
 import { Interrupted } from '../errors.ts';
 import { saveRunSnapshot } from '../output/save.ts';
-import type { TemporalLink } from '../temporal/connect.ts';
-import { taskQueueFor } from '../temporal/worker.ts';
+import type { TemporalLink } from '../client/connect.ts';
+import { taskQueueFor } from '../client/worker.ts';
 import { collectSnapshot } from './collect.ts';
 import { estimateRun } from './estimate-run.ts';
 import { linkForCommand, runPage } from './link.ts';
@@ -17,8 +17,8 @@ import type { PlannedRun } from './plan-run.ts';
 import { newRunId } from './run-id.ts';
 import { mark } from '../timing.ts';
 import { resumeHint, serveRun, suiteWorker } from './serve.ts';
-import type { SuiteWorker } from '../temporal/worker.ts';
-import { traceCommand } from '../temporal/engine-tracing.ts';
+import type { SuiteWorker } from '../client/worker.ts';
+import { traceCommand } from '../client/engine-tracing.ts';
 import type { Tracking } from '../core/tracking.ts';
 
 /** A planned run made ready to start: its id, its workflow input and the header recorded beside it. */

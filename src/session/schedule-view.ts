@@ -1,8 +1,8 @@
 import type { Io } from '../cli/io.ts';
 import type { ScheduleFlags } from '../cli/options.ts';
 import { diffRuns, primaryMetric } from '../core/run-change.ts';
-import type { ScheduleShow } from '../report/schedule.ts';
-import type { TemporalLink } from '../temporal/connect.ts';
+import type { ScheduleShow } from '../report/schedule-text.ts';
+import type { TemporalLink } from '../client/connect.ts';
 
 /** How many of a schedule's runs `schedule show` lists. */
 const SHOWN_RUNS = 10;

@@ -2,7 +2,7 @@ import type { ExperimentStatus } from '../core/progress.ts';
 import type { RunChange } from '../core/run-change.ts';
 import type { RunState } from '../core/run-state.ts';
 import type { Snapshot } from '../core/snapshot.ts';
-import type { ScheduleShow } from '../report/schedule.ts';
+import type { ScheduleShow } from '../report/schedule-text.ts';
 
 /** One line of the runs list: where a run stands, its best contender so far, what it cost and how long it took. */
 export interface RunRow {

@@ -3,7 +3,7 @@ import { contenderName } from '../report/columns.ts';
 import { formatPercent } from '../report/format.ts';
 import { changeHtml } from '../report/html-change.ts';
 import { esc } from '../report/html-escape.ts';
-import type { ScheduleShow } from '../report/schedule.ts';
+import type { ScheduleShow } from '../report/schedule-text.ts';
 import { layout, runHref, type PageContext } from './pages.ts';
 
 /** `/diff?a=A&b=B`: the diff page of two runs. */

@@ -5,7 +5,7 @@ import { runCli } from '../helpers/cli.ts';
 import { recordFileIn, writeRecordingSuite } from '../helpers/recording-suite.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
-import { Runs } from '../../src/temporal/runs.ts';
+import { Runs } from '../../src/client/runs.ts';
 
 // A run records which llm-evals started it; one a later release line started is refused by `resume` at once, with
 // the command that can finish it, rather than left to a worker whose workflow code may not replay it.

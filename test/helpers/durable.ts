@@ -88,7 +88,9 @@ export class OwnServerProjects {
     if (keep)
       for (const { dir, env } of this.projects)
         await keepHistories(`127.0.0.1:${env.LLM_EVALS_TEMPORAL_PORT}`, keep, basename(dir));
-    await Promise.all(this.projects.map(({ dir, env }) => runCli(['server', 'stop', '--force'], { cwd: dir, env })));
+    await Promise.all(
+      this.projects.map(({ dir, env }) => runCli(['server', 'stop', '--force'], { cwd: dir, env })),
+    );
     this.dirs.removeAll();
   }
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { CaseResult } from '../../src/core/results.ts';
 import type { Snapshot } from '../../src/core/snapshot.ts';
-import { workflowBundle } from '../../src/temporal/bundle.ts';
+import { workflowBundle } from '../../src/client/bundle.ts';
 import { completion, userText, type Answer, type Received } from '../providers/chat-server.ts';
 import { JsonServer } from './json-server.ts';
 import { REPO } from './suite-dir.ts';

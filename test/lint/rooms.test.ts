@@ -39,7 +39,7 @@ describe('the rooms rule', () => {
       'src/core may not import values from src/suite',
     ],
     ['src/core', "import { renderTable } from '../report/table.ts';", 'from src/report'],
-    ['src/core', "import { Runs } from '../temporal/runs.ts';", 'from src/temporal'],
+    ['src/core', "import { Runs } from '../client/runs.ts';", 'from src/client'],
     ['src/core', "import { save } from '../output/save.ts';", 'from src/output'],
     ['src/core', "import { readFileSync } from 'node:fs';", "may not import 'node:fs'"],
     ['src/core', "import { readFileSync } from 'fs';", "may not import 'fs'"],
@@ -57,20 +57,20 @@ describe('the rooms rule', () => {
     ['src/report', "import { readFileSync } from 'fs';", "src/report may not import 'fs'"],
     ['src/report', "import { writeFile } from 'node:fs/promises';", "may not import 'node:fs/promises'"],
     ['src/report', "import { present } from '../session/present.ts';", 'from src/session'],
-    ['src/report', "import { Runs } from '../temporal/runs.ts';", 'from src/temporal'],
+    ['src/report', "import { Runs } from '../client/runs.ts';", 'from src/client'],
     [
       'activities',
       "import { compare } from '../src/commands/compare.ts';",
       'activities may not import values from src/commands',
     ],
-    ['activities', "import { Runs } from '../src/temporal/runs.ts';", 'from src/temporal'],
+    ['activities', "import { Runs } from '../src/client/runs.ts';", 'from src/client'],
     ['activities', "import { runPlanned } from '../src/session/run.ts';", 'from src/session'],
     [
-      'src/temporal',
+      'src/client',
       "import { runPlanned } from '../session/run.ts';",
-      'src/temporal may not import values from src/session',
+      'src/client may not import values from src/session',
     ],
-    ['src/temporal', "import { renderTable } from '../report/table.ts';", 'from src/report'],
+    ['src/client', "import { renderTable } from '../report/table.ts';", 'from src/report'],
     ['src/commands', "import { Client } from '@temporalio/client';", "may not import '@temporalio/client'"],
     ['src/commands', "import { compareRun } from '../../workflows/compare-run.ts';", 'from workflows'],
     ['src/session', "import { compare } from '../commands/compare.ts';", 'from src/commands'],
@@ -81,8 +81,8 @@ describe('the rooms rule', () => {
     ],
     [
       'src/suite',
-      "import { Runs } from '../temporal/runs.ts';",
-      'src/suite may not import values from src/temporal',
+      "import { Runs } from '../client/runs.ts';",
+      'src/suite may not import values from src/client',
     ],
     ['src/providers', "import { Client } from '@temporalio/client';", "may not import '@temporalio/client'"],
     [
@@ -108,7 +108,7 @@ describe('the rooms rule', () => {
     ],
     ['workflows', "import type { PoolInput } from '../activities/run-cases.ts';"],
     ['src/report', "import { createHash } from 'node:crypto';\nexport const y = createHash;"],
-    ['src/session', "import { Runs } from '../temporal/runs.ts';\nexport const y = Runs;"],
+    ['src/session', "import { Runs } from '../client/runs.ts';\nexport const y = Runs;"],
   ])('%s: %s passes', async (room, code) => {
     const messages = await lint(room, `${code}\nexport const keep = 1;\n`);
     expect(messages.filter((m) => m.startsWith('rooms/'))).toEqual([]);

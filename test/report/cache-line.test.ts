@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { summarizeCache } from '../../src/core/cache-summary.ts';
 import type { Snapshot } from '../../src/core/snapshot.ts';
 import { cacheHtml, renderCacheCounts, renderCacheLine } from '../../src/report/cache-line.ts';
-import { renderReport } from '../../src/report/formats.ts';
+import { renderReport } from '../../src/report/report-formats.ts';
 import { snapshotFixture } from './fixture.ts';
 
 /** The fixture with alpha's results answered from the cache, and `skipped` of beta's cases skipped by --cache-only. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { workersLine, type ScheduleShow } from '../../src/report/schedule.ts';
+import { workersLine, type ScheduleShow } from '../../src/report/schedule-text.ts';
 import { stripAnsi } from '../../src/report/text-width.ts';
 
 const now = new Date('2026-12-02T12:00:00Z');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffRuns, digestOf, type Trend } from '../../src/core/run-change.ts';
 import type { Snapshot } from '../../src/core/snapshot.ts';
 import { renderChange } from '../../src/report/change.ts';
-import { renderReport } from '../../src/report/formats.ts';
+import { renderReport } from '../../src/report/report-formats.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { trendSvg } from '../../src/report/trend-chart.ts';
 import { stripAnsi } from '../../src/report/text-width.ts';

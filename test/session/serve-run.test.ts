@@ -3,9 +3,9 @@ import type { Io } from '../../src/cli/io.ts';
 import { contenderKey, type Contender } from '../../src/core/matrix.ts';
 import type { RunInput } from '../../src/core/run-input.ts';
 import { serveRun } from '../../src/session/serve.ts';
-import type { TemporalLink } from '../../src/temporal/connect.ts';
-import type { RunResult } from '../../src/temporal/runs.ts';
-import type { SuiteWorker } from '../../src/temporal/worker.ts';
+import type { TemporalLink } from '../../src/client/connect.ts';
+import type { RunResult } from '../../src/client/runs.ts';
+import type { SuiteWorker } from '../../src/client/worker.ts';
 
 // serveRun draws a run's progress from queries while it waits for the run to close. A query can be held at the
 // server (behind its workflow's task, or of a workflow that has just closed): the close must be seen when it comes,

@@ -1,7 +1,7 @@
 import { SourceMapConsumer } from 'source-map';
 import { describe, expect, it } from 'vitest';
-import { workflowBundle } from '../../src/temporal/bundle.ts';
-import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
+import { workflowBundle } from '../../src/client/bundle.ts';
+import { WORKFLOWS_PATH } from '../../src/client/worker.ts';
 
 /** The packages whose modules a workflow bundle holds, from webpack's module comments. */
 function packagesIn(code: string): Set<string> {

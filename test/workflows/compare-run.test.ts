@@ -14,11 +14,11 @@ import type { Case, Json, Metric, Reply, Score } from '../../src/api/types.ts';
 import { expandContenders } from '../../src/core/matrix.ts';
 import { experimentWorkflowId, type RunInput } from '../../src/core/run-input.ts';
 import { ProviderRegistry } from '../../src/providers/registry.ts';
-import { followExperimentResults, readExperimentResults } from '../../src/temporal/experiment-history.ts';
-import { Runs } from '../../src/temporal/runs.ts';
-import { temporalExperiments } from '../../src/temporal/experiment-client.ts';
-import { temporalGate } from '../../src/temporal/gate-client.ts';
-import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
+import { followExperimentResults, readExperimentResults } from '../../src/client/experiment-history.ts';
+import { Runs } from '../../src/client/runs.ts';
+import { temporalExperiments } from '../../src/client/experiment-client.ts';
+import { temporalGate } from '../../src/client/gate-client.ts';
+import { WORKFLOWS_PATH } from '../../src/client/worker.ts';
 import { RUN_HEADER, temporalAddress } from '../helpers/temporal.ts';
 
 class EqualScorer extends Scorer {

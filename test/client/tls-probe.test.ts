@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeTlsFailure } from '../../src/temporal/tls-probe.ts';
+import { describeTlsFailure } from '../../src/client/tls-probe.ts';
 
 /** An error as Node's TLS raises it: a message and a code. */
 function tlsError(code: string, message: string): Error {

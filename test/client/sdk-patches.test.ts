@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { promiseStackHandlers, sdkPatches } from '../../src/temporal/sdk-patches.ts';
+import { promiseStackHandlers, sdkPatches } from '../../src/client/sdk-patches.ts';
 
 // The SDK patches reach into Temporal's internals: these tests fail when an SDK upgrade moves what they patch, rather
 // than letting the patch become a silent no-op (bin/sdk-load.mjs and lazy-codecs.ts have tests of their own).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inOurWords } from '../../src/temporal/unavailable.ts';
+import { inOurWords } from '../../src/client/unavailable.ts';
 
 // Never a wrong word (issue 28): a server stopped while a compare was starting showed the worker's raw words.
 const RAW =

@@ -14,7 +14,7 @@ import {
   scheduleIdPrefix,
   type ScheduledRunSpec,
   type ScheduleView,
-} from '../core/schedule.ts';
+} from '../core/schedule-spec.ts';
 import type { Trend } from '../core/run-change.ts';
 import { ConfigError } from '../errors.ts';
 import {

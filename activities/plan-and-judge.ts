@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { diffRuns, judgeRegression, type RunDigest, type ScoreRow } from '../src/core/run-change.ts';
 import type { RunInput } from '../src/core/run-input.ts';
-import type { RunSchedule, ScheduledRunSpec } from '../src/core/schedule.ts';
+import type { RunSchedule, ScheduledRunSpec } from '../src/core/schedule-spec.ts';
 import type { RunHeader } from '../src/core/snapshot.ts';
 import { contenderName } from '../src/report/columns.ts';
 

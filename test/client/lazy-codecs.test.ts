@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as Protobuf from 'protobufjs';
 import { describe, expect, it } from 'vitest';
-import { lazyProtobufCodecs } from '../../src/temporal/lazy-codecs.ts';
+import { lazyProtobufCodecs } from '../../src/client/lazy-codecs.ts';
 
 // The protobufjs Temporal's SDK uses: the copy the patch changes.
 const require = createRequire(import.meta.url);

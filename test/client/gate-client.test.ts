@@ -5,8 +5,8 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newGate, type Failure } from '../../src/core/coordinator.ts';
 import { gateWorkflowId } from '../../src/core/run-input.ts';
-import { temporalGate, type TemporalGate } from '../../src/temporal/gate-client.ts';
-import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
+import { temporalGate, type TemporalGate } from '../../src/client/gate-client.ts';
+import { WORKFLOWS_PATH } from '../../src/client/worker.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
 // The gate client reads the gate's pause, abort and vendor windows with a query its calls share, on a real gate

@@ -7,7 +7,7 @@ import {
   SCHEDULE_NAME,
   scheduleIdFor,
   scheduleIdPrefix,
-} from '../../src/core/schedule.ts';
+} from '../../src/core/schedule-spec.ts';
 import { scheduledRunId } from '../../src/core/run-input.ts';
 
 describe('--every durations', () => {

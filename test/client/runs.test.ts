@@ -5,8 +5,8 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { newGate } from '../../src/core/coordinator.ts';
 import { gateWorkflowId, runWorkflowId, type RunInput } from '../../src/core/run-input.ts';
-import { Runs } from '../../src/temporal/runs.ts';
-import { WORKFLOWS_PATH } from '../../src/temporal/worker.ts';
+import { Runs } from '../../src/client/runs.ts';
+import { WORKFLOWS_PATH } from '../../src/client/worker.ts';
 import { RUN_HEADER, temporalAddress, testClient } from '../helpers/temporal.ts';
 
 // Runs on a real dev server. With no worker the run's workflows wait, which is all most of these tests need.

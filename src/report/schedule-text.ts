@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { Json } from '../api/types.ts';
 import type { Contender } from '../core/matrix.ts';
 import type { RunChange } from '../core/run-change.ts';
-import { formatEvery, type ScheduleView } from '../core/schedule.ts';
+import { formatEvery, type ScheduleView } from '../core/schedule-spec.ts';
 import { renderChange, renderRegression } from './change.ts';
 import { contenderName } from './columns.ts';
 import { formatPercent } from './format.ts';
