@@ -16,7 +16,7 @@ const UNIT = [
   'test/providers/{catalog-cache,chat-completions,registry}.test.ts',
   'test/trackers/{braintrust,check,from-snapshot,local,otlp-target,otlp,select,send}.test.ts',
   'test/temporal/zip.test.ts',
-  'test/client/{tls-probe,sdk-patches,unavailable}.test.ts',
+  'test/client/{tls-probe,unavailable}.test.ts',
 ];
 
 /**

@@ -4,10 +4,8 @@
 import { existsSync } from 'node:fs';
 import process from 'node:process';
 import { installCompileCache } from './compile-cache.mjs';
-import { installSdkLoad } from './sdk-load.mjs';
 
 installCompileCache();
-installSdkLoad();
 
 const checkout = new URL('../dev/build.mjs', import.meta.url);
 if (existsSync(checkout)) await (await import(checkout.href)).ensureBuilt();

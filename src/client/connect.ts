@@ -9,8 +9,6 @@ import { currentServer } from '../../temporal/server-record.ts';
 import { engineTracing } from './engine-tracing.ts';
 import { Runs } from './runs.ts';
 import { Schedules } from './schedules.ts';
-import { lazyProtobufCodecs } from './lazy-codecs.ts';
-import { sdkPatches } from './sdk-patches.ts';
 import { loadWorkerSdk } from './runtime-log.ts';
 import { probeTls, wantsTls, type TlsFiles } from './tls-probe.ts';
 
@@ -88,7 +86,6 @@ function tlsFrom(env: NodeJS.ProcessEnv): { tls: TLSConfig; files: TlsFiles } | 
 /** Connects to the configured cluster, or starts (or reuses) the user's embedded dev server, shared by every project. */
 export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> {
   const { env } = options;
-  if (sdkPatches()) lazyProtobufCodecs();
   const namespace = env.TEMPORAL_NAMESPACE ?? 'default';
   let address = env.TEMPORAL_ADDRESS;
   let uiUrl: string | undefined = env.TEMPORAL_UI_URL;

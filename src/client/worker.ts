@@ -1,4 +1,3 @@
-import { sdkPatches, stopPromiseStacks } from './sdk-patches.ts';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type CaseDeps, type ScheduleDeps } from '../../activities/index.ts';
@@ -98,7 +97,6 @@ export async function createSuiteWorker(
       track: { runs: link.runs, cases: deps.cases, trackers: deps.trackers, env: deps.env },
     }),
   });
-  if (options.workflowsInProcess && sdkPatches()) await stopPromiseStacks();
   return {
     worker,
     gate,
