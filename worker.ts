@@ -14,7 +14,7 @@ import { engineTracing } from './src/client/engine-tracing.ts';
 import { watchTemporal } from './src/client/health.ts';
 import { createSuiteWorker, taskQueueFor } from './src/client/worker.ts';
 
-/** `worker` (D4): serves this suite's runs with its adapter, scorer, providers and cases; any number, on any machine. */
+/** `worker`: serves this suite's runs with its adapter, scorer, providers and cases; any number, on any machine. */
 export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
   // Read again when a run planned after this process started (a schedule's fire, a later `start`) needs it.

@@ -69,7 +69,7 @@ function verdictOf(cause: unknown): FailureClass {
   return classifyFailure(number(fields.status), number(fields.retryAfter));
 }
 
-/** The contender's model as the adapter sees it; every call first asks the run's gate, and a retryable failure closes its vendor; `attempt` counts the case's tries (S8's 1-2-4-8 s). */
+/** The contender's model as the adapter sees it; every call first asks the run's gate, and a retryable failure closes its vendor; `attempt` counts the case's tries (1-2-4-8 s). */
 export function gatedModel(
   contender: Contender,
   provider: Provider,
@@ -139,7 +139,7 @@ export function gatedModel(
       const failedAt = Date.now();
       const verdict = verdictOf(error);
       const delay = verdict.retry ? (verdict.delay ?? defaultBackoff(attempt)) : undefined;
-      // A 429, or any answer saying how long to wait, speaks for the vendor (S8): it closes for every call. A 5xx
+      // A 429, or any answer saying how long to wait, speaks for the vendor: it closes for every call. A 5xx
       // or a dropped connection says only that this model is unwell: its neighbours on the endpoint go on.
       if (delay !== undefined) await gate.closeVendor(runId, vendorWide(error) ? vendor : model, delay);
       const text = `${contender.provider} ${contender.id}: ${error instanceof Error ? error.message : String(error)}`;

@@ -36,7 +36,7 @@ function reads(deps: ScheduleDeps) {
 
 const isConfigError = (error: unknown) => (error as { type?: unknown } | null)?.type === 'ConfigError';
 
-/** Builds the activities of scheduled runs (D5): plan at the fire, judge against the previous run at the end. */
+/** Builds the activities of scheduled runs: plan at the fire, judge against the previous run at the end. */
 export function createScheduleActivities(deps: ScheduleDeps) {
   return {
     planScheduledRun: async ({

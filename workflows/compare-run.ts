@@ -154,7 +154,7 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
     await finishGate();
   }
   let state: RunResult['state'] = carry.stopped ? 'aborted' : 'completed';
-  // Only a scheduled run that completed is judged (D5): an aborted one is an error of the run, not a regression.
+  // Only a scheduled run that completed is judged: an aborted one is an error of the run, not a regression.
   const judged =
     input.schedule && state === 'completed'
       ? await judgeRun({ runId: input.runId, schedule: input.schedule })

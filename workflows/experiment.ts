@@ -76,7 +76,7 @@ const pool = (activityId: string) =>
 const { runCase } = proxyActivities<Activities>({
   startToCloseTimeout: '1 hour',
   heartbeatTimeout: HEARTBEAT_TIMEOUT,
-  // Retry-After and the 1-2-4-8 s back-off arrive as each failure's nextRetryDelay (S8); the pool's try was the first.
+  // Retry-After and the 1-2-4-8 s back-off arrive as each failure's nextRetryDelay; the pool's try was the first.
   retry: {
     maximumAttempts: MAX_ATTEMPTS - 1,
     initialInterval: '2 seconds',

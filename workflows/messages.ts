@@ -12,7 +12,7 @@ export const exchangeUpdate = defineUpdate<ExchangeAnswer, [ExchangeRequest]>('e
 /** A retried case's word with its experiment: whether it still waits (before the call), its result (after). */
 export const retryUpdate = defineUpdate<boolean, [RetryReport]>('retry');
 
-/** Asks the gate when a call may start (S7, S8), or whether the run is paused or stopped (S10, S11). */
+/** Asks the gate when a call may start, or whether the run is paused or stopped. */
 export const slotUpdate = defineUpdate<SlotAnswer, [SlotRequest]>('slot');
 /** Tells the gate a call that held places in flight ended (`max_concurrency`): they go to the calls queued. */
 export const endCallSignal = defineSignal<[holder: string]>('endCall');
@@ -22,7 +22,7 @@ export const renewCallsSignal = defineSignal<[holders: string[]]>('renewCalls');
 export const successesSignal = defineSignal<[count: number]>('successes');
 /** Tells the gate how cases ended, in finishing order (`null` for a success); answers the run's state after them. */
 export const outcomesUpdate = defineUpdate<GateState['state'], [(Failure | null)[]]>('outcomes');
-/** Closes a vendor for every call of the run for some seconds, after a retryable failure (S8). */
+/** Closes a vendor for every call of the run for some seconds, after a retryable failure. */
 export const closeVendorSignal = defineSignal<[vendor: string, seconds: number]>('closeVendor');
 /** Answers a pause: true goes on, false stops the run. */
 export const answerPauseSignal = defineSignal<[goOn: boolean]>('answerPause');

@@ -23,7 +23,7 @@ const { planScheduledRun } = proxyActivities<Activities>({
 });
 
 /**
- * What a schedule starts at each fire (D5): plans the run when it fires, then runs it exactly as `start` does — the
+ * What a schedule starts at each fire: plans the run when it fires, then runs it exactly as `start` does — the
  * same gate and run workflows, with ids derived from the run id, tagged with the schedule so it finds its runs.
  */
 export async function scheduledRun(spec: ScheduledRunSpec): Promise<RunResult> {

@@ -12,7 +12,7 @@ export abstract class Scorer {
   }
 
   /**
-   * The score of a reply the adapter marked failed (`Reply.error`, S9): 0, and by default the primary metric 0 and
+   * The score of a reply the adapter marked failed (`Reply.error`): 0, and by default the primary metric 0 and
    * the others left out of the means (`null`) — a failed reply must not look good on a lower-is-better rate.
    * Override it when your metrics have an honest value for a failed reply.
    */

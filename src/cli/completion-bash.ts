@@ -57,7 +57,7 @@ function commandCase(c: CommandSpec): string {
 }
 
 /**
- * The bash completion script (C8): commands and flags from the spec, and the suite's datasets, cases, model ids and
+ * The bash completion script: commands and flags from the spec, and the suite's datasets, cases, model ids and
  * runs asked of `<program> __complete` on each Tab, with `-C`/`--helper`/`--no-search` passed on so it finds the
  * same suite. Plain bash 3.2 (macOS) features only; no value ever goes through `compgen -W`, which would expand it.
  */

@@ -52,7 +52,7 @@ function commandCase(c: CommandSpec): string {
 }
 
 /**
- * The zsh completion script (C8), for `source <(llm-evals completion zsh)` or as `_llm-evals` on `$fpath`: commands
+ * The zsh completion script, for `source <(llm-evals completion zsh)` or as `_llm-evals` on `$fpath`: commands
  * with their descriptions, each command's flags, and the suite's values asked of `<program> __complete`.
  */
 export function zshScript(spec: CompletionSpec, complete: string): string {

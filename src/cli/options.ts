@@ -1,4 +1,4 @@
-/** The flags shared by the suite commands (S1, C5), as commander parses them. */
+/** The flags shared by the suite commands, as commander parses them. */
 export interface SuiteFlags {
   config?: string;
   helper?: string;
@@ -6,7 +6,7 @@ export interface SuiteFlags {
   verbose?: boolean;
 }
 
-/** The flags of `run` and `compare` (C3–C5). */
+/** The flags of `run` and `compare`. */
 export interface RunFlags extends SuiteFlags {
   models?: string[];
   dataset?: string[];

@@ -104,7 +104,7 @@ function suiteOptions(command: Command): Command {
     .option('-v, --verbose', 'say more, and show stack traces');
 }
 
-/** `-d`/`-c`: which cases (C5). */
+/** `-d`/`-c`: which cases. */
 function selectionOptions(command: Command): Command {
   return command
     .option('-d, --dataset <names>', 'only these datasets (repeat or comma-separate)', list)
@@ -138,7 +138,7 @@ function planOptions(command: Command): Command {
     .option('--no-verify', "skip verify's checks before the first call (keys are still checked)");
 }
 
-/** Where a run's results go besides the report: the trackers (T4). */
+/** Where a run's results go besides the report: the trackers. */
 function trackerOptions(command: Command): Command {
   return command
     .option('--project <name>', 'the tracker project')
@@ -146,7 +146,7 @@ function trackerOptions(command: Command): Command {
     .option('--local', 'no remote tracker');
 }
 
-/** How a run's report is shown and where it is written (C5, R1, R4). */
+/** How a run's report is shown and where it is written. */
 function reportOptions(command: Command): Command {
   return command
     .option('--no-open', 'write reports without opening a browser')
@@ -157,7 +157,7 @@ function reportOptions(command: Command): Command {
     .option('--scores', 'list every experiment by score, with its tracker link');
 }
 
-/** Where a finished run's snapshot is saved (R3). */
+/** Where a finished run's snapshot is saved. */
 function saveOptions(command: Command): Command {
   return command
     .option('--autosave', 'save the run as JSON (default)')
@@ -166,7 +166,7 @@ function saveOptions(command: Command): Command {
     .option('--temp-dir <dir>', 'where temporary snapshots go');
 }
 
-/** What a command that serves a run in this process answers when the run pauses (S11). */
+/** What a command that serves a run in this process answers when the run pauses. */
 function pauseOptions(command: Command): Command {
   return command
     .option('-y, --yes', 'keep going when asked whether to')
@@ -407,7 +407,7 @@ export function createProgram(
   return { program, exitCode: () => code };
 }
 
-/** `schedule create|list|show|pause|unpause|trigger|backfill|delete` (D5), each a subcommand of `schedule`. */
+/** `schedule create|list|show|pause|unpause|trigger|backfill|delete`, each a subcommand of `schedule`. */
 function scheduleCommands(
   program: Command,
   commands: Commands,

@@ -22,7 +22,7 @@ export interface TemporalLink {
   client: Client;
   /** Every operation on runs: what commands use instead of the client. */
   runs: Runs;
-  /** Every operation on schedules (D5). */
+  /** Every operation on schedules. */
   schedules: Schedules;
   nativeConnection(): Promise<NativeConnection>;
   close(): Promise<void>;

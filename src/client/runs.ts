@@ -428,7 +428,7 @@ export class Runs {
     return { state: runStateOf(status, ended, gate?.state), gateKnown: status !== 'RUNNING' || !!gate };
   }
 
-  /** Answers a run paused after a streak of failures: true goes on, false stops it (S11). */
+  /** Answers a run paused after a streak of failures: true goes on, false stops it. */
   async answerPause(runId: string, goOn: boolean): Promise<void> {
     await this.handle(gateWorkflowId(runId))
       .signal(answerPauseSignal, goOn)

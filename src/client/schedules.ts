@@ -80,7 +80,7 @@ function whenOf(memo: ScheduleMemo): string {
 }
 
 /**
- * Every client-side operation on schedules (D5), on Temporal Schedules: create, list, describe, pause, unpause,
+ * Every client-side operation on schedules, on Temporal Schedules: create, list, describe, pause, unpause,
  * trigger, backfill, delete. A schedule's id carries its project and name, so commands only ever name it.
  */
 export class Schedules {

@@ -5,7 +5,7 @@ import { ConfigError } from '../errors.ts';
 import { linkForCommand } from '../session/link.ts';
 
 /**
- * `continue RUN` / `stop RUN`: answers a paused run from any shell (S11); stopping reports what finished. A run that
+ * `continue RUN` / `stop RUN`: answers a paused run from any shell; stopping reports what finished. A run that
  * is not paused is refused with the state it is in (exit 2); one whose gate no worker answers now is sent the answer,
  * which its gate reads once a worker serves it.
  */

@@ -5,7 +5,7 @@ import type { StatusFlags } from '../cli/options.ts';
 import { linkForCommand } from '../session/link.ts';
 
 /**
- * `cancel RUN` (D4): cancels the run and every experiment still running, and returns once no call can start: a
+ * `cancel RUN`: cancels the run and every experiment still running, and returns once no call can start: a
  * worker closed it, or, with none within seconds, Temporal ended it. A run that already ended is left as it is, and
  * the command says how it ended (exit 0: nothing is left to cancel).
  */

@@ -7,7 +7,7 @@ import { renderCases } from '../report/cases-table.ts';
 import { casesForRun } from '../session/plan-run.ts';
 import { readLineup } from '../suite/lineup.ts';
 
-/** `cases` (C1): a row per case and the refused lineup entries; calls nothing. */
+/** `cases`: a row per case and the refused lineup entries; calls nothing. */
 export async function casesCommand(flags: RunFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
   const cases = casesForRun(suite, flags, io);

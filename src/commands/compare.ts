@@ -11,7 +11,7 @@ import { shortPath } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
 import { noteCacheUse, refuseEmptyCache } from './cache.ts';
 
-/** `compare` (C4) and `run -m` (C3): with `-n`, print the expanded matrix and estimate; else run, save and report. */
+/** `compare` and `run -m`: with `-n`, print the expanded matrix and estimate; else run, save and report. */
 export async function compareCommand(flags: RunFlags, io: Io, models?: string[]): Promise<number> {
   mark('compare');
   const planned = await planRun(flags, io, models);

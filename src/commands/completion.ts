@@ -9,7 +9,7 @@ import { COMPLETE_COMMAND } from '../cli/program.ts';
 /** package.json installs the command under this second name too; both complete alike. */
 const ALIASES = ['evals'];
 
-/** `completion bash|zsh` (C8): prints a script completing the program's commands, flags and the suite's values. */
+/** `completion bash|zsh`: prints a script completing the program's commands, flags and the suite's values. */
 export function completionCommand(shell: string, program: Command, io: Io): Promise<number> {
   const spec = completionSpec(program, ALIASES);
   if (shell === 'bash') io.stdout.write(bashScript(spec, COMPLETE_COMMAND));

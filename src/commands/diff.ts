@@ -14,7 +14,7 @@ import type { TemporalLink } from '../client/connect.ts';
 const isFile = (cwd: string, arg: string) => arg.endsWith('.json') || existsSync(resolve(cwd, arg));
 
 /**
- * `diff RUN_A|FILE RUN_B|FILE` (B4): per contender and dataset, score, wscore, cost and latency then → now, and the
+ * `diff RUN_A|FILE RUN_B|FILE`: per contender and dataset, score, wscore, cost and latency then → now, and the
  * contenders and cases added or gone. Two snapshot files need no Temporal at all.
  */
 export async function diffCommand(a: string, b: string, flags: DiffFlags, io: Io): Promise<number> {

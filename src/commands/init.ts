@@ -39,7 +39,7 @@ function installedIn(projectDir: string): boolean {
 }
 
 /**
- * `init` (B1): writes a working suite into `evals/` of the current project (stand-in models, one dataset scored by
+ * `init`: writes a working suite into `evals/` of the current project (stand-in models, one dataset scored by
  * FieldScorer, commented OpenRouter and local sections), so `init` then `compare` runs with no edits. It writes
  * nothing when any of its files, or another suite's helper or lineup, is already there.
  */

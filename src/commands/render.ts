@@ -14,7 +14,7 @@ export interface RenderFlags {
 }
 
 /**
- * `render FILE.json` (C6): a saved run's report with no model call; HTML by default, beside the snapshot or at `-o`,
+ * `render FILE.json`: a saved run's report with no model call; HTML by default, beside the snapshot or at `-o`,
  * byte for byte what `compare` wrote. `--format tui|json` prints to stdout instead, unless `-o` names a file.
  */
 export async function renderCommand(file: string, flags: RenderFlags, io: Io): Promise<number> {

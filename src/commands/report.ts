@@ -9,7 +9,7 @@ import { presentRun } from '../session/present.ts';
 import { loadCases } from '../suite/cases.ts';
 
 /**
- * `report RUN` (D4): the run's reports from Temporal's data, also for a run still going (then it says partial). The
+ * `report RUN`: the run's reports from Temporal's data, also for a run still going (then it says partial). The
  * snapshot it renders from is written to the temp dir, never over a finished run's saved snapshot. Exits 1 for a
  * regressed, cancelled, aborted or failed run, and for a completed one in which a contender scored nothing unless
  * `--allow-failures`, as `compare`.
@@ -31,7 +31,7 @@ export async function reportCommand(runId: string, flags: RunFlags, io: Io): Pro
     // With -o the report goes to the file: the table is printed only when --display asks for it too.
     const display = flags.output ? 'none' : 'tui';
     const code = await presentRun(snapshot, file, suite, flags, io, { display });
-    // A regressed run fails the report, so CI can gate on it (D5).
+    // A regressed run fails the report, so CI can gate on it.
     if (snapshot.status === 'regressed') {
       io.stderr.write(pc.red(`run ${runId} regressed: ${snapshot.regression?.join('; ') ?? ''}`) + '\n');
       return 1;

@@ -17,7 +17,7 @@ import { loadCases, shortPath, type LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { traceCommand } from '../client/engine-tracing.ts';
 
-/** `resume RUN` (D3, D4): a worker plus the live view; the run continues where it stopped, finished cases are not called again. */
+/** `resume RUN`: a worker plus the live view; the run continues where it stopped, finished cases are not called again. */
 export async function resumeCommand(runId: string, flags: RunFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
   const { cases } = loadCases(suite.root, suite.casesGlob);

@@ -10,7 +10,7 @@ import type { RunListing } from '../client/runs.ts';
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 19);
 
 /**
- * `runs` (D4): recent runs of this project (`--all`: of every project), each with its state, progress, errors, cost so
+ * `runs`: recent runs of this project (`--all`: of every project), each with its state, progress, errors, cost so
  * far and duration, found through Temporal's visibility and the experiments' histories; no worker needed.
  */
 export async function runsCommand(

@@ -168,7 +168,7 @@ async function withLink<T>(
 }
 
 /**
- * `schedule ACTION [NAME]` (D5): create, list, show, pause, unpause, trigger, backfill and delete the project's
+ * `schedule ACTION [NAME]`: create, list, show, pause, unpause, trigger, backfill and delete the project's
  * schedules on Temporal Schedules. A schedule fires `scheduledRun`, which a `llm-evals worker` of the suite plans.
  */
 export async function scheduleCommand(

@@ -12,7 +12,7 @@ class ServerInUse extends Error {
   readonly exitCode = 1;
 }
 
-/** `server install|start|stop|status` (D4): the user's embedded Temporal dev server, shared by every project. */
+/** `server install|start|stop|status`: the user's embedded Temporal dev server, shared by every project. */
 export async function serverCommand(
   action: string,
   flags: SuiteFlags & { force?: boolean },

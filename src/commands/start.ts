@@ -33,7 +33,7 @@ function spawnWorker(runId: string, projectDir: string, flags: StartFlags, io: I
   return logFile;
 }
 
-/** `start` (D4): plans and starts a run, prints its id and returns; a detached worker serves it unless `--no-worker`. */
+/** `start`: plans and starts a run, prints its id and returns; a detached worker serves it unless `--no-worker`. */
 export async function startCommand(flags: StartFlags, io: Io): Promise<number> {
   const planned = await planRun(flags, io, flags.models);
   await prepareSuite(planned.suite, io);

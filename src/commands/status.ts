@@ -59,7 +59,7 @@ async function progressOf(
   };
 }
 
-/** A scheduled run's change since its schedule's previous run (D5), once it closed; none for other runs. */
+/** A scheduled run's change since its schedule's previous run, once it closed; none for other runs. */
 async function changeOf(
   link: TemporalLink,
   runId: string,
@@ -90,7 +90,7 @@ function renderWaits(waited: Record<string, number> | null): string {
   return parts.length ? `waited: ${parts.join(', ')}\n` : '';
 }
 
-/** `status [RUN]` (D4): per experiment done/total, errors and state; the run's state, time, ETA and Temporal UI link. */
+/** `status [RUN]`: per experiment done/total, errors and state; the run's state, time, ETA and Temporal UI link. */
 export async function statusCommand(runArg: string | undefined, flags: StatusFlags, io: Io): Promise<number> {
   const project = projectOf(flags, io);
   const link = await linkForCommand(project, io, 'status');
@@ -110,7 +110,7 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
       // An ETA only while a worker serves the run: without one, nothing moves.
       const eta = !record.closed && progress.live && done > 0 ? ((total - done) * elapsed) / done : null;
       const gate = record.closed ? undefined : await link.runs.gate(runId);
-      // Waits on limits (S7) and for places in flight: the gate's, live, or as it ended.
+      // Waits on limits and for places in flight: the gate's, live, or as it ended.
       const waited = waitsOf(gate ?? (record.closed ? await link.runs.finalGate(runId) : undefined));
       const outcome = record.status === 'COMPLETED' ? await link.runs.outcome(runId) : undefined;
       const state = runStateOf(record.status, outcome?.state, gate?.state);

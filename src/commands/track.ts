@@ -28,7 +28,7 @@ async function finishedRun(target: string, suite: LoadedSuite, io: Io): Promise<
   }
 }
 
-/** The tracking to send with: the flags' choice, else the run's own remote tracker, else the usual selection (T4). */
+/** The tracking to send with: the flags' choice, else the run's own remote tracker, else the usual selection. */
 async function trackingFor(
   snapshot: Snapshot,
   suite: LoadedSuite,

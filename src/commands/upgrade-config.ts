@@ -15,7 +15,7 @@ export interface UpgradeFlags extends SuiteFlags {
 }
 
 /**
- * `upgrade-config` (C9): rewrites the lineup's old `vendors:`/`direct:` form, leaving `<file>.bak`. It finds the file
+ * `upgrade-config`: rewrites the lineup's old `vendors:`/`direct:` form, leaving `<file>.bak`. It finds the file
  * without loading the suite, since a lineup in the old form is exactly what fails to load.
  */
 export function upgradeConfigCommand(flags: UpgradeFlags, io: Io): Promise<number> {

@@ -27,7 +27,7 @@ async function catalogWarnings(suite: LoadedSuite, io: Io): Promise<void> {
 }
 
 /**
- * `verify` (C2): empty inputs, missing or broken expected.json, the adapter's and scorer's checks, then what a run of
+ * `verify`: empty inputs, missing or broken expected.json, the adapter's and scorer's checks, then what a run of
  * the lineup would need — its providers' keys (after the env files) and their endpoints — the very checks `compare`
  * runs before any call, with its exit code: 2 on any problem. Calls nothing.
  */

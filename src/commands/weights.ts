@@ -5,7 +5,7 @@ import type { Io } from '../cli/io.ts';
 import { openSuite } from '../session/open-suite.ts';
 import type { SuiteFlags } from '../cli/options.ts';
 
-/** `weights` (C7): each weighted column's direction and real share; refuses the weights `compare` would refuse. */
+/** `weights`: each weighted column's direction and real share; refuses the weights `compare` would refuse. */
 export async function weightsCommand(flags: SuiteFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
   const metrics = suite.scorer.metrics();

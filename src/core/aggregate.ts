@@ -32,7 +32,7 @@ export interface Summary {
 /**
  * Summarises results: metric means skip null, transport errors add to errors but never to a mean; latency and p95
  * count only the replies that were scored (a failed reply leaves them as an error does); `time` leaves out
- * the waits on limits, averaged over the experiment's `slots` (its cases in flight) (S7).
+ * the waits on limits, averaged over the experiment's `slots` (its cases in flight).
  */
 export function summarize(
   results: readonly CaseResult[],

@@ -10,10 +10,10 @@ import {
 } from './concurrency.ts';
 import type { RateLimit } from './matrix.ts';
 
-/** How many failures in a row pause a run that has no `abort_after` (S11). */
+/** How many failures in a row pause a run that has no `abort_after`. */
 export const PAUSE_STREAK = 100;
 
-/** A run-wide gate's state: rate-limit slots, vendor back-off windows, error counts, pause and abort (S7, S8, S10, S11). */
+/** A run-wide gate's state: rate-limit slots, vendor back-off windows, error counts, pause and abort. */
 export interface GateState {
   limits: Record<string, RateLimit>;
   /** Per limit key: calls granted so far, and the earliest start of the next call after the burst (epoch ms). */
@@ -162,14 +162,14 @@ export function closeVendor(gate: GateState, vendor: string, until: number): voi
   gate.closedUntil[vendor] = Math.max(gate.closedUntil[vendor] ?? 0, until);
 }
 
-/** Whether `abort_after` holds: at least `total` errors and, when set, at least `percent` of finished cases failed (S10). */
+/** Whether `abort_after` holds: at least `total` errors and, when set, at least `percent` of finished cases failed. */
 export function shouldAbort(gate: Pick<GateState, 'abortAfter' | 'errors' | 'finished'>): boolean {
   const rule = gate.abortAfter;
   if (!rule || gate.errors < rule.total) return false;
   return rule.percent === undefined || (gate.errors / Math.max(1, gate.finished)) * 100 >= rule.percent;
 }
 
-/** Counts a finished case; errors may abort the run (S10) or, without `abort_after`, pause it after a streak (S11). */
+/** Counts a finished case; errors may abort the run or, without `abort_after`, pause it after a streak. */
 export function recordOutcome(gate: GateState, failure: Failure | undefined): void {
   gate.finished++;
   if (!failure) {

@@ -61,7 +61,7 @@ export function failureReason(result: Pick<CaseResult, 'status' | 'error'>, cont
 }
 
 /**
- * Groups a run's failed cases per contender and reason (R1's error summary), in lineup order, each reason with its
+ * Groups a run's failed cases per contender and reason (error summary), in lineup order, each reason with its
  * count and first case (in the experiments' case order). A contender appears when a case of it failed or none was
  * scored. Pure: the snapshot stores it, and a report of an older snapshot computes it.
  */

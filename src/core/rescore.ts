@@ -71,7 +71,7 @@ export function rescoreSnapshot(original: Snapshot, parts: RescoreParts): Snapsh
     });
     const { error: _, ...rest } = r;
     if (failedReply && !('failed' in verdict)) {
-      // A failed reply stays a failure worth 0 (S9); the scorer only says what it is worth on each metric.
+      // A failed reply stays a failure worth 0; the scorer only says what it is worth on each metric.
       const { metrics, outcomes = {}, diagnostics = {} } = verdict;
       return { ...r, score: 0, metrics, outcomes, diagnostics };
     }

@@ -32,7 +32,7 @@ export const CaseResultSchema = z.object({
   waited: z.number().optional(),
   startedAt: z.string(),
   finishedAt: z.string(),
-  /** Calls made for it: 1, or more when retried (S8). */
+  /** Calls made for it: 1, or more when retried. */
   attempts: z.number(),
   /**
    * Replies of it came from the reply cache (`replies`; `calls` were made): latency, tokens and cost above are those

@@ -1,10 +1,10 @@
-/** Tries of one call in all, the first included (S8). */
+/** Tries of one call in all, the first included. */
 export const MAX_ATTEMPTS = 5;
 
-/** Longest wait a provider may ask for and still be retried (S8): five minutes. */
+/** Longest wait a provider may ask for and still be retried: five minutes. */
 export const MAX_RETRY_AFTER_SECONDS = 300;
 
-/** The back-off when a provider says nothing: 1, 2, 4, then 8 seconds (S8). */
+/** The back-off when a provider says nothing: 1, 2, 4, then 8 seconds. */
 export function defaultBackoff(attempt: number): number {
   return Math.min(8, 2 ** Math.max(0, attempt - 1));
 }
@@ -12,7 +12,7 @@ export function defaultBackoff(attempt: number): number {
 /** How a failed call is treated: retried (after `delay` seconds if the provider said) or an error outcome. */
 export type FailureClass = { retry: true; delay?: number } | { retry: false; reason: string };
 
-/** Classifies a provider failure (S8): 429, 503, 529, 5xx and dropped connections retry; other 4xx and long waits do not. */
+/** Classifies a provider failure: 429, 503, 529, 5xx and dropped connections retry; other 4xx and long waits do not. */
 export function classifyFailure(status: number | undefined, retryAfter: number | undefined): FailureClass {
   if (retryAfter !== undefined && retryAfter > MAX_RETRY_AFTER_SECONDS) {
     return {

@@ -79,7 +79,7 @@ const FigureSchema = z.object({
 /** A figure then and now, and now minus then (`null` when either is missing). */
 export type Figure = z.infer<typeof FigureSchema>;
 
-/** The change from one run to another (B4, D5): per contender and dataset, contenders and cases added or gone. */
+/** The change from one run to another: per contender and dataset, contenders and cases added or gone. */
 export const RunChangeSchema = z.object({
   before: z.object({ runId: z.string(), createdAt: z.string() }),
   after: z.object({ runId: z.string(), createdAt: z.string() }),
@@ -337,7 +337,7 @@ export interface Verdict {
 const points = (v: number) => `${(v * 100).toFixed(1)}%`;
 
 /**
- * Judges a run against its schedule's bar (D5): a contender on a dataset whose primary score fell by more than
+ * Judges a run against its schedule's bar: a contender on a dataset whose primary score fell by more than
  * `maxDrop` points since the previous run (or has no score any more), or sits below `minScore`, regresses the run.
  * Contenders or datasets new since the previous run are held only to `minScore`.
  */

@@ -16,7 +16,7 @@ export interface RunInput {
   /** Per key: the most calls in flight at once; absent from runs started before it existed. */
   inFlight?: Record<string, number>;
   abortAfter?: { total: number; percent?: number };
-  /** A scheduled run: judged against its schedule's previous run before it ends (D5). */
+  /** A scheduled run: judged against its schedule's previous run before it ends. */
   schedule?: RunSchedule;
   /** Where each finished experiment is sent besides the local log; absent in runs started before trackers. */
   tracking?: Tracking;

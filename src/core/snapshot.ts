@@ -44,13 +44,13 @@ export const RunHeaderSchema = z.object({
   weights: z.record(z.string(), z.number()).optional(),
   /** What the run was estimated to send, receive and cost before it started; the closing line compares. */
   estimate: EstimateSchema.optional(),
-  /** A scheduled run's schedule, the previous run it compares with and its bar (D5). */
+  /** A scheduled run's schedule, the previous run it compares with and its bar. */
   schedule: RunScheduleSchema.optional(),
 });
 /** What a run records beside its input when it starts. */
 export type RunHeader = z.infer<typeof RunHeaderSchema>;
 
-/** The saved JSON of a run (R3): its header, contenders, experiments, cases and every case result. */
+/** The saved JSON of a run: its header, contenders, experiments, cases and every case result. */
 export const SnapshotSchema = RunHeaderSchema.extend({
   version: z.literal(SNAPSHOT_VERSION),
   runId: z.string(),
@@ -61,7 +61,7 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   experiments: z.array(ExperimentSchema),
   /** A tracker's page (or log file) per experiment id, where a tracker recorded it. */
   links: z.record(z.string(), z.string()).optional(),
-  /** The remote tracker the run sent to, when one was chosen (T4). */
+  /** The remote tracker the run sent to, when one was chosen. */
   tracker: z.string().optional(),
   /** Experiments the remote tracker failed to record: `llm-evals track RUN` sends them again. */
   trackerProblems: z.array(TrackerProblemSchema).optional(),
@@ -126,7 +126,7 @@ function trackingOf(input: RunInput, tracked: Readonly<Record<string, Tracked>> 
   };
 }
 
-/** Assembles a run's snapshot (R3) from its parts: the one place a Snapshot is made. */
+/** Assembles a run's snapshot from its parts: the one place a Snapshot is made. */
 export function buildSnapshot(parts: SnapshotParts): Snapshot {
   const { input, header } = parts;
   const byKey = new Map(parts.cases.map((c) => [c.key, c]));

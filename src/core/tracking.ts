@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * What a run records of its trackers when it starts (T4): the remote tracker chosen, if any, and the tracker project.
- * Names only: every key stays in the environment of the workers that send (D7).
+ * What a run records of its trackers when it starts: the remote tracker chosen, if any, and the tracker project.
+ * Names only: every key stays in the environment of the workers that send.
  */
 export const TrackingSchema = z.object({
   /** The remote tracker's name; none means the local log only. */

@@ -1,6 +1,6 @@
 import type { Summary } from './aggregate.ts';
 
-/** The columns a weight may name besides the scorer's own metrics (R2); tokens are not among them. */
+/** The columns a weight may name besides the scorer's own metrics; tokens are not among them. */
 export const WEIGHT_COLUMNS = ['score', 'errors', 'time', 'cost', 'latency', 'p95'] as const;
 
 /** Columns placed on a log scale between the lowest and highest value in a table, so each doubling costs the same. */

@@ -23,7 +23,7 @@ export interface ReportIo {
   columns?: number;
 }
 
-/** How a finished run is shown: the lineup's `results.display` under the flags (C5, R3, R4). */
+/** How a finished run is shown: the lineup's `results.display` under the flags. */
 export interface Delivery extends ReportOptions {
   /** `--display`, else `results.display`, else `both`: the TUI on stdout and the HTML report in a browser. */
   display: 'none' | 'tui' | 'browser' | 'both';

@@ -53,7 +53,7 @@ export function readSnapshot(file: string): Snapshot {
   return parsed.data;
 }
 
-/** The folder a run's snapshot is saved in, as the flags and the lineup's `results:` say (R3). */
+/** The folder a run's snapshot is saved in, as the flags and the lineup's `results:` say. */
 export function snapshotDir(
   suite: LoadedSuite,
   flags: Pick<RunFlags, 'autosave' | 'destination' | 'tempDir'>,
@@ -65,7 +65,7 @@ export function snapshotDir(
     : resolve(suite.projectDir, flags.tempDir ?? results?.temp_dir ?? 'tmp');
 }
 
-/** Saves a run's snapshot where the flags and the lineup's `results:` say (R3); returns the file. */
+/** Saves a run's snapshot where the flags and the lineup's `results:` say; returns the file. */
 export function saveRunSnapshot(
   snapshot: Snapshot,
   suite: LoadedSuite,

@@ -86,7 +86,7 @@ export function cutAtLimit(choice: unknown): boolean {
   return reason === 'length' || (typeof native === 'string' && /^(length|max_tokens)$/i.test(native));
 }
 
-/** The request body: only the settings the contender sets are sent (P1: unset means send nothing). */
+/** The request body: only the settings the contender sets are sent (unset means send nothing). */
 export function chatBody(
   model: CalledModel,
   request: CompletionRequest,
@@ -178,7 +178,7 @@ export class ChatCompletionsProvider implements Provider {
       // Set explicitly, so OPENAI_ORG_ID or OPENAI_PROJECT_ID in the environment never reach another provider.
       organization: null,
       project: null,
-      // Retries belong to Temporal (S8): the activity throws and its retry policy decides.
+      // Retries belong to Temporal: the activity throws and its retry policy decides.
       maxRetries: 0,
     });
   }

@@ -7,7 +7,7 @@ export interface PricesPerMillion {
   output: number;
 }
 
-/** An OpenAI-compatible endpoint as the lineup declares it (P3): its URL, key variable, prices and models. */
+/** An OpenAI-compatible endpoint as the lineup declares it: its URL, key variable, prices and models. */
 export interface EndpointSettings {
   baseUrl: string;
   apiKeyEnv?: string;

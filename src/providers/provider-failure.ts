@@ -13,7 +13,7 @@ export interface FailedCall {
 // Key-shaped words (`sk-…`, OpenAI's masked `sk-proj-****abcd` included): a 401's message may quote the key it got.
 const KEY_LIKE = /\b(?:sk|rk|pk)-[\w*.-]{6,}/g;
 
-/** A provider's error text with the key, and anything shaped like one, taken out: it goes into results and logs (D7). */
+/** A provider's error text with the key, and anything shaped like one, taken out: it goes into results and logs. */
 export function redact(text: string, key?: string): string {
   const plain = key ? text.split(key).join('[key]') : text;
   return plain.replace(KEY_LIKE, '[key]');

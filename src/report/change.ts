@@ -85,7 +85,7 @@ export function setChanges(change: RunChange): string[] {
 }
 
 /**
- * A change between two runs in the terminal (D5, B4): per dataset and contender, the primary score and wscore then →
+ * A change between two runs in the terminal: per dataset and contender, the primary score and wscore then →
  * now with the delta in points, cost and latency with their deltas, errors; then contenders and cases added or gone.
  */
 export function renderChange(change: RunChange, fit: FitOptions = {}): string {

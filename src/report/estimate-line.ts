@@ -22,7 +22,7 @@ function versus(
 }
 
 /**
- * The run's closing line: what it used against the estimate made before it started (C4 `-n`'s) —
+ * The run's closing line: what it used against the estimate made before it started (`-n`'s) —
  * `used vs estimated: 3,365 vs 1,238 (+172%) tokens in, 290 vs 310 (−6%) out, $0.0031 vs $0.0029 (+7%)`; `''` for a
  * snapshot saved without an estimate, or whose providers reported no usage.
  */

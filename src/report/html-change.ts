@@ -6,7 +6,7 @@ import { esc } from './html-escape.ts';
 const direction = (f: Figure) =>
   f.delta === null || Math.abs(f.delta) < 0.0005 ? '' : f.delta < 0 ? 'drop' : 'rise';
 
-/** The change since another run as an HTML table, with the contenders and cases added, gone or edited (D5, B4). */
+/** The change since another run as an HTML table, with the contenders and cases added, gone or edited. */
 export function changeHtml(change: RunChange, regression: readonly string[] = []): string {
   const rows = change.rows.map((r) => {
     const cells = changeCells(r, false);

@@ -1,4 +1,4 @@
-/** Escapes text for HTML content and quoted attributes: model output is untrusted and must never become markup (R4). */
+/** Escapes text for HTML content and quoted attributes: model output is untrusted and must never become markup. */
 export function esc(text: string | number | null | undefined): string {
   return String(text ?? '')
     .replaceAll('&', '&amp;')

@@ -78,7 +78,7 @@ function runSection(snapshot: Snapshot): string {
 }
 
 /**
- * The standalone HTML report (R4): a pure, deterministic function of the snapshot, so `render` reproduces compare's
+ * The standalone HTML report: a pure, deterministic function of the snapshot, so `render` reproduces compare's
  * file byte for byte. Everything from the run is escaped; the only script is our own, allowed by hash.
  */
 export function renderHtml(snapshot: Snapshot): string {

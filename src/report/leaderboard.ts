@@ -86,7 +86,7 @@ export function renderGlossary(columns: readonly ReportColumn[], width?: number)
 }
 
 /**
- * The TUI leaderboard (R1): standings by dataset with best-value lines, the totals asked for, why cases failed, the
+ * The TUI leaderboard: standings by dataset with best-value lines, the totals asked for, why cases failed, the
  * glossary.
  */
 export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOptions = {}): string {

@@ -6,7 +6,7 @@ import type { Plan } from '../core/plan.ts';
 import { counted, formatCost, formatCount, formatTemperature } from './format.ts';
 import { renderTable, type FitOptions } from './table.ts';
 
-/** The dry run's view (C4 `-n`): each experiment with its settings and estimate, then the totals and refusals. */
+/** The dry run's view (`-n`): each experiment with its settings and estimate, then the totals and refusals. */
 export function renderMatrix(
   plan: Plan,
   estimates: ReadonlyMap<string, Estimate>,

@@ -26,7 +26,7 @@ export function splitId(id: string): [string, string] {
   return slash < 0 ? ['', id] : [id.slice(0, slash + 1), id.slice(slash + 1)];
 }
 
-/** The provider in blue, the model in its progress bar's colour (R1); a bare id is preceded by its provider. */
+/** The provider in blue, the model in its progress bar's colour; a bare id is preceded by its provider. */
 export function contenderLabel(
   c: Pick<Snapshot['contenders'][number], 'id' | 'provider'>,
   index: number,

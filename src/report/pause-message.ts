@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import { describeFailures, type GateState } from '../core/coordinator.ts';
 import type { RunInput } from '../core/run-input.ts';
 
-/** The pause message (S11): how many failed in a row, the messages, and which contenders, datasets and cases. */
+/** The pause message: how many failed in a row, the messages, and which contenders, datasets and cases. */
 export function pauseMessage(gate: GateState, input: RunInput): string {
   const all = { contenders: input.contenders.length, datasets: Object.keys(input.datasets).length };
   const f = describeFailures(gate.recent, all);

@@ -5,7 +5,7 @@ import { renderHtml } from './html.ts';
 import { renderLeaderboard, type LeaderboardOptions } from './leaderboard.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 
-/** The formats a report is written in (C5 `--format`). */
+/** The formats a report is written in (`--format`). */
 export type ReportFormat = 'tui' | 'html' | 'json';
 
 /** What shapes a report beyond the snapshot: the TUI's totals and scores, and `run`'s per-case breakdown. */
@@ -27,7 +27,7 @@ export function extensionOf(format: ReportFormat): string {
   return format === 'tui' ? 'txt' : format;
 }
 
-/** A snapshot rendered in one format; pure, so every display can be rebuilt later from the saved JSON (R3). */
+/** A snapshot rendered in one format; pure, so every display can be rebuilt later from the saved JSON. */
 export function renderReport(format: ReportFormat, snapshot: Snapshot, options: ReportOptions = {}): string {
   if (format === 'html') return renderHtml(snapshot);
   if (format === 'json') return JSON.stringify(snapshot, null, 2) + '\n';

@@ -8,7 +8,7 @@ import { contenderName } from './columns.ts';
 import { formatPercent } from './format.ts';
 import { renderTable, type FitOptions } from './table.ts';
 
-/** Everything `schedule show` prints (D5): the schedule, its last runs with scores, the latest change, workers. */
+/** Everything `schedule show` prints: the schedule, its last runs with scores, the latest change, workers. */
 export interface ScheduleShow {
   schedule: ScheduleView;
   primary: string;

@@ -60,7 +60,7 @@ export interface Standings {
   variants: StandingsTable[];
 }
 
-/** Figures over cases from several experiments: time adds up; p95 is the mean of each experiment's (R2). */
+/** Figures over cases from several experiments: time adds up; p95 is the mean of each experiment's. */
 export function summarizeAcross(
   parts: readonly Result[][],
   metricNames: readonly string[],

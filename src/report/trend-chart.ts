@@ -93,7 +93,7 @@ function spreadApart(
 }
 
 /**
- * The trend picture (B5): each contender's primary score per dataset over a schedule's last runs, oldest on the left,
+ * The trend picture: each contender's primary score per dataset over a schedule's last runs, oldest on the left,
  * as inline SVG with no script; a run without a score for a series breaks its line. A contender keeps its colour on
  * every dataset and each dataset has its dash, so no two series look alike; series at one value are drawn a few px
  * apart; a series with no score in any run is named under the key, not in it.

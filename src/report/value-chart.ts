@@ -248,7 +248,7 @@ function keyHtml(table: StandingsTable, labels: ReadonlyMap<string, string>): st
 }
 
 /**
- * The value picture (R4): per dataset, the ranking value (the primary metric, or wscore with weights) against cost
+ * The value picture: per dataset, the ranking value (the primary metric, or wscore with weights) against cost
  * and against p95 latency, both on log scales, the Pareto front dashed, the best ringed in green and the best value
  * in amber. Inline SVG with no script; every label escaped.
  */

@@ -7,7 +7,7 @@ import { renderTable, type FitOptions } from './table.ts';
 const BAR = 30;
 
 /**
- * `weights` (C7): each weighted column's direction (↓ bold blue where low is good, ↑ bold yellow where high is good)
+ * `weights`: each weighted column's direction (↓ bold blue where low is good, ↑ bold yellow where high is good)
  * and real share of the wscore; scorer metrics the weights leave out follow in red, with no values.
  */
 export function renderWeights(

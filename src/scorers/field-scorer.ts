@@ -2,7 +2,7 @@ import { SchemaValidator, type CheckedField, type Schema } from '../api/schema-v
 import { Scorer } from '../api/scorer.ts';
 import type { Case, Json, Metric, Reply, Score } from '../api/types.ts';
 
-/** How one field of an extraction ends (P7). */
+/** How one field of an extraction ends. */
 export type FieldOutcome = 'correct' | 'missed' | 'hallucinated' | 'incorrect' | 'invalid';
 
 /**
@@ -133,7 +133,7 @@ export const FIELD_METRICS: readonly Metric[] = [
 ];
 
 /**
- * The built-in scorer for extraction into a schema (P7); give it the schema, or return `{ schema }` from the adapter's
+ * The built-in scorer for extraction into a schema; give it the schema, or return `{ schema }` from the adapter's
  * `context(case)` when each dataset has its own (a config-only suite names it with no arguments).
  */
 export class FieldScorer extends Scorer {

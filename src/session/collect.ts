@@ -28,7 +28,7 @@ function stateOf(
 }
 
 /**
- * A scheduled run's extras (D5): the change since its schedule's previous run, why it regressed, and the schedule's
+ * A scheduled run's extras: the change since its schedule's previous run, why it regressed, and the schedule's
  * trend up to this run. A previous run Temporal no longer holds leaves the change out rather than failing the report.
  */
 async function scheduledParts(

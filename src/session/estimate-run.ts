@@ -46,7 +46,7 @@ function counter(provider: Provider | undefined, c: Contender) {
 }
 
 /**
- * The estimate per experiment (C4 `-n`, and the closing line of a run): input tokens as the provider counts them — the
+ * The estimate per experiment (`-n`, and the closing line of a run): input tokens as the provider counts them — the
  * adapter's request for the dataset's first case, then each other case by how much longer or shorter its input is —,
  * output tokens from the expected answers as a model would write them, and dollars from the catalog prices.
  */

@@ -5,7 +5,7 @@ import { pauseMessage } from '../report/pause-message.ts';
 import type { Runs } from '../client/runs.ts';
 import type { Io } from '../cli/io.ts';
 
-/** What to do when a run pauses after a streak of failures (S11): ask, go on (`--yes`), or stop (no one to ask). */
+/** What to do when a run pauses after a streak of failures: ask, go on (`--yes`), or stop (no one to ask). */
 export type PausePolicy = 'ask' | 'yes' | 'stop';
 
 /** The policy for this process: `--yes` goes on; a terminal asks; anything else stops. */

@@ -11,7 +11,7 @@ import { prepareStart } from './run.ts';
 import { chooseTracking } from './trackers.ts';
 
 /**
- * Plans a schedule's fire in a worker of the suite (D5): the lineup and cases as they are on disk now, the flags given
+ * Plans a schedule's fire in a worker of the suite: the lineup and cases as they are on disk now, the flags given
  * to `schedule create`, under the run id the scheduled workflow chose; the suite's code is what the worker loaded.
  */
 export async function planFire(

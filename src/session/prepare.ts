@@ -14,7 +14,7 @@ export async function prepareSuite(suite: LoadedSuite, io: Io): Promise<void> {
 
 /**
  * Runs `verify`'s checks on what a run would call, before any call (unless `--no-verify`): the planned cases, the
- * adapter's and scorer's checks, the providers' keys (P5) and the local endpoints. Each problem on its own line, then
+ * adapter's and scorer's checks, the providers' keys and the local endpoints. Each problem on its own line, then
  * one error: exit 2, nothing called.
  */
 export async function checkBeforeRun(

@@ -43,7 +43,7 @@ export async function presentRun(
     io,
   );
   for (const line of renderTracking(saved)) io.stderr.write(line + '\n');
-  // The remote tracker's page opens like the report's (T3), unless --no-open.
+  // The remote tracker's page opens like the report's, unless --no-open.
   if (flags.open !== false) {
     for (const page of trackerPages(saved)) {
       const why = await openInBrowser(page, io.env);
@@ -52,7 +52,7 @@ export async function presentRun(
   }
   const closing = renderEstimateLine(saved);
   if (closing) io.stderr.write(pc.dim(closing) + '\n');
-  // An aborted run reports what finished, then fails the command (S10, S11).
+  // An aborted run reports what finished, then fails the command.
   if (snapshot.status !== 'completed') return 1;
   // A contender with nothing scored is a broken setup (a wrong id, a server down), not a result: say so in the code.
   const failed = namedFailures(saved).filter((f) => f.scored === 0);

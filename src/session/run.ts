@@ -78,7 +78,7 @@ export function announce(link: TemporalLink, runId: string, io: Io): void {
 }
 
 /**
- * Runs a plan on Temporal with a worker in this process, drawing progress, and saves the snapshot (C3, C4).
+ * Runs a plan on Temporal with a worker in this process, drawing progress, and saves the snapshot.
  * `underWay` is called once the run's first calls are out: work that can wait for them goes there.
  */
 export async function runPlanned(

@@ -19,13 +19,13 @@ export function trackerSuite(suite: LoadedSuite): TrackerSuite {
   };
 }
 
-/** The tracker project (T3, T5): `--project`, else the lineup's `project`, else the suite's name. */
+/** The tracker project: `--project`, else the lineup's `project`, else the suite's name. */
 export function trackerProject(suite: LoadedSuite, flag: string | undefined): string {
   return flag ?? suite.config.values.project ?? suite.name;
 }
 
 /**
- * Chooses the run's remote tracker (T4) — `--local`/`--tracker`, the lineup's `tracker:`, then the one key set — and
+ * Chooses the run's remote tracker — `--local`/`--tracker`, the lineup's `tracker:`, then the one key set — and
  * fails before any call when it lacks its package or key. `-v` says which and why. Returns what the run records.
  */
 export async function chooseTracking(

@@ -96,7 +96,7 @@ function gradeExpected(suite: LoadedSuite, kase: LoadedCase): number | string {
   }
 }
 
-/** The keys the named providers need and the environment lacks (P5), one line each naming the variable. */
+/** The keys the named providers need and the environment lacks, one line each naming the variable. */
 export function missingKeys(
   suite: LoadedSuite,
   providers: readonly string[],

@@ -62,7 +62,7 @@ export const EndpointModelEntrySchema = z.preprocess(
 /** A variable's name, never its value: the key itself stays out of the lineup file. */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** A section declaring an OpenAI-compatible endpoint (P3): any new name with a `base_url`, ids `<name>/<model>`. */
+/** A section declaring an OpenAI-compatible endpoint: any new name with a `base_url`, ids `<name>/<model>`. */
 export const EndpointSectionSchema = z.strictObject({
   base_url: z.url({ protocol: /^https?$/ }),
   api_key_env: z.string().regex(ENV_NAME).optional(),

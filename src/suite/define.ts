@@ -20,7 +20,7 @@ export interface SuiteDefinition {
   beforeRun?: () => void | Promise<void>;
   /** Extra providers; the last registered is asked first for an id. */
   providers?: Provider[];
-  /** Custom trackers (T5), chosen by name like the built-in ones; their `packages` are imported only when chosen. */
+  /** Custom trackers, chosen by name like the built-in ones; their `packages` are imported only when chosen. */
   trackers?: TrackerDefinition[];
 }
 

@@ -35,7 +35,7 @@ export interface LoadedSuite {
   casesGlob: string;
   envFiles: string[];
   beforeRun?: () => void | Promise<void>;
-  /** The helper's own trackers (T5), registered after the built-in ones. */
+  /** The helper's own trackers, registered after the built-in ones. */
   trackers: TrackerDefinition[];
 }
 
@@ -99,7 +99,7 @@ function instantiate<T>(
   }
 }
 
-/** The provider a lineup's endpoint section declares (P3): ids `<name>/<model>`, request type `prompt`. */
+/** The provider a lineup's endpoint section declares: ids `<name>/<model>`, request type `prompt`. */
 export function endpointProvider(name: string, section: EndpointSection): OpenAICompatibleProvider {
   return new OpenAICompatibleProvider(name, {
     baseUrl: section.base_url,

@@ -20,7 +20,7 @@ export interface PlanOptions {
   options?: Record<string, Json>;
 }
 
-/** Refuses, before any call, a weight on anything but the weightable columns and the scorer's metrics (R2). */
+/** Refuses, before any call, a weight on anything but the weightable columns and the scorer's metrics. */
 export function checkWeights(
   file: string,
   weights: Record<string, unknown> | undefined,

@@ -20,7 +20,7 @@ const seconds = (iso: string) => Date.parse(iso) / 1000;
 const isScore = (value: number | null): boolean => value === null || (value >= 0 && value <= 1);
 
 /**
- * A case as Braintrust's row (T3): input, expected, output or error, the score and the scorer's metrics as scores,
+ * A case as Braintrust's row: input, expected, output or error, the score and the scorer's metrics as scores,
  * and the contender, diagnostics, outcomes and usage as metadata.
  */
 export function braintrustRow(e: ExperimentInfo, r: CaseRecord): BraintrustRow {

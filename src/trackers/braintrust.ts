@@ -134,7 +134,7 @@ class BraintrustTracker implements Tracker {
   }
 }
 
-/** The braintrust tracker (T3), over Braintrust's HTTP API: one experiment per run named by its id, one row per case. */
+/** The braintrust tracker, over Braintrust's HTTP API: one experiment per run named by its id, one row per case. */
 export const braintrustTracker: TrackerDefinition = {
   name: 'braintrust',
   envKey: 'BRAINTRUST_API_KEY',

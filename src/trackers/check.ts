@@ -26,7 +26,7 @@ export function missingKey(tracker: TrackerDefinition, env: Env): string | undef
 }
 
 /**
- * Fails before any model is called (T4) when the chosen tracker cannot work: one `ConfigError` naming every package
+ * Fails before any model is called when the chosen tracker cannot work: one `ConfigError` naming every package
  * that does not import and the key that is not set.
  */
 export async function checkTracker(tracker: TrackerDefinition, env: Env, projectDir: string): Promise<void> {

@@ -34,7 +34,7 @@ function row(r: CaseRecord) {
   };
 }
 
-/** The local log's content (T1): the experiment's settings, means, errors, usage and one row per case. */
+/** The local log's content: the experiment's settings, means, errors, usage and one row per case. */
 export function localLog(experiment: ExperimentInfo, summary: Summary, records: readonly CaseRecord[]) {
   const { runId, experimentId, suite, project, contender, dataset, caseCount } = experiment;
   return {
@@ -85,7 +85,7 @@ class LocalTracker implements Tracker {
   }
 }
 
-/** The local tracker (T1): always on beside any remote one; its section takes no keys yet. */
+/** The local tracker: always on beside any remote one; its section takes no keys yet. */
 export const localTracker: TrackerDefinition = {
   name: 'local',
   packages: [],

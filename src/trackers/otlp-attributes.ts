@@ -68,7 +68,7 @@ export function summaryAttributes(s: Summary): Record<string, AttributeValue> {
   };
 }
 
-/** A case span's attributes (T2); the reply and output only with `include_replies`, the diagnostics cut at 4 KB. */
+/** A case span's attributes; the reply and output only with `include_replies`, the diagnostics cut at 4 KB. */
 export function caseAttributes(
   r: CaseRecord,
   options: { includeReplies: boolean },

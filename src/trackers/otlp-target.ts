@@ -45,7 +45,7 @@ export function parseOtlpHeaders(text: string): Record<string, string> {
 }
 
 /**
- * Resolves the OTLP/HTTP traces endpoint (T2). When any `OTEL_EXPORTER_OTLP_*` endpoint or headers variable is set,
+ * Resolves the OTLP/HTTP traces endpoint. When any `OTEL_EXPORTER_OTLP_*` endpoint or headers variable is set,
  * those win and `LOGFIRE_TOKEN` is not sent, so a Logfire token never reaches another backend; otherwise traces go
  * to Logfire with the token as the `Authorization` header.
  */

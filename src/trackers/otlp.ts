@@ -124,7 +124,7 @@ class OtlpTracker implements Tracker {
   }
 }
 
-/** The logfire tracker (T2): OTLP traces to Logfire, or to any backend the `OTEL_EXPORTER_OTLP_*` variables name. */
+/** The logfire tracker: OTLP traces to Logfire, or to any backend the `OTEL_EXPORTER_OTLP_*` variables name. */
 export const logfireTracker: TrackerDefinition = {
   name: 'logfire',
   envKey: 'LOGFIRE_TOKEN',

@@ -45,7 +45,7 @@ function byName<T extends Pick<TrackerDefinition, 'name'>>(
 }
 
 /**
- * Chooses the remote tracker (T4): `--local` or `--tracker none` for none, then `--tracker NAME`, then the lineup's
+ * Chooses the remote tracker: `--local` or `--tracker none` for none, then `--tracker NAME`, then the lineup's
  * `tracker:`, then the one tracker whose key is set; two keys set and nothing chosen is an error asking for a choice.
  */
 export function selectTracker<T extends Pick<TrackerDefinition, 'name' | 'envKey'>>(

@@ -12,7 +12,7 @@ export interface TrackerSuite {
   configFile?: string;
   /** Each tracker's own lineup section, by tracker name. */
   sections: Readonly<Record<string, Record<string, unknown>>>;
-  /** The helper's own trackers (T5), looked up after the built-in ones. */
+  /** The helper's own trackers, looked up after the built-in ones. */
   trackers: readonly TrackerDefinition[];
 }
 
@@ -34,7 +34,7 @@ export function projectIdKey(tracker: string): string {
   return `${tracker.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_PROJECT_ID`;
 }
 
-/** Makes a tracker for a run with its context (T5): suite, project, project id, its own section, env and log. */
+/** Makes a tracker for a run with its context: suite, project, project id, its own section, env and log. */
 export function createTracker(definition: TrackerDefinition, target: TrackTarget): Tracker {
   const { suite, tracking, env, log } = target;
   const projectId = env[projectIdKey(definition.name)]?.trim();
@@ -67,7 +67,7 @@ function remoteTracker(target: TrackTarget): { tracker?: Tracker; problem?: stri
 }
 
 /**
- * Sends one experiment to the local log (T1), then to the run's remote tracker: the log is written whatever the
+ * Sends one experiment to the local log, then to the run's remote tracker: the log is written whatever the
  * remote one does, and a failure comes back as `problem`, never thrown.
  */
 export async function trackExperiment(experiment: TrackedExperiment, target: TrackTarget): Promise<Tracked> {

@@ -12,7 +12,7 @@ export interface TrackerLog {
   warn(message: string): void;
 }
 
-/** What a tracker is given for a run (T5): the suite, the tracker project, its own lineup section, the env and a log. */
+/** What a tracker is given for a run: the suite, the tracker project, its own lineup section, the env and a log. */
 export interface TrackerContext {
   suite: string;
   /** The tracker project's name: `--project`, else the lineup's `project`, else the suite's name. */
@@ -64,7 +64,7 @@ export interface TrackedExperiment {
   summary: Summary;
 }
 
-/** A tracker made for one run (T5): `record` is called in case order, one at a time, between `start` and `finish`. */
+/** A tracker made for one run: `record` is called in case order, one at a time, between `start` and `finish`. */
 export interface Tracker {
   readonly name: string;
   /** `false` turns every callback into a no-op. */

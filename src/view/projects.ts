@@ -20,7 +20,7 @@ export async function suiteOf(options: DiscoverOptions, project?: string): Promi
   }
 }
 
-/** Where a suite saves its snapshots: the lineup's `results.destination`, else `results/` beside the helper (R3). */
+/** Where a suite saves its snapshots: the lineup's `results.destination`, else `results/` beside the helper. */
 export function savedDirOf(suite: LoadedSuite): string {
   const destination = suite.config.values.results?.destination;
   return resolve(suite.projectDir, destination ?? join(suite.root, 'results'));
