@@ -85,9 +85,13 @@ describe('the installed package', () => {
       expect(files).toContain(`package/${needed}`);
     expect(files).toContain('package/templates/init/eval_helper.ts');
     expect(files).toContain('package/CHANGELOG.md');
-    for (const dir of ['test/', 'bench/', 'dev/', 'workflows/', 'src/', 'activities/', 'examples/']) {
+    for (const dir of ['test/', 'bench/', 'dev/', 'workflows/', 'src/', 'activities/']) {
       expect(files.filter((f) => f.startsWith(`package/${dir}`))).toEqual([]);
     }
+    // Of the examples, only the systemd units the README points at ship.
+    const examples = files.filter((f) => f.startsWith('package/examples/'));
+    expect(examples.length).toBeGreaterThan(0);
+    expect(examples.filter((f) => !f.startsWith('package/examples/systemd/'))).toEqual([]);
   });
 
   it('takes CommonJS packages, and the CommonJS build of dual ones, with require: no start lexes or compiles them anew', async () => {

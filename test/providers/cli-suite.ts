@@ -88,7 +88,15 @@ export function tableRows(stdout: string, dataset = 'pets'): Record<string, stri
   const names = header.split('│').map((c) => c.trim());
   return lines
     .filter((l) => new RegExp(`│ ${dataset} +│`).test(l))
-    .map((l) => Object.fromEntries(l.split('│').map((c, i) => [names[i] ?? String(i), c.trim()] as const)));
+    .map((l) => {
+      const row: Record<string, string> = Object.fromEntries(
+        l.split('│').map((c, i) => [names[i] ?? String(i), c.trim()] as const),
+      );
+      // A contender tied with the best carries its mark after its name (`acme/busy = #1`): kept apart.
+      const tie = / = #\d+$/.exec(row.model ?? '');
+      if (tie) [row.model, row.tie] = [row.model!.slice(0, tie.index), tie[0].trim()];
+      return row;
+    });
 }
 
 /** The table's `pets` rows keyed by their model cell. */
