@@ -12,21 +12,26 @@ import type { Snapshot } from './snapshot.ts';
 import { seededRandom } from './stats.ts';
 import { bestIndex, weightedScores, weightValues } from './weights.ts';
 
-/** One paired comparison, A against B (contender keys as in `experiments[].contender`); `dataset` null for all. */
-export const ComparisonSchema = z.object({
-  dataset: z.string().nullable(),
-  metric: z.string(),
-  a: z.string(),
-  b: z.string(),
+/** A paired test's figures, as a comparison within a run and a change between two runs both report them. */
+export const PairedTestSchema = z.object({
   /** Cases both have a value for: a case whose metric is null for either is left out of the pair. */
   n: z.number(),
   /** The mean of A − B per case. */
   meanDiff: z.number(),
   ci95: z.tuple([z.number(), z.number()]),
   pValue: z.number(),
-  /** Holm-corrected across the comparisons of its dataset. */
+  /** Holm-corrected across the tests of its dataset. */
   pAdjusted: z.number(),
   test: z.enum(['mcnemar-exact', 'paired-t']),
+});
+
+/** One paired comparison, A against B (contender keys as in `experiments[].contender`); `dataset` null for all. */
+export const ComparisonSchema = z.object({
+  dataset: z.string().nullable(),
+  metric: z.string(),
+  a: z.string(),
+  b: z.string(),
+  ...PairedTestSchema.shape,
 });
 /** One paired comparison, A against B. */
 export type Comparison = z.infer<typeof ComparisonSchema>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { summarize } from './aggregate.ts';
-import { ALPHA, caseValue } from './comparisons.ts';
+import { ALPHA, caseValue, PairedTestSchema } from './comparisons.ts';
 import { groupBy } from './group.ts';
 import { ContenderSchema } from './matrix.ts';
 import { comparePaired, holm, seedOf } from './paired.ts';
@@ -54,13 +54,7 @@ const FlipSchema = z.object({ caseKey: z.string(), before: z.string(), after: z.
 
 /** A row's paired test between two runs, and the cases that flipped (replies cut short; lists capped). */
 export const PairedChangeSchema = z.object({
-  n: z.number(),
-  meanDiff: z.number(),
-  ci95: z.tuple([z.number(), z.number()]),
-  pValue: z.number(),
-  /** Holm-corrected across the rows of its dataset. */
-  pAdjusted: z.number(),
-  test: z.enum(['mcnemar-exact', 'paired-t']),
+  ...PairedTestSchema.shape,
   significant: z.boolean(),
   /** How many cases went from right (full marks) to wrong, and back; `toWrong`/`toRight` list the first of them. */
   flippedToWrong: z.number(),
