@@ -59,7 +59,11 @@ export class TemporalSource implements ViewSource {
       if (listings.length >= wanted) break;
     }
     const start = filter.page * RUNS_PER_PAGE;
-    let rows = await Promise.all(listings.slice(start, start + RUNS_PER_PAGE).map((l) => this.row(l)));
+    // A run that cannot be read (gone meanwhile, not one of ours after all) is left off the page rather than failing it.
+    const read = await Promise.all(
+      listings.slice(start, start + RUNS_PER_PAGE).map((l) => this.row(l).catch(() => undefined)),
+    );
+    let rows = read.filter((r): r is RunRow => r !== undefined);
     if (filter.state) rows = rows.filter((r) => r.state === filter.state);
     return {
       rows,

@@ -6,6 +6,8 @@ import { runCli, startCli } from '../helpers/cli.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { writeViewSuite } from './view-suite.ts';
+import { Client, Connection } from '@temporalio/client';
+import { runWorkflowId } from '../../src/core/run-input.ts';
 
 const dirs = new TempDirs();
 afterAll(() => dirs.removeAll());
@@ -62,6 +64,30 @@ describe('llm-evals view, the command', () => {
     } finally {
       view.child.kill('SIGINT');
       await view.done;
+    }
+  }, 60_000);
+
+  it('lists the runs it can read when one on the server cannot be read', async () => {
+    const env = { TEMPORAL_ADDRESS: temporalAddress() };
+    // A run workflow that visibility lists as ours but that holds no header: its row cannot be made.
+    const connection = await Connection.connect({ address: temporalAddress() });
+    const client = new Client({ connection });
+    const runId = `unreadable-${process.pid}`;
+    const handle = await client.workflow.start('compareRun', {
+      workflowId: runWorkflowId(runId),
+      taskQueue: `view-unreadable-${process.pid}`,
+      args: [{}],
+      searchAttributes: { LlmEvalsRunId: [runId] },
+    });
+    const view = startCli(['view', '--no-open', '--port', '0'], { cwd: dir, env });
+    try {
+      const [, origin] = await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//);
+      expect((await fetch(`${origin}/`)).status).toBe(200);
+    } finally {
+      view.child.kill('SIGINT');
+      await view.done;
+      await handle.terminate();
+      await connection.close();
     }
   }, 60_000);
 
