@@ -42,15 +42,19 @@ export function createTrack(deps: TrackDeps) {
       deps.runs.inputOf(task.runId),
       deps.runs.results(task.runId, [task.experimentId]),
     ]);
-    const snapshot = buildSnapshot({
-      runId: task.runId,
-      header,
-      input,
-      status: 'partial',
-      results,
-      cases: [...deps.cases.values()],
-      finishedAt: new Date().toISOString(),
-    });
+    const snapshot = buildSnapshot(
+      {
+        runId: task.runId,
+        header,
+        input,
+        status: 'partial',
+        results,
+        cases: [...deps.cases.values()],
+        finishedAt: new Date().toISOString(),
+      },
+      // A tracker sends results and means, none of the paired statistics.
+      { statistics: false },
+    );
     // Only this experiment's records and summary: a run's experiments are tracked one by one as each closes.
     const [experiment] = fromSnapshot(snapshot, {
       project: task.tracking.project,

@@ -326,15 +326,18 @@ export class Runs {
       record.input.experiments.map((e) => e.id),
     );
     const { input, header } = record;
-    const snapshot = buildSnapshot({
-      runId,
-      header,
-      input,
-      status: 'partial',
-      results,
-      cases: [],
-      finishedAt: '',
-    });
+    const snapshot = buildSnapshot(
+      {
+        runId,
+        header,
+        input,
+        status: 'partial',
+        results,
+        cases: [],
+        finishedAt: '',
+      },
+      { statistics: false },
+    );
     return digestOf(snapshot, new Map(Object.values(input.datasets).flat()));
   }
 

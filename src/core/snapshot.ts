@@ -126,8 +126,12 @@ function trackingOf(input: RunInput, tracked: Readonly<Record<string, Tracked>> 
   };
 }
 
-/** Assembles a run's snapshot from its parts: the one place a Snapshot is made. */
-export function buildSnapshot(parts: SnapshotParts): Snapshot {
+/**
+ * Assembles a run's snapshot from its parts: the one place a Snapshot is made. `statistics: false` leaves out the
+ * paired comparisons, the ties and the consistency over repeats (a bootstrap over every case), for a caller that
+ * reads none of them (a digest, a tracker's summary); the renderers compute them from the results when absent.
+ */
+export function buildSnapshot(parts: SnapshotParts, { statistics = true } = {}): Snapshot {
   const { input, header } = parts;
   const byKey = new Map(parts.cases.map((c) => [c.key, c]));
   const experiments = input.experiments.map((e) => ({
@@ -147,8 +151,10 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
     experiments,
     results,
   };
-  const statistics = compareContenders(source, { pairs: header.options.pairs === 'all' ? 'all' : 'best' });
-  const consistency = consistencyOf(source);
+  const compared = statistics
+    ? compareContenders(source, { pairs: header.options.pairs === 'all' ? 'all' : 'best' })
+    : {};
+  const consistency = statistics ? consistencyOf(source) : [];
   const flakyOf = new Map<string, string[]>();
   for (const c of consistency)
     for (const key of c.flaky) flakyOf.set(key, [...(flakyOf.get(key) ?? []), c.contender]);
@@ -175,7 +181,7 @@ export function buildSnapshot(parts: SnapshotParts): Snapshot {
     ...(parts.change ? { change: parts.change } : {}),
     ...(parts.regression?.length ? { regression: parts.regression } : {}),
     ...(parts.trend ? { trend: parts.trend } : {}),
-    ...statistics,
+    ...compared,
     ...(consistency.length ? { consistency } : {}),
     ...(cache ? { cache } : {}),
   };

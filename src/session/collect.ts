@@ -2,6 +2,7 @@ import { diffRuns, digestOf, primaryMetric } from '../core/run-change.ts';
 import { buildSnapshot, type Snapshot, type SnapshotParts } from '../core/snapshot.ts';
 import { runStateOf } from '../core/run-state.ts';
 import type { Tracked } from '../core/tracking.ts';
+import type { RunSchedule } from '../core/schedule-spec.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { TemporalLink } from '../client/connect.ts';
 import type { RunRecord } from '../client/runs.ts';
@@ -34,11 +35,10 @@ function stateOf(
 async function scheduledParts(
   link: TemporalLink,
   record: RunRecord,
+  schedule: RunSchedule,
   base: Snapshot,
   outcome: RunResult | undefined,
 ): Promise<Pick<SnapshotParts, 'change' | 'regression' | 'trend'>> {
-  const schedule = record.header.schedule ?? record.input.schedule;
-  if (!schedule) return {};
   const before = schedule.previousRunId
     ? await link.runs.digest(schedule.previousRunId).catch(() => undefined)
     : undefined;
@@ -81,7 +81,10 @@ export async function collectSnapshot(
     finishedAt: (record.closedAt ?? new Date()).toISOString(),
     ...(tracked ? { tracked } : {}),
   };
-  const base = buildSnapshot(parts);
-  const extras = await scheduledParts(link, record, base, outcome);
-  return Object.keys(extras).length ? buildSnapshot({ ...parts, ...extras }) : base;
+  const schedule = record.header.schedule ?? record.input.schedule;
+  if (!schedule) return buildSnapshot(parts);
+  // The change since the schedule's previous run is read off this run's figures; the statistics wait for the
+  // snapshot that carries it, so they are computed once.
+  const base = buildSnapshot(parts, { statistics: false });
+  return buildSnapshot({ ...parts, ...(await scheduledParts(link, record, schedule, base, outcome)) });
 }
