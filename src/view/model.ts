@@ -1,23 +1,14 @@
 import type { ExperimentStatus } from '../core/progress.ts';
 import type { RunChange } from '../core/run-change.ts';
 import type { RunState } from '../core/run-state.ts';
+import type { RunSummary } from '../core/run-summary.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import type { ScheduleShow } from '../report/schedule-text.ts';
 
-/** One line of the runs list: where a run stands, its best contender so far, what it cost and how long it took. */
-export interface RunRow {
-  runId: string;
-  suite: string;
+/** One line of the runs list: a run's summary, as `runs` shows it, with its project and best contender so far. */
+export interface RunRow extends RunSummary {
   /** The project folder the run was started from. */
   project: string;
-  state: RunState;
-  done: number;
-  total: number;
-  errors: number;
-  costUsd: number | null;
-  /** Seconds from start to close, or to now while it runs. */
-  duration: number;
-  startedAt: string;
   /** The best contender's name and its ranking value, once a case is scored. */
   best?: { name: string; value: string };
   /** The schedule that started it, if one did. */

@@ -1,12 +1,12 @@
 import { diffRuns, type RunChange } from '../core/run-change.ts';
 import { runStateOf } from '../core/run-state.ts';
-import { tallyResults } from '../core/run-summary.ts';
 import { buildSnapshot, type Snapshot } from '../core/snapshot.ts';
 import { contenderName } from '../report/columns.ts';
 import { formatPercent } from '../report/format.ts';
 import { standings } from '../report/standings.ts';
 import type { ScheduleShow } from '../report/schedule-text.ts';
 import { collectSnapshot } from '../session/collect.ts';
+import { summarizeRun } from '../session/run-summaries.ts';
 import { scheduleShow } from '../session/schedule-view.ts';
 import type { TemporalLink } from '../client/connect.ts';
 import type { RunListing, RunRecord } from '../client/runs.ts';
@@ -76,33 +76,22 @@ export class TemporalSource implements ViewSource {
   private async row(listing: RunListing): Promise<RunRow> {
     const kept = this.closedRows.get(listing.runId);
     if (kept) return kept;
-    const record = await this.link.runs.read(listing.runId);
-    const results = await this.link.runs.results(
-      listing.runId,
-      record.input.experiments.map((e) => e.id),
+    const { summary, record, results } = await summarizeRun(this.link, listing);
+    const best = bestOf(
+      buildSnapshot({
+        runId: listing.runId,
+        header: record.header,
+        input: record.input,
+        status: 'partial',
+        results,
+        cases: [],
+        finishedAt: '',
+      }),
     );
-    const snapshot = buildSnapshot({
-      runId: listing.runId,
-      header: record.header,
-      input: record.input,
-      status: 'partial',
-      results,
-      cases: [],
-      finishedAt: '',
-    });
-    const ended =
-      record.status === 'COMPLETED' ? (await this.link.runs.outcome(listing.runId)).state : undefined;
-    const gate = record.closed ? undefined : await this.link.runs.gate(listing.runId, 500);
-    const best = bestOf(snapshot);
     const row: RunRow = {
-      runId: listing.runId,
+      ...summary,
       suite: record.header.suite.name,
       project: record.header.suite.project,
-      state: runStateOf(record.status, ended, gate?.state),
-      total: snapshot.experiments.reduce((n, e) => n + e.caseKeys.length, 0),
-      ...tallyResults(results),
-      duration: ((record.closedAt ?? new Date()).getTime() - record.startedAt.getTime()) / 1000,
-      startedAt: record.startedAt.toISOString(),
       ...(best ? { best } : {}),
       ...(record.header.schedule ? { schedule: record.header.schedule.name } : {}),
     };
