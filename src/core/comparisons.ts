@@ -229,7 +229,10 @@ export function differenceSpread(source: ComparisonSource): number | undefined {
   if (spreads.length === 0) return undefined;
   spreads.sort((a, b) => a - b);
   const middle = spreads.length >> 1;
-  return spreads.length % 2 ? spreads[middle]! : (spreads[middle - 1]! + spreads[middle]!) / 2;
+  const median = spreads.length % 2 ? spreads[middle]! : (spreads[middle - 1]! + spreads[middle]!) / 2;
+  // No spread at all (every case differed alike, or the contenders answered alike) says nothing of a new run's noise:
+  // it would make any difference look detectable.
+  return median > 0 ? median : undefined;
 }
 
 /** A snapshot's statistics: as saved, or computed now for a snapshot saved before they were. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareContenders, type ComparisonSource } from '../../src/core/comparisons.ts';
+import { compareContenders, differenceSpread, type ComparisonSource } from '../../src/core/comparisons.ts';
 import { consistencyOf } from '../../src/core/consistency.ts';
 import { contenderKey } from '../../src/core/matrix.ts';
 import { mcnemarExact } from '../../src/core/paired.ts';
@@ -163,5 +163,26 @@ describe('consistencyOf: pass^k and flaky cases over --repeat', () => {
 
   it('nothing without repeats', () => {
     expect(consistencyOf(source({ a: { d: ones(4) } }))).toEqual([]);
+  });
+});
+
+describe('differenceSpread: the spread of per-case differences from the best, for the detectable difference', () => {
+  it.each<[string, Record<string, Record<string, readonly Cell[]>>, number | undefined]>([
+    [
+      'one right, one wrong case apart: the sample deviation',
+      { best: { d: ones(4) }, half: { d: pattern(4, (i) => i % 2 === 0) } },
+      0.57735,
+    ],
+    [
+      'every case differs alike: no spread, no estimate',
+      { best: { d: ones(2) }, none: { d: [0, 0] } },
+      undefined,
+    ],
+    ['answers alike: no spread, no estimate', { best: { d: ones(3) }, twin: { d: ones(3) } }, undefined],
+    ['one contender: nothing to pair', { best: { d: ones(3) } }, undefined],
+  ])('%s', (_, table, expected) => {
+    const spread = differenceSpread(source(table));
+    if (expected === undefined) expect(spread).toBeUndefined();
+    else expect(spread).toBeCloseTo(expected, 4);
   });
 });
