@@ -15,7 +15,7 @@ export const ConsistencySchema = z.object({
   cases: z.number(),
   /** The share of those cases right (full marks) in every repeat. */
   passK: z.number(),
-  /** Case keys right in some repeats and wrong in others. */
+  /** Case keys right in some repeats and wrong in others, in case-key order. */
   flaky: z.array(z.string()),
 });
 /** A contender's consistency over its repeats. */
@@ -52,7 +52,11 @@ export function consistencyOf(source: ComparisonSource): Consistency[] {
       ([, o]) => o.length >= 2,
     );
     const always = judged.filter(([, o]) => o.every(Boolean)).length;
-    const flaky = judged.filter(([, o]) => o.some(Boolean) && !o.every(Boolean)).map(([key]) => key);
+    // In case-key order: results arrive in the order the calls finished, which differs from run to run.
+    const flaky = judged
+      .filter(([, o]) => o.some(Boolean) && !o.every(Boolean))
+      .map(([key]) => key)
+      .sort();
     return [{ contender, k, cases: judged.length, passK: judged.length ? always / judged.length : 0, flaky }];
   });
 }

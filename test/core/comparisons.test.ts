@@ -161,6 +161,12 @@ describe('consistencyOf: pass^k and flaky cases over --repeat', () => {
     expect(c!.passK).toBeCloseTo(passK, 12);
   });
 
+  it('names flaky cases in case-key order, whatever order the results finished in', () => {
+    const run = source({ a: { d: [1, 1, 1, 1, 0, 1, 1, 0, 1, 1, 0, 1] } }, 3);
+    const [c] = consistencyOf({ ...run, results: [...run.results].reverse() });
+    expect(c!.flaky).toEqual(['d/0', 'd/2', 'd/3']);
+  });
+
   it('nothing without repeats', () => {
     expect(consistencyOf(source({ a: { d: ones(4) } }))).toEqual([]);
   });
