@@ -3,6 +3,11 @@ import { outcomeOf } from '../src/core/outcomes.ts';
 import type { CaseResult } from '../src/core/results.ts';
 import { createCaseRunner, outOfTries, type CaseTask } from './case-runner.ts';
 import type { PoolDeps } from './run-cases.ts';
+import { createPlanCases } from './plan-cases.ts';
+import type { ExperimentCases } from '../src/core/run-input.ts';
+
+/** A case's key and hash as a task names them. */
+const caseOf = ([caseKey, caseHash]: [string, string]) => ({ caseKey, caseHash });
 
 /**
  * A retried case: reported to its experiment by update (`reported`), handed back unrun because the gate paused or
@@ -15,7 +20,11 @@ export type RetryOutcome = { reported: true } | { deferred: 'paused' | 'stopped'
  * the gate's pause message names, and the tries made before (1, the pool's, when absent; more when its command retried
  * a call it started before the run was made).
  */
-export type RetryTask = CaseTask & { index?: number; dataset: string; tried?: number };
+export type RetryTask = (CaseTask | (Omit<CaseTask, 'caseKey' | 'caseHash'> & { plan: ExperimentCases })) & {
+  index?: number;
+  dataset: string;
+  tried?: number;
+};
 
 /**
  * Builds the runCase activity: one case after its first try (in a pool) failed in a way worth retrying. Temporal's
@@ -28,7 +37,11 @@ export type RetryTask = CaseTask & { index?: number; dataset: string; tried?: nu
  */
 export function createRunCase(deps: PoolDeps) {
   const runOne = createCaseRunner(deps);
-  return async function runCase(task: RetryTask): Promise<RetryOutcome> {
+  const plans = deps.plans ?? createPlanCases(deps);
+  return async function runCase(retried: RetryTask): Promise<RetryOutcome> {
+    // A case of a run with a plan is named by its index there.
+    const task: CaseTask & RetryTask =
+      'plan' in retried ? { ...retried, ...caseOf(plans.caseAt(retried.plan, retried.index!)) } : retried;
     const { info } = Context.current();
     const workflowId = info.workflowExecution?.workflowId ?? '';
     // Where to report: the experiment and the case's index there (none from a workflow of an earlier version).

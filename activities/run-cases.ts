@@ -13,6 +13,8 @@ import { outcomeOf } from '../src/core/outcomes.ts';
 import { deliveryStalled, gateReportDue, nextMove } from '../src/core/pool-pacing.ts';
 import { createCaseRunner, delayLeft, type CaseDeps } from './case-runner.ts';
 import type { PoolRegistry } from './pool-registry.ts';
+import { createPlanCases, type PlanCases } from './plan-cases.ts';
+import type { ExperimentCases } from '../src/core/run-input.ts';
 import { HEARTBEAT_SECONDS } from './heartbeat.ts';
 
 /**
@@ -32,6 +34,8 @@ export interface PoolInput {
   dataset: string;
   contender: Contender;
   parallelism: number;
+  /** Where its cases are listed (absent: leased with their keys, in runs started before the plan store). */
+  plan?: ExperimentCases;
   /** The cases leased to its first attempt when it was scheduled, and whether more remain to ask for. */
   first: ExchangeAnswer['cases'];
   more: boolean;
@@ -47,10 +51,14 @@ export interface PoolResult {
   settled: Settled[];
 }
 
-/** The activities' dependencies: the suite's code and cases, the gate, the experiments and this process's pools. */
+/**
+ * The activities' dependencies: the suite's code and cases, the gate, the experiments, this process's pools, and
+ * where the runs' case lists are read (the plan store by default).
+ */
 export interface PoolDeps extends CaseDeps {
   experiments: ExperimentClient;
   pools: PoolRegistry;
+  plans?: PlanCases;
 }
 
 const asError = (error: unknown) => (error instanceof Error ? error : new Error(String(error)));
@@ -62,6 +70,7 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
  */
 export function createRunCases(deps: PoolDeps) {
   const runOne = createCaseRunner(deps);
+  const plans = deps.plans ?? createPlanCases(deps);
   return async function runCases(input: PoolInput): Promise<PoolResult> {
     const context = Context.current();
     const { cancellationSignal: cancelled } = context;
@@ -159,7 +168,8 @@ export function createRunCases(deps: PoolDeps) {
       const held = () => holding || toGate.failures > 0 || deliveryStalled(exchangingSince, Date.now());
       const stopping = () => cancelled.aborted || draining.aborted || held();
       while (running < input.parallelism && buffer.length > 0 && !handedOver.aborted && !stopping()) {
-        const [index, caseKey, caseHash] = buffer.shift()!;
+        const [index, ...known] = buffer.shift()!;
+        const [caseKey, caseHash] = known.length ? known : plans.caseAt(input.plan!, index);
         const { runId, experimentId, contender } = input;
         follow(index, runOne({ runId, experimentId, caseKey, caseHash, contender }, 1));
       }

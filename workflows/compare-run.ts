@@ -10,7 +10,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ScoreRow } from '../src/core/run-change.ts';
-import { gateWorkflowId, experimentWorkflowId, type RunInput } from '../src/core/run-input.ts';
+import { datasetSize, gateWorkflowId, experimentWorkflowId, type RunInput } from '../src/core/run-input.ts';
 import {
   experimentStates,
   experimentsToStart,
@@ -70,7 +70,7 @@ const { judgeRun } = proxyActivities<Activities>({
 export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }): Promise<RunResult> {
   const order = input.experiments.map((e) => e.id);
   const running = new Set<string>();
-  const sizes = input.experiments.map((e) => ({ id: e.id, total: input.datasets[e.dataset]!.length }));
+  const sizes = input.experiments.map((e) => ({ id: e.id, total: datasetSize(input, e.dataset) }));
   setHandler(runProgressQuery, () => ({
     runId: input.runId,
     experiments: experimentStates(sizes, carry, running),
@@ -104,7 +104,17 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
           experimentId: id,
           dataset: e.dataset,
           contender: input.contenders[e.contender]!,
-          cases: input.datasets[e.dataset]!,
+          // The cases by reference: their list grows with the suite, past what a workflow input may carry.
+          ...(input.plan
+            ? {
+                total: datasetSize(input, e.dataset),
+                plan: {
+                  plan: input.plan.digest,
+                  dataset: e.dataset,
+                  digest: input.plan.datasets[e.dataset]!.digest,
+                },
+              }
+            : { cases: input.datasets![e.dataset]! }),
           parallelism: input.parallelism,
         },
       ],

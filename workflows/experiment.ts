@@ -17,6 +17,7 @@ import {
   handleRetryReport,
   holderOf,
   isFailure,
+  leased,
   newExperiment,
   nextStep,
   pauseDelay,
@@ -24,16 +25,22 @@ import {
   type RetryJob,
 } from '../src/core/experiment-state.ts';
 import type { Contender } from '../src/core/matrix.ts';
+import type { ExperimentCases } from '../src/core/run-input.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
 import { exchangeUpdate, experimentProgressQuery, retryUpdate } from './messages.ts';
 
-/** One experiment: a contender over one dataset's cases, `[key, hash]` each, `parallelism` calls in flight. */
+/**
+ * One experiment: a contender over one dataset's `total` cases, which its pools find in the run's plan (`plan`),
+ * `parallelism` calls in flight. Experiments started before the plan store list their cases, `[key, hash]` each.
+ */
 export interface ExperimentInput {
   runId: string;
   experimentId: string;
   dataset: string;
   contender: Contender;
-  cases: [key: string, hash: string][];
+  total?: number;
+  plan?: ExperimentCases;
+  cases?: [key: string, hash: string][];
   parallelism: number;
 }
 
@@ -94,15 +101,16 @@ export async function experiment(
   input: ExperimentInput,
   carry?: ExperimentCarry,
 ): Promise<ExperimentSummary> {
-  const state = carry?.state ?? newExperiment(input.cases.length);
+  const state = carry?.state ?? newExperiment(input.cases?.length ?? input.total ?? 0);
   let pauses = carry?.pauses ?? 0;
   let updates = 0;
   let pools = 0;
   const task = (index: number) => ({
     runId: input.runId,
     experimentId: input.experimentId,
-    caseKey: input.cases[index]![0],
-    caseHash: input.cases[index]![1],
+    ...(input.cases
+      ? { caseKey: input.cases[index]![0], caseHash: input.cases[index]![1] }
+      : { plan: input.plan! }),
     dataset: input.dataset,
     contender: input.contender,
   });
@@ -160,7 +168,8 @@ export async function experiment(
       dataset: input.dataset,
       contender: input.contender,
       parallelism: input.parallelism,
-      first: first.map((i) => [i, input.cases[i]![0], input.cases[i]![1]]),
+      ...(input.plan ? { plan: input.plan } : {}),
+      first: first.map((i) => leased(i, input.cases)),
       more: first.length === want && waiting(state.queue) > 0,
     });
     const last = handleExchange(state, { holder: state.holder, settled, want: 0 }, input.cases);

@@ -6,7 +6,15 @@ import { newGate, type GateState } from '../core/coordinator.ts';
 import type { ExperimentProgress, RunProgress } from '../core/progress.ts';
 import type { CaseResult } from '../core/results.ts';
 import { digestOf, type RunDigest } from '../core/run-change.ts';
-import { experimentWorkflowId, gateWorkflowId, runWorkflowId, type RunInput } from '../core/run-input.ts';
+import {
+  casesOf,
+  experimentWorkflowId,
+  gateWorkflowId,
+  runWorkflowId,
+  type PlannedCases,
+  type RunInput,
+} from '../core/run-input.ts';
+import { plansDir, PlanStore } from '../cache/plans.ts';
 import { runStateOf, type RunState } from '../core/run-state.ts';
 import { buildSnapshot, RunHeaderSchema, type RunHeader } from '../core/snapshot.ts';
 import { ConfigError } from '../errors.ts';
@@ -101,6 +109,10 @@ export class Runs {
   /** Stops the followers; each has a listener on it while it waits for a page. */
   private readonly following = new AbortController();
 
+  /** The last plan read, by digest (null: not on this machine): `status` and a snapshot read the same plan. */
+  private readonly plans = new Map<string, PlannedCases | null>();
+  private readonly planStore = new PlanStore(plansDir());
+
   constructor(readonly client: Client) {
     setMaxListeners(KEPT_EXPERIMENTS + 1, this.following.signal);
   }
@@ -168,6 +180,23 @@ export class Runs {
     return results;
   }
 
+  /**
+   * The input with its cases listed (`datasets`), read from the plan store when this machine holds the run's plan
+   * (as it does where the run started); else as it is, and a snapshot lists the cases that have a result. For reading
+   * only: what a workflow receives never carries the list.
+   */
+  private withCases(input: RunInput): RunInput {
+    if (input.datasets || !input.plan) return input;
+    const { digest } = input.plan;
+    let cases = this.plans.get(digest);
+    if (!cases) {
+      cases = casesOf(input, (d) => this.planStore.get(d)) ?? null;
+      this.plans.clear();
+      this.plans.set(digest, cases);
+    }
+    return cases ? { ...input, datasets: cases } : input;
+  }
+
   private handle(workflowId: string) {
     return this.client.workflow.getHandle(workflowId);
   }
@@ -220,7 +249,7 @@ export class Runs {
    */
   async inputOf(runId: string): Promise<{ input: RunInput; header: RunHeader }> {
     const kept = this.startedHere?.get(runId);
-    if (kept) return kept;
+    if (kept) return { input: this.withCases(kept.input), header: kept.header };
     const { input, header } = await this.read(runId);
     return { input, header };
   }
@@ -235,7 +264,7 @@ export class Runs {
     if (here?.completed) {
       const { input, header, taskQueue, startedAt, completed } = here;
       return {
-        input,
+        input: this.withCases(input),
         header,
         status: 'COMPLETED',
         closed: true,
@@ -261,7 +290,7 @@ export class Runs {
     const status = description.status.name;
     const startedBy = description.memo?.startedBy;
     return {
-      input,
+      input: this.withCases(input),
       header: header.data,
       ...(typeof startedBy === 'string' ? { startedBy } : {}),
       status,
@@ -338,7 +367,7 @@ export class Runs {
       },
       { statistics: false },
     );
-    return digestOf(snapshot, new Map(Object.values(input.datasets).flat()));
+    return digestOf(snapshot, new Map(Object.values(input.datasets ?? {}).flat()));
   }
 
   /** What the run workflow returned; waits for it to close, and rejects if it did not complete. */

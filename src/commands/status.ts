@@ -1,3 +1,4 @@
+import { datasetSize } from '../core/run-input.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
@@ -38,7 +39,7 @@ async function progressOf(
     live: false,
     experiments: input.experiments.map((e) => {
       const mine = results.filter((r) => r.experimentId === e.id);
-      const total = input.datasets[e.dataset]!.length;
+      const total = datasetSize(input, e.dataset);
       // An unfinished experiment of a closed run ran no further: the run's end (cancelled, or stopped) is its own.
       const unfinished = !record.closed
         ? mine.length > 0

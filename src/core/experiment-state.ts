@@ -30,9 +30,15 @@ export interface ExchangeRequest {
 /** Why a pool should end: the run stopped, the workflow continues as new, or a newer pool took over. */
 export type PoolEnd = 'stopped' | 'handover' | 'superseded';
 
-/** The experiment's answer: the next cases (index, key, hash), or that the pool should end once its calls finish. */
+/**
+ * A case leased to a pool: its index in the experiment's dataset, with its key and hash in a run started before the
+ * plan store (the pool finds them in the run's plan otherwise).
+ */
+export type LeasedCase = [index: number] | [index: number, key: string, hash: string];
+
+/** The experiment's answer: the next cases, or that the pool should end once its calls finish. */
 export interface ExchangeAnswer {
-  cases: [index: number, key: string, hash: string][];
+  cases: LeasedCase[];
   end?: PoolEnd;
 }
 
@@ -69,6 +75,11 @@ function attemptOf(holder: string): number {
   return Number(holder.slice(holder.lastIndexOf(':') + 1)) || 0;
 }
 
+/** The case at `index` as a pool receives it: with its key and hash when the experiment's input lists them. */
+export function leased(index: number, cases?: readonly (readonly [key: string, hash: string])[]): LeasedCase {
+  return cases ? [index, cases[index]![0], cases[index]![1]] : [index];
+}
+
 /**
  * Handles one exchange (mutates `state`): settles what the pool finished, hands out new cases unless the experiment
  * is ending, and says which failures to retry. A newer pool attempt takes over: the older one's leases come back.
@@ -76,7 +87,7 @@ function attemptOf(holder: string): number {
 export function handleExchange(
   state: ExperimentState,
   request: ExchangeRequest,
-  cases: readonly (readonly [key: string, hash: string])[],
+  cases?: readonly (readonly [key: string, hash: string])[],
 ): { answer: ExchangeAnswer; accepted: CaseResult[]; retries: RetryJob[] } {
   const accepted: CaseResult[] = [];
   const retries: RetryJob[] = [];
@@ -96,7 +107,7 @@ export function handleExchange(
   const end: PoolEnd | undefined =
     request.holder !== state.holder ? 'superseded' : (state.ending ?? undefined);
   const given = end ? [] : lease(state.queue, request.holder, request.want);
-  const answer: ExchangeAnswer = { cases: given.map((i) => [i, cases[i]![0], cases[i]![1]]) };
+  const answer: ExchangeAnswer = { cases: given.map((i) => leased(i, cases)) };
   if (end) answer.end = end;
   return { answer, accepted, retries };
 }

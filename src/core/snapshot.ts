@@ -10,7 +10,7 @@ import { RescoreOfSchema } from './rescore.ts';
 import { CaseResultSchema, type CaseResult } from './results.ts';
 import { CacheSummarySchema, summarizeCache } from './cache-summary.ts';
 import { RunChangeSchema, TrendSchema, type RunChange, type Trend } from './run-change.ts';
-import type { RunInput } from './run-input.ts';
+import type { PlannedCases, RunInput } from './run-input.ts';
 import { RunScheduleSchema } from './schedule-spec.ts';
 import { linkOf, TrackerProblemSchema, type Tracked } from './tracking.ts';
 
@@ -127,6 +127,27 @@ function trackingOf(input: RunInput, tracked: Readonly<Record<string, Tracked>> 
 }
 
 /**
+ * A run's cases when its plan is not on this machine (it lives where the run started): those with a result, in the
+ * order they finished, with the hash of the case on disk now.
+ */
+function casesFromResults(
+  input: RunInput,
+  results: readonly CaseResult[],
+  byKey: ReadonlyMap<string, { hash?: string }>,
+): PlannedCases {
+  const datasetOf = new Map(input.experiments.map((e) => [e.id, e.dataset]));
+  const seen = new Set<string>();
+  const lists: PlannedCases = {};
+  for (const r of results) {
+    const dataset = datasetOf.get(r.experimentId);
+    if (dataset === undefined || seen.has(r.caseKey)) continue;
+    seen.add(r.caseKey);
+    (lists[dataset] ??= []).push([r.caseKey, byKey.get(r.caseKey)?.hash ?? '']);
+  }
+  return lists;
+}
+
+/**
  * Assembles a run's snapshot from its parts: the one place a Snapshot is made. `statistics: false` leaves out the
  * paired comparisons, the ties and the consistency over repeats (a bootstrap over every case), for a caller that
  * reads none of them (a digest, a tracker's summary); the renderers compute them from the results when absent.
@@ -134,13 +155,14 @@ function trackingOf(input: RunInput, tracked: Readonly<Record<string, Tracked>> 
 export function buildSnapshot(parts: SnapshotParts, { statistics = true } = {}): Snapshot {
   const { input, header } = parts;
   const byKey = new Map(parts.cases.map((c) => [c.key, c]));
+  const lists = input.datasets ?? casesFromResults(input, parts.results, byKey);
   const experiments = input.experiments.map((e) => ({
     id: e.id,
     contender: input.contenders[e.contender]!.key,
     dataset: e.dataset,
-    caseKeys: input.datasets[e.dataset]!.map(([key]) => key),
+    caseKeys: (lists[e.dataset] ?? []).map(([key]) => key),
   }));
-  const planned = new Map(Object.values(input.datasets).flatMap((list) => list));
+  const planned = new Map(Object.values(lists).flatMap((list) => list));
   // A case `--cache-only` skipped was never run: counted in `cache`, absent from the results like a case not reached.
   const results = parts.results.filter((r) => !r.skipped);
   const cache = summarizeCache(experiments, parts.results);

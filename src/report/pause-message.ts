@@ -1,10 +1,10 @@
 import pc from 'picocolors';
 import { describeFailures, type GateState } from '../core/coordinator.ts';
-import type { RunInput } from '../core/run-input.ts';
+import { datasetNames, type RunInput } from '../core/run-input.ts';
 
 /** The pause message: how many failed in a row, the messages, and which contenders, datasets and cases. */
 export function pauseMessage(gate: GateState, input: RunInput): string {
-  const all = { contenders: input.contenders.length, datasets: Object.keys(input.datasets).length };
+  const all = { contenders: input.contenders.length, datasets: datasetNames(input).length };
   const f = describeFailures(gate.recent, all);
   const list = (v: string[] | string) => (typeof v === 'string' ? v : v.join(', '));
   return [

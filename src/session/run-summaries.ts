@@ -1,3 +1,4 @@
+import { datasetSize } from '../core/run-input.ts';
 import { runStateOf } from '../core/run-state.ts';
 import { tallyResults, type RunSummary } from '../core/run-summary.ts';
 import type { TemporalLink } from '../client/connect.ts';
@@ -19,10 +20,7 @@ export async function summarizeRun(
     runId,
     record.input.experiments.map((e) => e.id),
   );
-  const total = record.input.experiments.reduce(
-    (n, e) => n + (record.input.datasets[e.dataset]?.length ?? 0),
-    0,
-  );
+  const total = record.input.experiments.reduce((n, e) => n + datasetSize(record.input, e.dataset), 0);
   const ended = record.status === 'COMPLETED' ? (await link.runs.outcome(runId)).state : undefined;
   const gate = record.closed ? undefined : await link.runs.gate(runId, 500);
   const closedAt = record.closedAt;

@@ -2,7 +2,9 @@ import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
 import { sumEstimates, type Estimate } from '../core/estimate.ts';
-import { toRunInput, type RunInput } from '../core/run-input.ts';
+import { inputTooLarge, plannedCases, toRunInput, type RunInput } from '../core/run-input.ts';
+import { ConfigError } from '../errors.ts';
+import { plansDir, PlanStore } from '../cache/plans.ts';
 import type { RunHeader, Snapshot } from '../core/snapshot.ts';
 import { Interrupted } from '../errors.ts';
 import { saveRunSnapshot } from '../output/save.ts';
@@ -28,12 +30,16 @@ export interface RunStart {
   header: RunHeader;
 }
 
-/** Names a planned run and derives what its workflows receive and record. */
+/**
+ * Names a planned run and derives what its workflows receive and record; keeps its cases in the plan store, where its
+ * workers read them.
+ */
 export function prepareStart(
   { suite, plan }: PlannedRun,
   tracking: Tracking,
   runId: string = newRunId(),
   estimate?: Estimate,
+  plans = new PlanStore(plansDir()),
 ): RunStart {
   const header: RunHeader = {
     createdAt: new Date().toISOString(),
@@ -49,7 +55,10 @@ export function prepareStart(
     ...(plan.weights ? { weights: plan.weights } : {}),
     ...(estimate ? { estimate } : {}),
   };
-  return { runId, input: toRunInput(runId, plan, tracking), header };
+  const input = toRunInput(runId, plan, plans.put(plannedCases(plan)), tracking);
+  const tooLarge = inputTooLarge(input);
+  if (tooLarge) throw new ConfigError(undefined, `${plan.experiments.length} experiments`, tooLarge);
+  return { runId, input, header };
 }
 
 /** The whole run's estimate, recorded in its header so the closing line can compare; none if the adapter breaks it. */

@@ -3,7 +3,7 @@ import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import type { GateState } from '../core/coordinator.ts';
 import { neverBackwards, type RunProgress } from '../core/progress.ts';
-import type { RunInput } from '../core/run-input.ts';
+import { datasetSize, type RunInput } from '../core/run-input.ts';
 import { renderProgress } from '../report/progress.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
@@ -58,7 +58,7 @@ export function closedProgress(runId: string, input: RunInput, result?: RunResul
   return {
     runId,
     experiments: input.experiments.map((e) => {
-      const total = input.datasets[e.dataset]!.length;
+      const total = datasetSize(input, e.dataset);
       const own = counts.get(e.id);
       if (!own) return { id: e.id, total, done: total, errors: 0, state: 'completed' as const };
       const state = own.cases < total ? ('stopped' as const) : ('completed' as const);

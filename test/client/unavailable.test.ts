@@ -18,8 +18,24 @@ describe('inOurWords', () => {
     expect(said?.message).not.toContain('Status {');
   });
 
+  it('gives a ServiceError the server’s reason, which its title leaves out', () => {
+    const error = new Error('Failed to start Workflow', {
+      cause: Object.assign(new Error('3 INVALID_ARGUMENT: Blob data size exceeds limit.'), {
+        code: 3,
+        details: 'Blob data size exceeds limit.',
+      }),
+    });
+    error.name = 'ServiceError';
+    const said = inOurWords(error);
+    expect(said?.exitCode).toBe(1);
+    expect(said?.message).toMatch(
+      /^Failed to start Workflow: the Temporal server refused it \(invalid argument\): Blob data size exceeds limit\.\. The run is over what the server takes/,
+    );
+  });
+
   it.each([
     ['another error', new Error('HTTP 500')],
+    ['a ServiceError without a cause', Object.assign(new Error('Failed'), { name: 'ServiceError' })],
     [
       'a namespace that does not exist (not a server gone)',
       new Error('Namespace nope was not found: Status { code: NotFound'),
