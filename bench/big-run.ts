@@ -1,63 +1,96 @@
-// Measures a big run end to end: `start --no-worker`, then one `worker` process serving it, on the embedded server.
-// Prints the wall time, cases per second and the peak memory (max RSS) of the CLI processes and of the server.
-// The server is one of its own (state under tmp/bench-big-run), never the user's.
-// Usage: node --import tsx bench/big-run.ts [cases=20000] [parallelism=8] [concurrency=4]
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// Measures a big run end to end on the embedded server (one of its own, state under tmp/bench-big-run, never the
+// user's): loading the suite (`cases`), `start --no-worker` (plan + workflow start), one `worker` serving the run,
+// `status` while it runs, and `report` of every result. Prints wall time and peak memory (max RSS) of each process,
+// cases per second, the largest workflow history (events and bytes) against Temporal's limits, and the calls made.
+// With --kills, the worker is SIGKILLed at a third of the calls and a fresh one started, the server SIGKILLed at
+// two thirds and started again, and a third worker finishes: the run must still hold every case, none paid twice.
+// Usage: node --import tsx bench/big-run.ts [cases=20000] [contenders=2] [parallelism=8] [concurrency=4] [--kills]
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, Connection } from '@temporalio/client';
 
-const [cases = 20_000, parallelism = 8, concurrency = 4] = process.argv.slice(2).map(Number);
+const kills = process.argv.includes('--kills');
+const [cases = 20_000, contenders = 2, parallelism = 8, concurrency = 4] = process.argv
+  .slice(2)
+  .filter((a) => !a.startsWith('--'))
+  .map(Number);
 const repo = resolve(import.meta.dirname, '..');
 const dir = join(repo, 'tmp', 'bench-big-run');
 const bin = join(repo, 'bin', 'llm-evals.mjs');
+const record = join(dir, 'calls.log');
 const datasets = 4;
+const models = Array.from({ length: contenders }, (_, i) => `echo${i + 1}`);
 
 rmSync(dir, { recursive: true, force: true });
 const evals = join(dir, 'evals');
 mkdirSync(evals, { recursive: true });
+// Each call appends `model case` to a file, so a case paid twice shows; the fake's own list of calls is emptied, so
+// the worker's memory is the engine's, not the fake's record.
 writeFileSync(
   join(evals, 'eval_helper.ts'),
-  `import { defineSuite, EchoAdapter, FakeProvider, Scorer } from 'llm-evals';
+  `import { appendFileSync } from 'node:fs';
+import { defineSuite, EchoAdapter, FakeProvider, Scorer } from 'llm-evals';
 class Same extends Scorer {
   metrics() { return [{ name: 'exact', description: 'same JSON', primary: true }]; }
   call(kase, reply) { const v = JSON.stringify(kase.expected) === JSON.stringify(reply.output) ? 1 : 0; return { value: v, metrics: { exact: v } }; }
 }
-export default defineSuite({ name: 'big', root: import.meta.dirname, adapter: new EchoAdapter(), scorer: new Same(),
-  providers: [new FakeProvider({ models: { echo: 'echo' } })] });
+const fake = new FakeProvider({ models: ${JSON.stringify(Object.fromEntries(models.map((m) => [m, 'echo'])))} });
+class Recorded extends EchoAdapter {
+  async call(kase, model) {
+    const reply = await super.call(kase, model);
+    appendFileSync(${JSON.stringify(record)}, model.id + ' ' + kase.key + '\\n');
+    fake.calls.length = 0;
+    return reply;
+  }
+}
+export default defineSuite({ name: 'big', root: import.meta.dirname, adapter: new Recorded(), scorer: new Same(),
+  providers: [fake] });
 `,
 );
 writeFileSync(
   join(evals, '.llm-evals.config.yml'),
-  'request_types: [prompt]\nresults: { display: none }\nfake: { models: [echo] }\n',
+  `request_types: [prompt]\nresults: { display: none }\nfake: { models: [${models.join(', ')}] }\n`,
 );
 for (let i = 0; i < cases; i++) {
-  const folder = join(evals, 'datasets', `d${i % datasets}`, 'cases', 'v', String(i).padStart(6, '0'));
+  const folder = join(evals, 'datasets', `d${i % datasets}`, 'cases', 'v', String(i).padStart(7, '0'));
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, 'input.txt'), `case ${i}\n`);
   writeFileSync(join(folder, 'expected.json'), JSON.stringify({ n: i }));
 }
 
+const port = process.env.LLM_EVALS_TEMPORAL_PORT ?? '7533';
 const env = {
   ...process.env,
   NO_COLOR: '1',
-  LLM_EVALS_TEMPORAL_PORT: process.env.LLM_EVALS_TEMPORAL_PORT ?? '7533',
+  LLM_EVALS_TEMPORAL_PORT: port,
   LLM_EVALS_STATE_DIR: join(dir, 'state'),
   TEMPORAL_ADDRESS: '',
 };
+const TIME = ['-f', 'maxrss_kb=%M'];
+const rssOf = (stderr: string) => Number(/maxrss_kb=(\d+)/.exec(stderr)?.[1] ?? NaN) / 1024;
 const timed = (args: string[]) => {
   const started = Date.now();
-  const run = spawnSync('/usr/bin/time', ['-f', 'maxrss_kb=%M', process.execPath, bin, ...args], {
+  const run = spawnSync('/usr/bin/time', [...TIME, process.execPath, bin, ...args], {
     cwd: dir,
     env,
     encoding: 'utf8',
     maxBuffer: 1 << 28,
   });
   if (run.status !== 0) throw new Error(`${args.join(' ')} failed:\n${run.stderr.slice(-3000)}`);
-  const rss = Number(/maxrss_kb=(\d+)/.exec(run.stderr)?.[1] ?? NaN) / 1024;
-  return { seconds: (Date.now() - started) / 1000, rssMb: rss, stdout: run.stdout };
+  return { seconds: (Date.now() - started) / 1000, rssMb: rssOf(run.stderr), stdout: run.stdout };
 };
+const calls = () => (existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean) : []);
+const serverPid = () =>
+  (JSON.parse(readFileSync(join(dir, 'state', 'server.json'), 'utf8')) as { pid: number }).pid;
+const serverPeakMb = () =>
+  Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${serverPid()}/status`, 'utf8'))?.[1]) / 1024;
+const lines: string[] = [];
+let serverPeak = 0;
 
 spawnSync(process.execPath, [bin, 'server', 'start'], { cwd: dir, env, stdio: 'inherit' });
+const load = timed(['cases']);
 const start = timed([
   'start',
   '--no-worker',
@@ -68,20 +101,99 @@ const start = timed([
   String(concurrency),
 ]);
 const runId = start.stdout.trim().split('\n').pop()!;
-const worker = timed(['worker', '--until', runId]);
-const report = timed(['report', runId, '--format', 'json', '-o', 'report.json']);
-const { pid } = JSON.parse(readFileSync(join(dir, 'state', 'server.json'), 'utf8')) as { pid: number };
-const serverPeakMb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
-spawnSync(process.execPath, [bin, 'server', 'stop'], { cwd: dir, env, stdio: 'inherit' });
+const total = cases * contenders;
 
-console.log(`cases: ${cases} (${datasets} datasets, 1 contender), -p ${parallelism} -j ${concurrency}`);
+/** A worker serving the run until it closes, with its peak memory once it exits. */
+function worker(): { child: ChildProcess; done: Promise<{ code: number | null; rssMb: number }> } {
+  const child = spawn('/usr/bin/time', [...TIME, process.execPath, bin, 'worker', '--until', runId], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
+  const done = new Promise<{ code: number | null; rssMb: number }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, rssMb: rssOf(stderr) })),
+  );
+  return { child, done };
+}
+/** The /usr/bin/time wrapper's child: the worker's own node process, which a kill must hit. */
+const nodeOf = (child: ChildProcess) =>
+  Number(
+    spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' })
+      .stdout.trim()
+      .split('\n')[0],
+  );
+const untilCalls = async (n: number) => {
+  while (calls().length < n) await sleep(200);
+};
+
+const began = Date.now();
+let workerPeak = 0;
+let first = worker();
+let status: { seconds: number; rssMb: number } | undefined;
+if (kills) {
+  await untilCalls(total / 3);
+  process.kill(nodeOf(first.child), 'SIGKILL');
+  workerPeak = Math.max(workerPeak, (await first.done).rssMb);
+  lines.push(`worker SIGKILLed at ${calls().length} calls`);
+  first = worker();
+  await untilCalls((2 * total) / 3);
+  serverPeak = Math.max(serverPeak, serverPeakMb());
+  process.kill(serverPid(), 'SIGKILL');
+  lines.push(`server SIGKILLed at ${calls().length} calls`);
+  await sleep(2000);
+  spawnSync(process.execPath, [bin, 'server', 'start'], { cwd: dir, env, stdio: 'inherit' });
+} else {
+  await untilCalls(total / 2);
+  status = timed(['status', runId]);
+}
+const last = await first.done;
+workerPeak = Math.max(workerPeak, last.rssMb);
+if (last.code !== 0 && kills) {
+  // The worker of the outage may leave once the server is gone; a last one finishes the run.
+  const again = await worker().done;
+  workerPeak = Math.max(workerPeak, again.rssMb);
+}
+const runSeconds = (Date.now() - began) / 1000;
+const report = timed(['report', runId, '--format', 'json', '-o', 'report.json']);
+const results = (
+  JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
+    results: { caseKey: string; experimentId: string }[];
+  }
+).results;
+serverPeak = Math.max(serverPeak, serverPeakMb());
+
+// The largest history of the run's workflows, against Temporal's warnings (10,240 events, 10 MB).
+const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
+const client = new Client({ connection });
+let events = 0;
+let bytes = 0;
+for await (const w of client.workflow.list({ query: `LlmEvalsRunId = "${runId}"` })) {
+  events = Math.max(events, w.historyLength);
+  bytes = Math.max(bytes, w.historySize ?? 0);
+}
+await connection.close();
+spawnSync(process.execPath, [bin, 'server', 'stop', '--force'], { cwd: dir, env, stdio: 'inherit' });
+
+const made = calls();
+// A kill repeats the calls in flight then (at most -p per experiment running), never a case already recorded.
+const repeated = made.length - new Set(made).size;
+console.log(
+  `cases: ${cases} × ${contenders} contenders (${datasets} datasets), -p ${parallelism} -j ${concurrency}${kills ? ', with kills' : ''}`,
+);
+console.log(`load the suite (cases): ${load.seconds.toFixed(1)} s, peak ${load.rssMb.toFixed(0)} MB`);
 console.log(
   `start (plan + workflow start): ${start.seconds.toFixed(1)} s, peak ${start.rssMb.toFixed(0)} MB`,
 );
 console.log(
-  `worker (the whole run): ${worker.seconds.toFixed(1)} s, ${(cases / worker.seconds).toFixed(1)} cases/s, peak ${worker.rssMb.toFixed(0)} MB`,
+  `run: ${runSeconds.toFixed(1)} s, ${(total / runSeconds).toFixed(0)} cases/s, worker peak ${workerPeak.toFixed(0)} MB`,
 );
+if (status) console.log(`status mid-run: ${status.seconds.toFixed(1)} s, peak ${status.rssMb.toFixed(0)} MB`);
+console.log(`report (every result): ${report.seconds.toFixed(1)} s, peak ${report.rssMb.toFixed(0)} MB`);
+console.log(`largest workflow history: ${events} events, ${(bytes / 1048576).toFixed(1)} MB`);
+console.log(`server: peak ${serverPeak.toFixed(0)} MB`);
+for (const line of lines) console.log(line);
 console.log(
-  `report (fetch every result): ${report.seconds.toFixed(1)} s, peak ${report.rssMb.toFixed(0)} MB`,
+  `results: ${results.length} of ${total}, distinct ${new Set(results.map((r) => r.caseKey + r.experimentId)).size}; calls: ${made.length}, repeated: ${repeated} (calls in flight at once: at most ${parallelism * concurrency})`,
 );
-console.log(`server: peak ${serverPeakMb.toFixed(0)} MB`);

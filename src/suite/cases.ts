@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { globSync } from 'tinyglobby';
 import type { Case, Json } from '../api/types.ts';
@@ -64,7 +64,9 @@ export function loadCases(
     const before = problems.length;
     if (input.trim() === '') problems.push({ file: inputFile, problem: 'empty input' });
     const expected = readJson(join(folder, 'expected.json'), false, problems);
-    const read = readJson(join(folder, 'metadata.json'), true, problems);
+    // Most cases have no metadata: asking first costs a tenth of a failed read's exception.
+    const metadataFile = join(folder, 'metadata.json');
+    const read = existsSync(metadataFile) ? readJson(metadataFile, true, problems) : undefined;
     const metadata = read === undefined ? {} : read;
     if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
       problems.push({ file: join(folder, 'metadata.json'), problem: 'expected a JSON object' });
