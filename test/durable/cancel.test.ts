@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
 import {
+  callsOf,
   recordFileIn,
   reportOf,
   statusOf,
@@ -56,7 +57,7 @@ async function statesOf(env: NodeJS.ProcessEnv, runId: string) {
 }
 
 describe.concurrent('cancel', () => {
-  it('with a worker serving the run: no call starts after it returns, and every view says cancelled', async ({
+  it('with a worker serving the run: no call starts after it returns, every call answered is recorded, and every view says cancelled', async ({
     expect,
   }) => {
     const { record, env } = scenarioEnv('cancel-served');
@@ -79,6 +80,10 @@ describe.concurrent('cancel', () => {
     expect(runs).toBe('cancelled');
     expect(report.status).toBe('cancelled');
     expect(report.results.filter((r) => r.status === 'error')).toEqual([]);
+    // A reply paid for is kept (issue #28): the calls in flight when cancel came are answered and recorded, none lost.
+    const answered = suite.answered(record);
+    expect(answered.length).toBeGreaterThan(0);
+    expect(callsOf(report).sort(), 'results against calls answered').toEqual([...answered].sort());
     worker.child.kill('SIGTERM');
   }, 180_000);
 
