@@ -144,6 +144,14 @@ export const HISTORY_PATHS: HistoryPath[] = [
       ofType(h, 'WORKFLOW_EXECUTION_CANCELED').length > 0,
   },
   {
+    name: 'experiment-cancelled-retrying',
+    what: "an experiment cancelled during a retried case's call, closed once the retry reported",
+    matches: (h) =>
+      workflowType(h) === 'experiment' &&
+      activities(h, 'runCase') > 0 &&
+      ofType(h, 'WORKFLOW_EXECUTION_CANCELED').length > 0,
+  },
+  {
     name: 'scheduled-fire',
     what: 'a schedule firing: planning on a worker, then the gate and the run as children',
     matches: (h) =>
