@@ -1,17 +1,9 @@
 import { CancelledFailure, Context } from '@temporalio/activity';
-import type {
-  ExchangeAnswer,
-  ExchangeRequest,
-  PoolEnd,
-  RetryReport,
-  Settled,
-} from '../src/core/experiment-state.ts';
+import type { ExchangeAnswer, ExchangeRequest, RetryReport, Settled } from '../src/core/experiment-state.ts';
 import { holderOf } from '../src/core/experiment-state.ts';
 import type { Contender } from '../src/core/matrix.ts';
-import type { Failure } from '../src/core/coordinator.ts';
-import { outcomeOf } from '../src/core/outcomes.ts';
-import { deliveryStalled, gateReportDue, nextMove } from '../src/core/pool-pacing.ts';
-import { createCaseRunner, delayLeft, type CaseDeps } from './case-runner.ts';
+import { newPool, poolStep, type PoolEffect, type PoolEnded, type PoolNews } from '../src/core/pool-step.ts';
+import { createCaseRunner, delayLeft, type CaseDeps, type CaseOutcome } from './case-runner.ts';
 import type { PoolRegistry } from './pool-registry.ts';
 import { createPlanCases, type PlanCases } from './plan-cases.ts';
 import type { ExperimentCases } from '../src/core/run-input.ts';
@@ -47,7 +39,7 @@ export interface PoolInput {
  * earlier version returned there.
  */
 export interface PoolResult {
-  ended: 'drained' | 'paused' | PoolEnd;
+  ended: PoolEnded;
   settled: Settled[];
 }
 
@@ -66,7 +58,8 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
 /**
  * Builds the runCases activity: keeps `parallelism` of an experiment's cases in flight, leasing them from its
  * workflow and reporting each finished case within FLUSH_MS (a failure at once), so its `-p` calls never drain between
- * batches and a crash repeats only the calls in flight and those finished in the last quarter second.
+ * batches and a crash repeats only the calls in flight and those finished in the last quarter second. Every decision
+ * is `poolStep`'s (src/core/pool-step.ts); this only turns news into its events and its effects into calls.
  */
 export function createRunCases(deps: PoolDeps) {
   const runOne = createCaseRunner(deps);
@@ -75,191 +68,79 @@ export function createRunCases(deps: PoolDeps) {
     const context = Context.current();
     const { cancellationSignal: cancelled } = context;
     const { draining } = deps.pools;
-    const holder = holderOf(context.info.activityId, context.info.attempt);
-    // A retried pool does not trust the first lease: its experiment may have settled those cases since.
-    const retried = context.info.attempt > 1;
-    const buffer: ExchangeAnswer['cases'] = retried ? [] : [...input.first];
-    const outbox: Settled[] = [];
-    const finished: number[] = [];
-    let running = 0;
-    let oldest: number | null = null;
-    let bytes = 0;
-    let urgent = false;
-    let exhausted = !retried && !input.more;
-    let exchanging = false;
-    let exchangingSince: number | null = null;
-    let ended = 'drained' as PoolResult['ended'];
-    let failure: Error | undefined;
-    let wake = () => {};
-    const kick = () => wake();
-    const { handedOver, before, quieted } = deps.pools.enter(
-      `${input.workflowId}/${context.info.activityId}`,
-      context.info.attempt,
-    );
-    // Outcomes for the run's gate (abort_after, the pause): a failure holds new calls until the gate has answered.
-    const toGate = { outcomes: [] as (Failure | null)[], failures: 0, since: null as number | null };
-    let reporting = false;
-    let holding = false;
-
-    const report = (item: Settled) => {
-      outbox.push(item);
-      oldest ??= Date.now();
-      if ('result' in item) {
-        bytes += (item.result.reply?.length ?? 0) + 512;
-        const outcome = outcomeOf(item.result, input.contender.key, input.dataset);
-        toGate.outcomes.push(outcome);
-        toGate.since ??= Date.now();
-        if (outcome) toGate.failures++;
-        if (outcome) urgent = true;
-      } else urgent = true;
-      finished.push(Date.now());
-    };
-    // A call in flight: reported when it ends.
-    const follow = (index: number, call: ReturnType<typeof runOne>) => {
-      running++;
-      void call
-        .then((outcome) => settle(index, outcome))
-        .catch((error: unknown) => (failure ??= asError(error)))
-        .finally(() => {
-          running--;
-          kick();
-        });
-    };
-    // The leased cases it will not call go back.
-    const handBack = (reason: 'paused' | 'stopped') => {
-      for (const [index] of buffer.splice(0)) report({ index, deferred: reason });
-      exhausted = true;
-    };
-    const settle = (index: number, outcome: Awaited<ReturnType<typeof runOne>>) => {
-      if ('result' in outcome) return report({ index, result: outcome.result });
-      if ('retry' in outcome)
-        return report({
-          index,
-          retry: {
-            delay: delayLeft(outcome.retry, Date.now()),
-            error: outcome.retry.error,
-            tried: outcome.retry.attempts,
-          },
-        });
-      report({ index, deferred: outcome.deferred });
-      if (ended === 'drained') ended = outcome.deferred;
-      handBack(outcome.deferred);
-    };
-    const tellGate = () => {
-      reporting = true;
-      holding = toGate.failures > 0;
-      const outcomes = toGate.outcomes.splice(0);
-      [toGate.failures, toGate.since] = [0, null];
-      deps.gate
-        .report(input.runId, outcomes)
-        .then((state) => {
-          if (state === 'running') return;
-          const reason = state === 'paused' ? 'paused' : 'stopped';
-          if (ended === 'drained') ended = reason;
-          handBack(reason);
-        })
-        .catch((error: unknown) => (failure ??= asError(error)))
-        .finally(() => {
-          reporting = holding = false;
-          kick();
-        });
-    };
-    const startCalls = () => {
-      const held = () => holding || toGate.failures > 0 || deliveryStalled(exchangingSince, Date.now());
-      const stopping = () => cancelled.aborted || draining.aborted || held();
-      while (running < input.parallelism && buffer.length > 0 && !handedOver.aborted && !stopping()) {
-        const [index, ...known] = buffer.shift()!;
-        const [caseKey, caseHash] = known.length ? known : plans.caseAt(input.plan!, index);
-        const { runId, experimentId, contender } = input;
-        follow(index, runOne({ runId, experimentId, caseKey, caseHash, contender }, 1));
-      }
-    };
-    const exchange = (want: number) => {
-      exchanging = true;
-      exchangingSince = Date.now();
-      const settled = outbox.splice(0);
-      [oldest, bytes, urgent] = [null, 0, false];
-      deps.experiments
-        .exchange(input.workflowId, { holder, settled, want })
-        .then((answer) => {
-          buffer.push(...answer.cases);
-          if (answer.end) {
-            ended = answer.end;
-            handBack('stopped');
-          } else if (answer.cases.length < want) exhausted = true;
-        })
-        .catch((error: unknown) => {
-          // Keep what was not delivered: it goes with the next exchange.
-          outbox.unshift(...settled);
-          failure ??= asError(error);
-        })
-        .finally(() => {
-          exchanging = false;
-          exchangingSince = null;
-          kick();
-        });
-    };
-
+    const { activityId, attempt } = context.info;
+    const holder = holderOf(activityId, attempt);
+    const { handedOver, before, quieted } = deps.pools.enter(`${input.workflowId}/${activityId}`, attempt);
+    const { runId, experimentId, contender } = input;
+    const state = newPool({ ...input, contender: contender.key, retried: attempt > 1 });
     const beat = setInterval(() => context.heartbeat(), HEARTBEAT_SECONDS * 500);
-    cancelled.addEventListener('abort', kick);
-    draining.addEventListener('abort', kick);
-    handedOver.addEventListener('abort', kick);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const listeners: [AbortSignal, () => void][] = [];
     try {
-      // The attempt before this one still runs here: it reports what it finished first, while the experiment still
-      // takes its reports (this attempt's first exchange makes it refuse them).
-      await Promise.race([before, new Promise((resolve) => cancelled.addEventListener('abort', resolve))]);
-      for (;;) {
-        if (failure) throw failure;
+      return await new Promise<PoolResult>((resolve, reject) => {
+        const feed = (event: PoolNews) => {
+          clearTimeout(timer);
+          for (const effect of poolStep(state, { ...event, now: Date.now() })) perform(effect);
+        };
+        const perform = (effect: PoolEffect) => {
+          if ('call' in effect) {
+            // The one place a leased case becomes a call.
+            const [index, ...known] = effect.call;
+            // A case of a run with a plan is found by its index there; a plan this worker cannot read fails the pool.
+            const found = () => (known.length ? known : plans.caseAt(input.plan!, index));
+            Promise.resolve()
+              .then(() => {
+                const [caseKey, caseHash] = found();
+                return runOne({ runId, experimentId, caseKey, caseHash, contender }, 1);
+              })
+              .then(
+                (outcome) => feed({ called: settledOf(index, outcome) }),
+                (error: unknown) => feed({ callFailed: asError(error) }),
+              );
+          } else if ('exchange' in effect) {
+            deps.experiments.exchange(input.workflowId, { holder, ...effect.exchange }).then(
+              (answer) => feed({ leased: answer }),
+              (error: unknown) => feed({ exchangeFailed: asError(error) }),
+            );
+          } else if ('tellGate' in effect) {
+            deps.gate.report(runId, effect.tellGate).then(
+              (gate) => feed({ gate }),
+              (error: unknown) => feed({ gateFailed: asError(error) }),
+            );
+          } else if ('wakeAt' in effect) {
+            timer = setTimeout(() => feed({ tick: true }), Math.max(0, effect.wakeAt - Date.now()));
+          } else if ('quiet' in effect) quieted();
+          else if ('end' in effect) resolve({ ended: effect.end, settled: [] });
+          else if ('cancel' in effect) reject(new CancelledFailure(effect.cancel));
+          else reject(effect.fail);
+        };
+        const on = (signal: AbortSignal, event: () => PoolNews) => {
+          const listener = () => feed(event());
+          if (signal.aborted) return listener();
+          signal.addEventListener('abort', listener, { once: true });
+          listeners.push([signal, listener]);
+        };
         // A worker shut down without draining first cannot deliver results: no worker would process the exchange.
-        const shutDown =
-          cancelled.aborted && (cancelled.reason as Error | undefined)?.message === 'WORKER_SHUTDOWN';
-        const quiet = running === 0 && (shutDown || (outbox.length === 0 && !exchanging));
-        // Stopping its worker: the calls in flight are reported, then the pool waits to be cancelled, to run again
-        // elsewhere — it must not end, or the experiment would start another pool on this very worker.
-        if ((draining.aborted || cancelled.aborted) && quiet) {
-          quieted();
-          if (!cancelled.aborted)
-            await new Promise((resolve) => cancelled.addEventListener('abort', resolve));
-          throw new CancelledFailure('the worker is stopping');
-        }
-        // A later attempt of this pool took over here: Temporal has already given this one up, whatever it returns.
-        if (handedOver.aborted && quiet) throw new CancelledFailure('handed over to its next attempt');
-        const now = Date.now();
-        if (gateReportDue({ ...toGate, count: toGate.outcomes.length }, reporting, now)) tellGate();
-        startCalls();
-        while (finished.length > 0 && finished[0]! < now - 1000) finished.shift();
-        const move = nextMove({
-          parallelism: input.parallelism,
-          running,
-          buffered: buffer.length,
-          unsent: outbox.length,
-          oldestUnsentAt: oldest,
-          unsentBytes: bytes,
-          urgent,
-          exhausted: exhausted || cancelled.aborted || draining.aborted || handedOver.aborted,
-          exchanging,
-          rate: finished.length,
-          now,
-        });
-        // Everything finished has been reported by exchange (nextMove ends a pool only then): Temporal may have given
-        // this attempt up without its worker knowing, and would refuse what its result carried.
-        if ('end' in move && toGate.outcomes.length === 0 && !reporting) return { ended, settled: [] };
-        if ('end' in move && !reporting) tellGate();
-        if ('exchange' in move) exchange(move.want);
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          if ('at' in move) setTimeout(resolve, Math.max(0, move.at - Date.now()));
-          // Successes wait for the gate at most a second.
-          if (toGate.since !== null) setTimeout(resolve, Math.max(0, toGate.since + 1000 - Date.now()));
-        });
-      }
+        const shutDown = () => (cancelled.reason as Error | undefined)?.message === 'WORKER_SHUTDOWN';
+        on(cancelled, () => ({ cancelled: { shutDown: shutDown() } }));
+        on(draining, () => ({ draining: true }));
+        on(handedOver, () => ({ handedOver: true }));
+        void before.then(() => feed({ ready: true }));
+      });
     } finally {
       clearInterval(beat);
+      clearTimeout(timer);
       // The worker's drain signal outlives this pool: a listener left on it would pile up, one per pool.
-      cancelled.removeEventListener('abort', kick);
-      draining.removeEventListener('abort', kick);
-      handedOver.removeEventListener('abort', kick);
+      for (const [signal, listener] of listeners) signal.removeEventListener('abort', listener);
       quieted();
     }
   };
+}
+
+/** How a call's outcome is reported: a retry with the delay still to wait, counted from when the call failed. */
+function settledOf(index: number, outcome: CaseOutcome): Settled {
+  if ('result' in outcome) return { index, result: outcome.result };
+  if ('deferred' in outcome) return { index, deferred: outcome.deferred };
+  const { retry } = outcome;
+  return { index, retry: { delay: delayLeft(retry, Date.now()), error: retry.error, tried: retry.attempts } };
 }

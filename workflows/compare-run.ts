@@ -1,8 +1,10 @@
 import {
+  CancellationScope,
   condition,
   continueAsNew,
   executeChild,
   getExternalWorkflowHandle,
+  isCancellation,
   patched,
   proxyActivities,
   setHandler,
@@ -43,6 +45,12 @@ export const WORK_HEARTBEAT_TIMEOUT = '15 seconds';
 
 /** The patch under which a run finishes its gate while its trackers send (before: once they had sent). */
 const GATE_FINISHES_WHILE_TRACKING = 'gate-finishes-while-tracking';
+
+/**
+ * The patch under which a cancelled run closes only once its experiments have (before: at once, and Temporal then
+ * terminated them, dropping the replies of the calls their pools had in flight).
+ */
+const CANCEL_WAITS_FOR_EXPERIMENTS = 'cancel-waits-for-experiments';
 
 const { track } = proxyActivities<Activities>({
   startToCloseTimeout: '10 minutes',
@@ -137,19 +145,27 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
     );
   };
   let draining = false;
-  while (!runFinished(order, carry, running)) {
-    if (failure) throw failure;
-    draining ||= workflowInfo().continueAsNewSuggested;
-    for (const id of experimentsToStart(order, carry, running, atOnce, draining)) start(id);
-    if (draining && running.size === 0 && sending.size === 0) {
-      return continueAsNew<typeof compareRun>(input, carry);
+  try {
+    while (!runFinished(order, carry, running)) {
+      if (failure) throw failure;
+      draining ||= workflowInfo().continueAsNewSuggested;
+      for (const id of experimentsToStart(order, carry, running, atOnce, draining)) start(id);
+      if (draining && running.size === 0 && sending.size === 0) {
+        return continueAsNew<typeof compareRun>(input, carry);
+      }
+      const before = running.size;
+      const finished = Object.keys(carry.done).length;
+      const sent = sending.size;
+      await condition(
+        () => running.size < before || Object.keys(carry.done).length > finished || sending.size < sent,
+      );
     }
-    const before = running.size;
-    const finished = Object.keys(carry.done).length;
-    const sent = sending.size;
-    await condition(
-      () => running.size < before || Object.keys(carry.done).length > finished || sending.size < sent,
-    );
+  } catch (error) {
+    // Cancelled, the run asked its experiments to cancel too; each closes once its pool has reported the calls it
+    // had in flight, paid for. Closing before them would have Temporal terminate them and drop those replies.
+    if (isCancellation(error) && patched(CANCEL_WAITS_FOR_EXPERIMENTS))
+      await CancellationScope.nonCancellable(() => condition(() => running.size === 0));
+    throw error;
   }
   const finishGate = () => getExternalWorkflowHandle(gateWorkflowId(input.runId)).signal(finishSignal);
   // The gate has nothing left to decide once every experiment ended: it finishes while the trackers send, one

@@ -1,9 +1,11 @@
 import {
   allHandlersFinished,
+  CancellationScope,
   condition,
   continueAsNew,
   isCancellation,
   ActivityCancellationType,
+  patched,
   proxyActivities,
   setHandler,
   sleep,
@@ -59,6 +61,12 @@ export interface ExperimentCarry {
   pauses: number;
 }
 
+/**
+ * The patch under which a retry's call goes on when its experiment is cancelled, and the experiment closes only once it
+ * has reported (before: the experiment closed at once, dropping the reply the call had paid for).
+ */
+const CANCEL_WAITS_FOR_RETRIES = 'cancel-waits-for-retries';
+
 /** Exchanges one run of the workflow takes before it hands over to the next, below the 2,000 updates a run may take. */
 const UPDATES_PER_RUN = 1000;
 
@@ -101,6 +109,23 @@ export async function experiment(
   input: ExperimentInput,
   carry?: ExperimentCarry,
 ): Promise<ExperimentSummary> {
+  const calls = { retrying: 0 };
+  try {
+    return await runExperiment(input, carry, calls);
+  } catch (error) {
+    // Cancelled, its pool has reported the calls it had in flight; the retries' calls report too before it closes.
+    if (isCancellation(error) && patched(CANCEL_WAITS_FOR_RETRIES))
+      await CancellationScope.nonCancellable(() => condition(() => calls.retrying === 0));
+    throw error;
+  }
+}
+
+/** The experiment's work; `calls.retrying` counts the retried cases whose call is under way. */
+async function runExperiment(
+  input: ExperimentInput,
+  carry: ExperimentCarry | undefined,
+  calls: { retrying: number },
+): Promise<ExperimentSummary> {
   const state = carry?.state ?? newExperiment(input.cases?.length ?? input.total ?? 0);
   let pauses = carry?.pauses ?? 0;
   let updates = 0;
@@ -116,8 +141,12 @@ export async function experiment(
   });
   const retry = async ({ index, delay, tried }: RetryJob) => {
     await sleep(delay * 1000);
+    // Once its call is under way, a cancel lets it finish and report: the reply is paid for.
+    const call = () => runCase({ ...task(index), index, tried });
+    const keep = patched(CANCEL_WAITS_FOR_RETRIES);
+    calls.retrying++;
     try {
-      const outcome = await runCase({ ...task(index), index, tried });
+      const outcome = await (keep ? CancellationScope.nonCancellable(call) : call());
       // A retry reports its result by update before it ends (`reported`); one of an earlier version returns it.
       if ('result' in outcome) settle(state.queue, index, isFailure(outcome.result));
       else if ('deferred' in outcome) retryReturned(state.queue, index);
@@ -125,6 +154,8 @@ export async function experiment(
       if (isCancellation(error)) return;
       // Its worker died on the last try: the case goes back to the pool rather than become an error it never was.
       retryReturned(state.queue, index);
+    } finally {
+      calls.retrying--;
     }
   };
 

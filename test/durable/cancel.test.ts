@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
 import {
+  callsOf,
   recordFileIn,
   reportOf,
   statusOf,
@@ -39,9 +40,9 @@ afterAll(async () => {
   dirs.removeAll();
 });
 
-function scenarioEnv(name: string) {
+function scenarioEnv(name: string, extra: NodeJS.ProcessEnv = {}) {
   const record = recordFileIn(dir, `${name}-${randomUUID().slice(0, 8)}`);
-  return { record, env: { ...serverEnv, ...recordingEnv(record, name), CALL_DELAY_MS: '500' } };
+  return { record, env: { ...serverEnv, ...recordingEnv(record, name), CALL_DELAY_MS: '500', ...extra } };
 }
 
 /** The state each command gives the run: status, runs, report and the snapshot's status. */
@@ -56,7 +57,7 @@ async function statesOf(env: NodeJS.ProcessEnv, runId: string) {
 }
 
 describe.concurrent('cancel', () => {
-  it('with a worker serving the run: no call starts after it returns, and every view says cancelled', async ({
+  it('with a worker serving the run: no call starts after it returns, every call answered is recorded, and every view says cancelled', async ({
     expect,
   }) => {
     const { record, env } = scenarioEnv('cancel-served');
@@ -79,6 +80,33 @@ describe.concurrent('cancel', () => {
     expect(runs).toBe('cancelled');
     expect(report.status).toBe('cancelled');
     expect(report.results.filter((r) => r.status === 'error')).toEqual([]);
+    // A reply paid for is kept (issue #28): the calls in flight when cancel came are answered and recorded, none lost.
+    const answered = suite.answered(record);
+    expect(answered.length).toBeGreaterThan(0);
+    expect(callsOf(report).sort(), 'results against calls answered').toEqual([...answered].sort());
+    worker.child.kill('SIGTERM');
+  }, 180_000);
+
+  it('during a retried call: its reply is recorded too', async ({ expect }) => {
+    // The first call of this case answers 503; its retry, a runCase activity of its own, takes 5 s.
+    const retried = `${suite.calls[0]}`;
+    const { record, env } = scenarioEnv('cancel-retry', { FAIL_ONCE: retried, RETRY_CALL_MS: '5000' });
+    const runId = await startRun(dir, env);
+    const worker = startCli(['worker', '--until', runId], { cwd: dir, env });
+    started.push(worker);
+    const deadline = Date.now() + 60_000;
+    while ((suite.countCalls(record).get(retried) ?? 0) < 2) {
+      if (Date.now() > deadline) throw new Error(`no retry of ${retried} in 60 s`);
+      await sleep(50);
+    }
+    const cancel = await runCli(['cancel', runId], { cwd: dir, env });
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(cancel.stdout).toContain('no call starts from now on');
+    await sleep(1000);
+    const answered = suite.answered(record);
+    expect(answered).toContain(retried);
+    const { report } = await reportOf(dir, env, runId);
+    expect(callsOf(report).sort(), 'results against calls answered').toEqual([...answered].sort());
     worker.child.kill('SIGTERM');
   }, 180_000);
 

@@ -131,6 +131,27 @@ export const HISTORY_PATHS: HistoryPath[] = [
       workflowType(h) === 'compareRun' && ofType(h, 'WORKFLOW_EXECUTION_CANCEL_REQUESTED').length > 0,
   },
   {
+    name: 'run-cancelled-served',
+    what: 'a compare run cancelled while a worker served it, closed once its experiments closed',
+    matches: (h) => workflowType(h) === 'compareRun' && ofType(h, 'WORKFLOW_EXECUTION_CANCELED').length > 0,
+  },
+  {
+    name: 'experiment-cancelled',
+    what: 'an experiment cancelled while its pool ran: the pool reports its calls in flight, then is cancelled',
+    matches: (h) =>
+      workflowType(h) === 'experiment' &&
+      ofType(h, 'ACTIVITY_TASK_CANCELED').length > 0 &&
+      ofType(h, 'WORKFLOW_EXECUTION_CANCELED').length > 0,
+  },
+  {
+    name: 'experiment-cancelled-retrying',
+    what: "an experiment cancelled during a retried case's call, closed once the retry reported",
+    matches: (h) =>
+      workflowType(h) === 'experiment' &&
+      activities(h, 'runCase') > 0 &&
+      ofType(h, 'WORKFLOW_EXECUTION_CANCELED').length > 0,
+  },
+  {
     name: 'scheduled-fire',
     what: 'a schedule firing: planning on a worker, then the gate and the run as children',
     matches: (h) =>

@@ -36,6 +36,8 @@ export interface RecordingSuite {
   calls: string[];
   /** The calls recorded in `recordFile`, in the order they started. */
   read(recordFile: string): RecordedCall[];
+  /** The calls the provider answered (its reply sent back), as `<model> <case key>`, in the order they were answered. */
+  answered(recordFile: string): string[];
   /** How often each `<model> <case key>` was called, per {@link read}. */
   countCalls(recordFile: string): Map<string, number>;
 }
@@ -109,6 +111,8 @@ class RecordingProvider implements Provider {
       delay = Number(process.env.RETRY_CALL_MS ?? delay);
     }
     await sleep(delay);
+    // A call answered is a call paid: RECORD_FILE.answered lists them, as the reply goes back.
+    if (process.env.RECORD_FILE) appendFileSync(process.env.RECORD_FILE + '.answered', JSON.stringify(line) + '\\n');
     let text = request.user;
     if (model.name === 'beta') {
       const expected = JSON.parse(request.user) as { id: string; garble?: boolean; tricky?: boolean };
@@ -189,6 +193,10 @@ export function writeRecordingSuite(dir: string, cases: number): RecordingSuite 
     caseKeys,
     calls: RECORDING_MODELS.flatMap((model) => caseKeys.map((key) => `${model} ${key}`)),
     read,
+    answered: (recordFile) =>
+      read(`${recordFile}.answered`).map(
+        (call) => `${call.model} ${(JSON.parse(call.user) as { id: string }).id}`,
+      ),
     countCalls(recordFile) {
       const counts = new Map<string, number>();
       for (const call of read(recordFile)) {
