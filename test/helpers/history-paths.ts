@@ -68,6 +68,14 @@ const resultText = (h: HistoryJson) =>
     })
     .join('\n');
 
+/** The workflow's first argument as the started event holds it (JSON), or undefined. */
+const inputOf = (h: HistoryJson): Record<string, unknown> | undefined => {
+  const started = ofType(h, 'WORKFLOW_EXECUTION_STARTED')[0];
+  const data = at(started, 'workflowExecutionStartedEventAttributes', 'input', 'payloads', '0', 'data');
+  if (typeof data !== 'string') return undefined;
+  return JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as Record<string, unknown>;
+};
+
 /** One path: its name (the fixture's file name) and the rule that tells a history on it. */
 export interface HistoryPath {
   name: string;
@@ -80,6 +88,20 @@ export const HISTORY_PATHS: HistoryPath[] = [
     name: 'run-completed',
     what: 'a compare run that starts its experiments and completes',
     matches: (h) => workflowType(h) === 'compareRun' && ofType(h, 'WORKFLOW_EXECUTION_COMPLETED').length > 0,
+  },
+  {
+    name: 'run-planned',
+    what: "a compare run whose cases are in the plan store, its input carrying the plan's reference",
+    matches: (h) =>
+      workflowType(h) === 'compareRun' &&
+      inputOf(h)?.plan !== undefined &&
+      ofType(h, 'WORKFLOW_EXECUTION_COMPLETED').length > 0,
+  },
+  {
+    name: 'experiment-planned',
+    what: 'an experiment leasing its cases by index in the plan, its pool trading them by exchange',
+    matches: (h) =>
+      workflowType(h) === 'experiment' && inputOf(h)?.plan !== undefined && updates(h, 'exchange') >= 2,
   },
   {
     name: 'gate',
