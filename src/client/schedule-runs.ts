@@ -1,5 +1,5 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
-import type { Trend } from '../core/run-change.ts';
+import type { RunDigest, Trend } from '../core/run-change.ts';
 import { runStateOf, type RunState } from '../core/run-state.ts';
 import { protoMs } from './namespace.ts';
 import type { Runs } from './runs.ts';
@@ -121,6 +121,23 @@ export async function scheduleTrend(
       scores: (result.scores ?? []).map(({ contender, dataset, score }) => ({ contender, dataset, score })),
     })),
   };
+}
+
+/**
+ * The digests of the schedule's last `limit` judged runs (completed or regressed), oldest first: each case's value
+ * per contender, what the cases that flipped are counted over. A few at a time, as each reads every result of its run.
+ */
+export async function scheduleDigests(
+  runs: Pick<Runs, 'digest'>,
+  listing: readonly ScheduledRunListing[],
+  limit: number,
+): Promise<RunDigest[]> {
+  const judged = listing.filter((r) => r.state === 'completed' || r.state === 'regressed').slice(0, limit);
+  const digests: RunDigest[] = [];
+  for (let i = 0; i < judged.length; i += 4) {
+    digests.push(...(await Promise.all(judged.slice(i, i + 4).map((r) => runs.digest(r.runId)))));
+  }
+  return digests.reverse();
 }
 
 /** The workers that polled a task queue (for workflows or activities) lately, as Temporal saw them. */

@@ -1,10 +1,11 @@
 /**
  * Consistency across `--repeat` runs of a contender: per case, whether every repeat got it right (pass^k) and whether
- * the repeats disagreed (a flaky case). Pure, no Node.
+ * the repeats disagreed (a flaky case); and across a schedule's runs, the cases that flipped most. Pure, no Node.
  */
 import { z } from 'zod';
 import { caseValue, comparedMetric, type ComparisonSource } from './comparisons.ts';
 import { withoutRepeat } from './matrix.ts';
+import type { RunDigest } from './run-change.ts';
 
 /** A contender's consistency over its k repeats: cases right every time (pass^k) and cases the repeats disagree on. */
 export const ConsistencySchema = z.object({
@@ -59,4 +60,77 @@ export function consistencyOf(source: ComparisonSource): Consistency[] {
       .sort();
     return [{ contender, k, cases: judged.length, passK: judged.length ? always / judged.length : 0, flaky }];
   });
+}
+
+/** A case whose outcome flipped between runs (right → wrong or back), for one contender, and how often it did. */
+export const CaseFlipsSchema = z.object({
+  contender: z.string(),
+  dataset: z.string(),
+  caseKey: z.string(),
+  /** Changes of outcome between consecutive runs that judged the case unedited. */
+  flips: z.number(),
+  /** Runs that judged the case (it had a value). */
+  runs: z.number(),
+  /** Right (full marks) in the newest of them. */
+  right: z.boolean(),
+});
+/** A case whose outcome flipped between runs, and how often. */
+export type CaseFlips = z.infer<typeof CaseFlipsSchema>;
+
+/**
+ * The cases that flipped between right and wrong over runs given oldest first, most flips first (then by contender,
+ * dataset and case key), each flip counted between consecutive runs that judged the case; an edit of the case (its
+ * content hash changed) is no flip. A repeated contender's case is right in a run when every repeat got it right.
+ */
+export function flipsAcrossRuns(
+  digests: readonly Pick<RunDigest, 'contenders' | 'cases' | 'perCase'>[],
+): CaseFlips[] {
+  const seen = new Map<string, CaseFlips & { hash: string }>();
+  for (const digest of digests) {
+    const baseOf = new Map(digest.contenders.map((c) => [c.key, withoutRepeat(c).key]));
+    // Per contender (repeats merged), dataset and case: right in every repeat that has a value.
+    const outcomes = new Map<
+      string,
+      { contender: string; dataset: string; caseKey: string; right: boolean }
+    >();
+    for (const experiment of digest.perCase ?? []) {
+      const contender = baseOf.get(experiment.contender) ?? experiment.contender;
+      for (const [caseKey, value] of Object.entries(experiment.values)) {
+        if (value === null) continue;
+        const key = `${contender}\u0000${experiment.dataset}\u0000${caseKey}`;
+        const before = outcomes.get(key);
+        const right = isRight(value) && (before?.right ?? true);
+        outcomes.set(key, { contender, dataset: experiment.dataset, caseKey, right });
+      }
+    }
+    for (const [key, now] of outcomes) {
+      const hash = digest.cases[now.dataset]?.[now.caseKey] ?? '';
+      const then = seen.get(key);
+      const edited = then !== undefined && then.hash !== '' && hash !== '' && then.hash !== hash;
+      const flipped = then !== undefined && !edited && then.right !== now.right;
+      seen.set(key, {
+        ...now,
+        flips: (then?.flips ?? 0) + (flipped ? 1 : 0),
+        runs: (then?.runs ?? 0) + 1,
+        hash,
+      });
+    }
+  }
+  return [...seen.values()]
+    .filter((c) => c.flips > 0)
+    .sort(
+      (a, b) =>
+        b.flips - a.flips ||
+        a.contender.localeCompare(b.contender) ||
+        a.dataset.localeCompare(b.dataset) ||
+        a.caseKey.localeCompare(b.caseKey),
+    )
+    .map(({ contender, dataset, caseKey, flips, runs, right }) => ({
+      contender,
+      dataset,
+      caseKey,
+      flips,
+      runs,
+      right,
+    }));
 }
