@@ -1,4 +1,5 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
+import { pointIntervals, type PointInterval } from '../core/comparisons.ts';
 import type { RunDigest, Trend } from '../core/run-change.ts';
 import { runStateOf, type RunState } from '../core/run-state.ts';
 import { protoMs } from './namespace.ts';
@@ -95,13 +96,15 @@ export async function fireProblems(
 
 /**
  * The schedule's last runs that were judged (completed or regressed), oldest first, with each contender's primary
- * score per dataset — read from what each run returned, so no history is replayed.
+ * score per dataset — read from what each run returned, so no history is replayed; with `intervals`, each score's
+ * 95 % interval over its cases too, which reads every result of each run.
  */
 export async function scheduleTrend(
   runs: Runs,
   listing: readonly ScheduledRunListing[],
   primary: string,
   limit = 12,
+  intervals = false,
 ): Promise<Trend> {
   const judged = listing.filter((r) => r.state === 'completed' || r.state === 'regressed').slice(0, limit);
   const points = await Promise.all(
@@ -110,16 +113,38 @@ export async function scheduleTrend(
       return { record, result, listing: r };
     }),
   );
+  const bounds: (PointInterval[] | undefined)[] = [];
+  for (const { record } of intervals ? points : []) {
+    const { input, header } = record;
+    const results = await runs.results(
+      input.runId,
+      input.experiments.map((e) => e.id),
+    );
+    const experiments = input.experiments.map((e) => ({
+      id: e.id,
+      contender: input.contenders[e.contender]!.key,
+      dataset: e.dataset,
+    }));
+    bounds.push(
+      pointIntervals(
+        { runId: input.runId, metrics: header.metrics, contenders: input.contenders, experiments, results },
+        primary,
+      ),
+    );
+  }
   const contenders = new Map(points.flatMap((p) => p.record.input.contenders.map((c) => [c.key, c])));
   return {
     primary,
     contenders: [...contenders.values()],
-    runs: points.reverse().map(({ result, listing }) => ({
-      runId: listing.runId,
-      at: listing.startedAt.toISOString(),
-      state: listing.state,
-      scores: (result.scores ?? []).map(({ contender, dataset, score }) => ({ contender, dataset, score })),
-    })),
+    runs: points
+      .map(({ result, listing }, i) => ({
+        runId: listing.runId,
+        at: listing.startedAt.toISOString(),
+        state: listing.state,
+        scores: (result.scores ?? []).map(({ contender, dataset, score }) => ({ contender, dataset, score })),
+        ...(bounds[i] ? { intervals: bounds[i] } : {}),
+      }))
+      .reverse(),
   };
 }
 

@@ -101,6 +101,28 @@ describe('schedule show --flaky (issue 32)', () => {
     // Without the flag, show reads no run's results for it and prints no such section.
     expect((await cli(['schedule', 'show', 'nightly'])).stdout).not.toContain('flaky cases');
 
+    // The newest run's report draws the trend with each point's 95 % interval over its cases: rec/alpha on north
+    // had 2 cases, both right, then one, then both (a bootstrap of 0 and 1 spans 0 to 1).
+    const newest = (JSON.parse(json.stdout) as { runs: { runId: string }[] }).runs[0]!.runId;
+    const report = await cli(['report', newest, '--format', 'json']);
+    expect(report.code, report.stderr).toBe(0);
+    const { trend } = JSON.parse(report.stdout) as {
+      trend: { runs: { intervals?: { contender: string; dataset: string; ci95: [number, number] }[] }[] };
+    };
+    const alphaNorth = trend.runs.map(
+      (r) => r.intervals?.find((x) => x.contender.startsWith('rec:rec/alpha ') && x.dataset === 'north')?.ci95,
+    );
+    expect(alphaNorth).toEqual([
+      [1, 1],
+      [0, 1],
+      [1, 1],
+    ]);
+    writeFileSync(join(dir, 'newest.json'), report.stdout);
+    const html = await cli(['render', 'newest.json', '--format', 'html', '-o', '-']);
+    expect(html.code, html.stderr).toBe(0);
+    // 4 series (2 models × 2 datasets) × 3 runs, each with 2 cases: a whisker for every point.
+    expect(html.stdout.match(/class="whisker"/g)?.length).toBe(12);
+
     expect((await cli(['schedule', 'delete', 'nightly'])).code).toBe(0);
     worker.child.kill('SIGTERM');
     await worker.done;
