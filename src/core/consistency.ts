@@ -18,6 +18,11 @@ export const ConsistencySchema = z.object({
   passK: z.number(),
   /** Case keys right in some repeats and wrong in others, in case-key order. */
   flaky: z.array(z.string()),
+  /**
+   * The contender's own noise: each case's standard deviation across its repeats, averaged over the cases with a
+   * value in two repeats or more (absent from snapshots saved before it existed).
+   */
+  spread: z.number().optional(),
 });
 /** A contender's consistency over its repeats. */
 export type Consistency = z.infer<typeof ConsistencySchema>;
@@ -26,40 +31,92 @@ export type Consistency = z.infer<typeof ConsistencySchema>;
 const isRight = (v: number) => v >= 1 - 1e-9;
 
 /**
- * Each repeated contender's pass^k and flaky cases, on the primary metric; a failed case counts as wrong, a case
- * without a value in a repeat is judged on the repeats that have one. Empty without `--repeat`.
+ * Each repeated contender's pass^k, flaky cases and own noise (the mean of its cases' spread across repeats), on the
+ * primary metric; a failed case counts as wrong (0), a case without a value in a repeat is judged on the repeats
+ * that have one. Empty without `--repeat`.
  */
 export function consistencyOf(source: ComparisonSource): Consistency[] {
-  const metric = comparedMetric(source);
-  const builtIn = !source.metrics.some((m) => m.name === metric);
-  const baseOf = new Map(source.contenders.map((c) => [c.key, withoutRepeat(c).key]));
   const repeated = new Map<string, number>();
-  for (const c of source.contenders)
-    if (c.repeat) repeated.set(baseOf.get(c.key)!, (repeated.get(baseOf.get(c.key)!) ?? 0) + 1);
-  const contenderOf = new Map(source.experiments.map((e) => [e.id, baseOf.get(e.contender) ?? e.contender]));
-  const outcomes = new Map<string, Map<string, boolean[]>>();
-  for (const r of source.results) {
-    const contender = contenderOf.get(r.experimentId);
-    if (contender === undefined || !repeated.has(contender)) continue;
-    const value = caseValue(r, metric, builtIn);
-    if (value === null) continue;
-    const byCase = outcomes.get(contender) ?? new Map<string, boolean[]>();
-    outcomes.set(contender, byCase);
-    byCase.set(r.caseKey, [...(byCase.get(r.caseKey) ?? []), isRight(value)]);
+  for (const c of source.contenders) {
+    const base = withoutRepeat(c).key;
+    if (c.repeat) repeated.set(base, (repeated.get(base) ?? 0) + 1);
   }
+  const values = repeatValues(source);
   return [...repeated].flatMap(([contender, k]) => {
     if (k < 2) return [];
-    const judged = [...(outcomes.get(contender) ?? new Map<string, boolean[]>())].filter(
-      ([, o]) => o.length >= 2,
-    );
+    const judged = [...(values.get(contender) ?? new Map<string, number[]>())]
+      .filter(([, v]) => v.length >= 2)
+      .map(([key, v]) => [key, v.map(isRight)] as const);
     const always = judged.filter(([, o]) => o.every(Boolean)).length;
     // In case-key order: results arrive in the order the calls finished, which differs from run to run.
     const flaky = judged
       .filter(([, o]) => o.some(Boolean) && !o.every(Boolean))
       .map(([key]) => key)
       .sort();
-    return [{ contender, k, cases: judged.length, passK: judged.length ? always / judged.length : 0, flaky }];
+    const spreads = [...(values.get(contender) ?? new Map<string, number[]>()).values()].flatMap((v) => {
+      const sd = standardDeviation(v);
+      return sd === undefined ? [] : [sd];
+    });
+    const spread = spreads.length ? spreads.reduce((a, b) => a + b, 0) / spreads.length : undefined;
+    return [
+      {
+        contender,
+        k,
+        cases: judged.length,
+        passK: judged.length ? always / judged.length : 0,
+        flaky,
+        ...(spread === undefined ? {} : { spread }),
+      },
+    ];
   });
+}
+
+/** The sample standard deviation (n − 1); `undefined` under two values. */
+function standardDeviation(values: readonly number[]): number | undefined {
+  if (values.length < 2) return undefined;
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  return Math.sqrt(values.reduce((s, v) => s + (v - mean) ** 2, 0) / (values.length - 1));
+}
+
+/**
+ * Each repeated contender's primary metric per case, one value per repeat that has one (a failed case 0), keyed by
+ * the contender without its repeat.
+ */
+function repeatValues(source: ComparisonSource): Map<string, Map<string, number[]>> {
+  const metric = comparedMetric(source);
+  const builtIn = !source.metrics.some((m) => m.name === metric);
+  const baseOf = new Map(source.contenders.flatMap((c) => (c.repeat ? [[c.key, withoutRepeat(c).key]] : [])));
+  const contenderOf = new Map(source.experiments.map((e) => [e.id, baseOf.get(e.contender)]));
+  const values = new Map<string, Map<string, number[]>>();
+  for (const r of source.results) {
+    const contender = contenderOf.get(r.experimentId);
+    if (contender === undefined) continue;
+    const value = caseValue(r, metric, builtIn);
+    if (value === null) continue;
+    const byCase = values.get(contender) ?? new Map<string, number[]>();
+    values.set(contender, byCase);
+    byCase.set(r.caseKey, [...(byCase.get(r.caseKey) ?? []), value]);
+  }
+  return values;
+}
+
+/** Decimals a case's spread keeps in the snapshot: a tenth of a point, and a small file. */
+const SPREAD_DECIMALS = 3;
+
+/**
+ * Per case, each repeated contender's standard deviation across its repeats, where it is not 0 (repeats that
+ * agree, the usual case of a 0/1 metric, are left out so the snapshot stays small): a case's own noise.
+ */
+export function caseSpreads(source: ComparisonSource): Map<string, Record<string, number>> {
+  const byCase = new Map<string, Record<string, number>>();
+  for (const [contender, cases] of repeatValues(source)) {
+    for (const [key, values] of cases) {
+      const sd = standardDeviation(values);
+      if (sd === undefined || sd === 0) continue;
+      byCase.set(key, { ...byCase.get(key), [contender]: Number(sd.toFixed(SPREAD_DECIMALS)) });
+    }
+  }
+  return byCase;
 }
 
 /** A case whose outcome flipped between runs (right → wrong or back), for one contender, and how often it did. */

@@ -5,7 +5,7 @@ import {
   pointIntervals,
   type ComparisonSource,
 } from '../../src/core/comparisons.ts';
-import { consistencyOf } from '../../src/core/consistency.ts';
+import { caseSpreads, consistencyOf } from '../../src/core/consistency.ts';
 import { contenderKey } from '../../src/core/matrix.ts';
 import { mcnemarExact } from '../../src/core/paired.ts';
 import type { CaseResult } from '../../src/core/results.ts';
@@ -155,15 +155,43 @@ describe('compareContenders', () => {
 describe('consistencyOf: pass^k and flaky cases over --repeat', () => {
   it.each([
     // 4 cases × 3 repeats, repeat by repeat. Case 1 fails once, case 3's call fails in the third repeat (wrong).
-    ['a failed call counts as wrong', [1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 'error'], 0.5, ['d/1', 'd/3'], 4],
-    ['always right', ones(12), 1, [], 4],
-    ['never right', Array<Cell>(12).fill(0), 0, [], 4],
+    // Spread (sample sd per case, then the mean over cases): cases 1 and 3 are 1, 0, 1 → sd √(1/3) = 0.57735, so
+    // (2 × 0.57735) / 4 = 0.288675.
+    [
+      'a failed call counts as wrong',
+      [1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 'error'],
+      0.5,
+      ['d/1', 'd/3'],
+      4,
+      0.288675,
+    ],
+    ['always right', ones(12), 1, [], 4, 0],
+    ['never right', Array<Cell>(12).fill(0), 0, [], 4, 0],
     // Case 2 has a value in one repeat only: too few to judge; case 0 is judged on its two values (right), case 3 wrong.
-    ['nulls', [1, 1, 1, 0, null, 0, null, 0, 1, null, null, 0], 1 / 3, ['d/1'], 3],
-  ] as const)('%s', (_, values, passK, flaky, cases) => {
+    // Spread: case 1 is 1, 0 → sd √½ = 0.707107, cases 0 and 3 none: 0.707107 / 3 = 0.235702.
+    ['nulls', [1, 1, 1, 0, null, 0, null, 0, 1, null, null, 0], 1 / 3, ['d/1'], 3, 0.235702],
+    // Graded: case 0 is 0.2, 0.4, 0.9 → sd √0.13 = 0.360555; case 1 always 0.5: (0.360555 + 0) / 2 = 0.180278.
+    ['graded', [0.2, 0.5, 0.4, 0.5, 0.9, 0.5], 0, [], 2, 0.180278],
+  ] as const)('%s', (_, values, passK, flaky, cases, spread) => {
     const [c] = consistencyOf(source({ a: { d: values } }, 3));
     expect(c).toMatchObject({ contender: contender('a').key, k: 3, cases, flaky });
     expect(c!.passK).toBeCloseTo(passK, 12);
+    expect(c!.spread).toBeCloseTo(spread, 6);
+  });
+
+  it.each<[string, Cell[], Record<string, number>]>([
+    [
+      '0/1: only the cases whose repeats differ',
+      [1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 'error'],
+      { 'd/1': 0.577, 'd/3': 0.577 },
+    ],
+    ['graded, to 3 decimals (a tenth of a point)', [0.2, 0.5, 0.4, 0.5, 0.9, 0.5], { 'd/0': 0.361 }],
+    ['repeats that agree: none', ones(12), {}],
+  ])('caseSpreads, %s', (_, values, expected) => {
+    const spreads = caseSpreads(source({ a: { d: values } }, 3));
+    expect(
+      Object.fromEntries([...spreads].map(([key, byContender]) => [key, byContender[contender('a').key]])),
+    ).toEqual(expected);
   });
 
   it('names flaky cases in case-key order, whatever order the results finished in', () => {
