@@ -195,7 +195,9 @@ export function trendSvg(trend: Trend): string {
       pen = true;
       const interval = s.intervals[i];
       if (interval) whiskers.push(whisker(toX(i) + (dodge[j]![i] ?? 0), y - toY(v), interval));
-      const within = interval ? `, 95 % interval ${formatPercent(interval[0])}–${formatPercent(interval[1])}` : '';
+      const within = interval
+        ? `, 95 % interval ${formatPercent(interval[0])}–${formatPercent(interval[1])}`
+        : '';
       dots.push(
         `<circle class="dot" r="4" cx="${px(toX(i))}" cy="${px(y)}"><title>${esc(`${label}: ${formatPercent(v)}${within} in ${trend.runs[i]!.runId}`)}</title></circle>`,
       );

@@ -110,7 +110,8 @@ describe('schedule show --flaky (issue 32)', () => {
       trend: { runs: { intervals?: { contender: string; dataset: string; ci95: [number, number] }[] }[] };
     };
     const alphaNorth = trend.runs.map(
-      (r) => r.intervals?.find((x) => x.contender.startsWith('rec:rec/alpha ') && x.dataset === 'north')?.ci95,
+      (r) =>
+        r.intervals?.find((x) => x.contender.startsWith('rec:rec/alpha ') && x.dataset === 'north')?.ci95,
     );
     expect(alphaNorth).toEqual([
       [1, 1],
