@@ -97,6 +97,8 @@ export interface ScheduleFlags
   note?: string;
   from?: string;
   to?: string;
+  /** `schedule show --flaky N`: the cases that flipped most over the last N judged runs. */
+  flaky?: number;
   json?: boolean;
 }
 

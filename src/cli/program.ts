@@ -463,6 +463,7 @@ function scheduleCommands(
   )
     .argument('<name>', 'the schedule name')
     .option('--json', 'print JSON')
+    .option('--flaky <n>', 'the cases that flipped most over the last N runs', positiveInt('--flaky'))
     .action((name: string, flags: ScheduleFlags) => act('show')(name, flags));
   for (const [action, what] of [
     ['pause', 'stop firing until unpaused; a run going on finishes'],

@@ -1,8 +1,9 @@
 import { WorkflowFailedError, type Client } from '@temporalio/client';
-import type { Trend } from '../core/run-change.ts';
+import { pointIntervals, type PointInterval } from '../core/comparisons.ts';
+import type { RunDigest, Trend } from '../core/run-change.ts';
 import { runStateOf, type RunState } from '../core/run-state.ts';
 import { protoMs } from './namespace.ts';
-import type { Runs } from './runs.ts';
+import type { RunRecord, Runs } from './runs.ts';
 
 /** A run of a schedule, from visibility alone. */
 export interface ScheduledRunListing {
@@ -95,13 +96,15 @@ export async function fireProblems(
 
 /**
  * The schedule's last runs that were judged (completed or regressed), oldest first, with each contender's primary
- * score per dataset — read from what each run returned, so no history is replayed.
+ * score per dataset — read from what each run returned, so no history is replayed; with `intervals`, each score's
+ * 95 % interval over its cases too, which reads every result of each run.
  */
 export async function scheduleTrend(
   runs: Runs,
   listing: readonly ScheduledRunListing[],
   primary: string,
   limit = 12,
+  intervals = false,
 ): Promise<Trend> {
   const judged = listing.filter((r) => r.state === 'completed' || r.state === 'regressed').slice(0, limit);
   const points = await Promise.all(
@@ -110,17 +113,57 @@ export async function scheduleTrend(
       return { record, result, listing: r };
     }),
   );
+  const boundsOf = async ({ input, header }: RunRecord): Promise<PointInterval[]> => {
+    const results = await runs.results(
+      input.runId,
+      input.experiments.map((e) => e.id),
+    );
+    const experiments = input.experiments.map((e) => ({
+      id: e.id,
+      contender: input.contenders[e.contender]!.key,
+      dataset: e.dataset,
+    }));
+    return pointIntervals(
+      { runId: input.runId, metrics: header.metrics, contenders: input.contenders, experiments, results },
+      primary,
+    );
+  };
+  // Three runs at a time: each reads its experiments' results eight at a time.
+  const bounds: PointInterval[][] = [];
+  for (let i = 0; intervals && i < points.length; i += 3) {
+    bounds.push(...(await Promise.all(points.slice(i, i + 3).map((p) => boundsOf(p.record)))));
+  }
   const contenders = new Map(points.flatMap((p) => p.record.input.contenders.map((c) => [c.key, c])));
   return {
     primary,
     contenders: [...contenders.values()],
-    runs: points.reverse().map(({ result, listing }) => ({
-      runId: listing.runId,
-      at: listing.startedAt.toISOString(),
-      state: listing.state,
-      scores: (result.scores ?? []).map(({ contender, dataset, score }) => ({ contender, dataset, score })),
-    })),
+    runs: points
+      .map(({ result, listing }, i) => ({
+        runId: listing.runId,
+        at: listing.startedAt.toISOString(),
+        state: listing.state,
+        scores: (result.scores ?? []).map(({ contender, dataset, score }) => ({ contender, dataset, score })),
+        ...(bounds[i] ? { intervals: bounds[i] } : {}),
+      }))
+      .reverse(),
   };
+}
+
+/**
+ * The digests of the schedule's last `limit` judged runs (completed or regressed), oldest first: each case's value
+ * per contender, what the cases that flipped are counted over. A few at a time, as each reads every result of its run.
+ */
+export async function scheduleDigests(
+  runs: Pick<Runs, 'digest'>,
+  listing: readonly ScheduledRunListing[],
+  limit: number,
+): Promise<RunDigest[]> {
+  const judged = listing.filter((r) => r.state === 'completed' || r.state === 'regressed').slice(0, limit);
+  const digests: RunDigest[] = [];
+  for (let i = 0; i < judged.length; i += 4) {
+    digests.push(...(await Promise.all(judged.slice(i, i + 4).map((r) => runs.digest(r.runId)))));
+  }
+  return digests.reverse();
 }
 
 /** The workers that polled a task queue (for workflows or activities) lately, as Temporal saw them. */

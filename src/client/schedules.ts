@@ -123,9 +123,17 @@ export class Schedules {
     return fireProblems(this.client, view.recent);
   }
 
-  /** The primary score per contender and dataset over the schedule's last judged runs, oldest first. */
-  trend(listing: readonly ScheduledRunListing[], primary: string, limit?: number): Promise<Trend> {
-    return scheduleTrend(this.runs, listing, primary, limit);
+  /**
+   * The primary score per contender and dataset over the schedule's last judged runs, oldest first; with
+   * `intervals`, each with its 95 % interval over the cases.
+   */
+  trend(
+    listing: readonly ScheduledRunListing[],
+    primary: string,
+    limit?: number,
+    intervals = false,
+  ): Promise<Trend> {
+    return scheduleTrend(this.runs, listing, primary, limit, intervals);
   }
 
   /** The workers polling the schedule's task queue lately. */

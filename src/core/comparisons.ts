@@ -9,7 +9,7 @@ import { withoutRepeat } from './matrix.ts';
 import { comparePaired, holm, resampleMeansTogether, seedOf } from './paired.ts';
 import type { CaseResult } from './results.ts';
 import type { Snapshot } from './snapshot.ts';
-import { seededRandom } from './stats.ts';
+import { bootstrapInterval, seededRandom } from './stats.ts';
 import { bestIndex, weightedScores, weightValues } from './weights.ts';
 
 /** A paired test's figures, as a comparison within a run and a change between two runs both report them. */
@@ -241,4 +241,59 @@ export function comparisonsOf(snapshot: Snapshot): { comparisons: Comparison[]; 
     return { comparisons: snapshot.comparisons, standings: snapshot.standings };
   }
   return compareContenders(snapshot, { pairs: snapshot.options.pairs === 'all' ? 'all' : 'best' });
+}
+
+/** A 95 % interval of a contender's mean on one dataset in one run (repeats merged): a trend point's whisker. */
+export const PointIntervalSchema = z.object({
+  contender: z.string(),
+  dataset: z.string(),
+  ci95: z.tuple([z.number(), z.number()]),
+});
+/** A 95 % interval of a contender's mean on one dataset in one run. */
+export type PointInterval = z.infer<typeof PointIntervalSchema>;
+
+/**
+ * Each contender's (repeats merged) 95 % bootstrap interval of its mean `metric` per dataset, the cases the unit: a
+ * case's value is the mean of its repeats, without the failed ones and those without a value, as the score's mean
+ * leaves them out. Seeded from the run id; none under two cases.
+ */
+export function pointIntervals(
+  source: Pick<ComparisonSource, 'runId' | 'metrics' | 'contenders' | 'results'> & {
+    experiments: readonly { id: string; contender: string; dataset: string }[];
+  },
+  metric: string,
+  resamples = 2000,
+): PointInterval[] {
+  const builtIn = !source.metrics.some((m) => m.name === metric);
+  const baseOf = new Map(source.contenders.map((c) => [c.key, withoutRepeat(c).key]));
+  const groupOf = new Map(
+    source.experiments.map((e) => [e.id, [baseOf.get(e.contender) ?? e.contender, e.dataset] as const]),
+  );
+  const sums = new Map<
+    string,
+    { contender: string; dataset: string; cases: Map<string, [number, number]> }
+  >();
+  for (const r of source.results) {
+    const group = groupOf.get(r.experimentId);
+    const value = builtIn ? r.score : r.metrics[metric];
+    if (!group || value === null || value === undefined) continue;
+    const key = `${group[0]}\u0000${group[1]}`;
+    const entry = sums.get(key) ?? {
+      contender: group[0],
+      dataset: group[1],
+      cases: new Map<string, [number, number]>(),
+    };
+    sums.set(key, entry);
+    const [sum, count] = entry.cases.get(r.caseKey) ?? [0, 0];
+    entry.cases.set(r.caseKey, [sum + value, count + 1]);
+  }
+  return [...sums.values()].flatMap(({ contender, dataset, cases }) => {
+    // In case-key order: results come in the order calls finished, and the draw must not depend on it.
+    const values = [...cases].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, [sum, n]]) => sum / n);
+    const interval = bootstrapInterval(values, {
+      resamples,
+      seed: seedOf(`${source.runId}|${contender}|${dataset}|${metric}`),
+    });
+    return interval ? [{ contender, dataset, ci95: [interval.low, interval.high] as [number, number] }] : [];
+  });
 }

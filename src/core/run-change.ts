@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { summarize } from './aggregate.ts';
-import { ALPHA, caseValue, PairedTestSchema } from './comparisons.ts';
+import { ALPHA, caseValue, PairedTestSchema, PointIntervalSchema } from './comparisons.ts';
 import { groupBy } from './group.ts';
 import { ContenderSchema } from './matrix.ts';
 import { comparePaired, holm, seedOf } from './paired.ts';
@@ -114,6 +114,8 @@ export const TrendSchema = z.object({
       at: z.string(),
       state: z.string(),
       scores: z.array(z.object({ contender: z.string(), dataset: z.string(), score: z.number().nullable() })),
+      /** Each contender's 95 % interval per dataset (repeats merged), where the run had two cases or more. */
+      intervals: z.array(PointIntervalSchema).optional(),
     }),
   ),
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MetricSchema } from '../api/types.ts';
 import { ComparisonSchema, compareContenders, StandingMarkSchema } from './comparisons.ts';
-import { ConsistencySchema, consistencyOf } from './consistency.ts';
+import { caseSpreads, ConsistencySchema, consistencyOf } from './consistency.ts';
 import { EstimateSchema } from './estimate.ts';
 import { FailureSummarySchema, summarizeFailures, type FailureSummary } from './failures.ts';
 import { ContenderSchema, ExperimentSchema } from './matrix.ts';
@@ -30,6 +30,8 @@ export const SnapshotCaseSchema = z.object({
   hash: z.string().optional(),
   /** With `--repeat`: the contenders whose repeats disagreed on this case (right in some, wrong in others). */
   flaky: z.array(z.string()).optional(),
+  /** With `--repeat`: per contender, the standard deviation of this case's repeats, where it is not 0. */
+  spread: z.record(z.string(), z.number()).optional(),
 });
 
 /** What a run records beside its input when it starts (as memo), so any shell can rebuild its snapshot later. */
@@ -177,6 +179,7 @@ export function buildSnapshot(parts: SnapshotParts, { statistics = true } = {}):
     ? compareContenders(source, { pairs: header.options.pairs === 'all' ? 'all' : 'best' })
     : {};
   const consistency = statistics ? consistencyOf(source) : [];
+  const spreads = consistency.length ? caseSpreads(source) : new Map<string, Record<string, number>>();
   const flakyOf = new Map<string, string[]>();
   for (const c of consistency)
     for (const key of c.flaky) flakyOf.set(key, [...(flakyOf.get(key) ?? []), c.contender]);
@@ -194,8 +197,20 @@ export function buildSnapshot(parts: SnapshotParts, { statistics = true } = {}):
       if (!c) return [];
       const { id, dataset, variant, input: text, expected, metadata } = c;
       const flaky = flakyOf.get(key);
+      const spread = spreads.get(key);
       return [
-        { key, id, dataset, variant, input: text, expected, metadata, hash, ...(flaky ? { flaky } : {}) },
+        {
+          key,
+          id,
+          dataset,
+          variant,
+          input: text,
+          expected,
+          metadata,
+          hash,
+          ...(flaky ? { flaky } : {}),
+          ...(spread ? { spread } : {}),
+        },
       ];
     }),
     results,

@@ -23,12 +23,15 @@ function line(snapshot: Snapshot, c: Consistency): string {
     ? `${c.flaky.length} flaky: ${c.flaky.slice(0, NAMED).join(', ')}` +
       (c.flaky.length > NAMED ? `, … and ${c.flaky.length - NAMED} more` : '')
     : 'no flaky case';
-  return `${name}: pass^${c.k} ${formatPercent(c.passK)} (${right} of ${c.cases} cases right every time); ${flaky}`;
+  // In points, as scores are shown; absent from snapshots saved before the spread was.
+  const noise = c.spread === undefined ? '' : `; own noise ±${(100 * c.spread).toFixed(1)} points`;
+  return `${name}: pass^${c.k} ${formatPercent(c.passK)} (${right} of ${c.cases} cases right every time); ${flaky}${noise}`;
 }
 
 const title = (list: readonly Consistency[]) =>
   `Consistency over ${Math.max(...list.map((c) => c.k))} repeats: pass^k is the share of cases right (full marks) ` +
-  'in every repeat; a flaky case is right in some repeats and wrong in others';
+  'in every repeat; a flaky case is right in some repeats and wrong in others; own noise is the standard ' +
+  "deviation of a case's repeats, averaged over the cases";
 
 /** The TUI's consistency block with `--repeat`: each contender's pass^k and flaky cases; `''` without repeats. */
 export function renderConsistency(snapshot: Snapshot, width?: number): string {

@@ -46,6 +46,7 @@ svg.chart .ring-value { fill: none; stroke: #bf8700; stroke-width: 2.5; stroke-d
 .chart-key { list-style: none; padding: 0; margin: .4rem 0; font-size: .85rem; columns: 2; }
 .chart-key .n { display: inline-block; min-width: 1.4rem; font-weight: 700; }
 svg.chart .trend-line, .swatch .trend-line { fill: none; stroke: currentColor; stroke-width: 2; }
+svg.chart .whisker { fill: none; stroke: currentColor; stroke-width: 1.2; opacity: .55; }
 .swatch { vertical-align: middle; } .drop { color: #cf222e; }
 .rise { color: #1a7f37; } .banner.regressed { background: #ffebe9; }
 `;

@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import type { Json } from '../api/types.ts';
+import type { CaseFlips } from '../core/consistency.ts';
 import type { Contender } from '../core/matrix.ts';
 import type { RunChange } from '../core/run-change.ts';
 import { formatEvery, type ScheduleView } from '../core/schedule-spec.ts';
@@ -23,6 +24,47 @@ export interface ScheduleShow {
   regression: string[];
   problems: { workflowId: string; scheduledAt: Date; state: 'planning' | 'failed'; message?: string }[];
   workers: { identity: string; lastSeen?: Date }[];
+  /** With `--flaky N`: the cases that flipped most over the last `runs` judged runs (N, or fewer if fewer exist). */
+  flaky?: { runs: number; cases: CaseFlips[] };
+}
+
+/** How many flipped cases `schedule show --flaky` lists; the line above the table says how many there were. */
+const FLIPS_SHOWN = 20;
+
+/** The cases that flipped most over a schedule's last runs, as a table with a line saying how many and over what. */
+export function renderFlips(
+  flaky: NonNullable<ScheduleShow['flaky']>,
+  contenders: readonly Contender[],
+  fit: FitOptions = {},
+): string {
+  const over = `over the last ${flaky.runs} judged run${flaky.runs === 1 ? '' : 's'}`;
+  if (flaky.runs < 2) return `flaky cases: none can flip ${over}; it takes two`;
+  if (!flaky.cases.length) return `flaky cases: no case flipped between right and wrong ${over}`;
+  const names = new Map(contenders.map((c) => [c.key, contenderName(c)]));
+  const shown = flaky.cases.slice(0, FLIPS_SHOWN);
+  const more = flaky.cases.length - shown.length;
+  return [
+    `flaky cases: ${flaky.cases.length} flipped between right and wrong ${over}, most flips first` +
+      (more ? ` (the first ${shown.length})` : '') +
+      ':',
+    renderTable(
+      [
+        { header: 'case', key: true },
+        { header: 'contender' },
+        { header: 'flips', align: 'right' },
+        { header: 'runs', align: 'right' },
+        { header: 'last' },
+      ],
+      shown.map((c) => [
+        c.caseKey,
+        names.get(c.contender) ?? c.contender,
+        String(c.flips),
+        String(c.runs),
+        c.right ? pc.green('right') : pc.red('wrong'),
+      ]),
+      fit,
+    ),
+  ].join('\n');
 }
 
 /** How long since a worker polled before `schedule show` warns that none serves the suite. */
@@ -169,6 +211,7 @@ export function renderScheduleShow(show: ScheduleShow, now: Date, fit: FitOption
     table,
     ...(show.change ? ['', renderChange(show.change, fit)] : []),
     ...(show.regression.length ? [renderRegression(show.regression)] : []),
+    ...(show.flaky ? ['', renderFlips(show.flaky, show.contenders, fit)] : []),
   ].join('\n');
 }
 

@@ -1,6 +1,7 @@
 import { meanSkippingNull } from '../core/aggregate.ts';
 import { withoutRepeat } from '../core/matrix.ts';
 import type { Trend } from '../core/run-change.ts';
+import { tInterval } from '../core/stats.ts';
 import { contenderName } from './columns.ts';
 import { formatPercent } from './format.ts';
 import { esc } from './html-escape.ts';
@@ -17,6 +18,8 @@ interface Series {
   contender: string;
   dataset: string;
   points: (number | null)[];
+  /** Each point's 95 % interval, `null` where the run has none. */
+  intervals: ([number, number] | null)[];
 }
 
 /** The dash of a series' line: solid first, then patterns a reader tells apart at a glance. */
@@ -40,10 +43,18 @@ export function runLabels(runs: readonly { at: string }[]): string[] {
   });
 }
 
+/** Half the width, in px, of a whisker's caps. */
+const WHISKER_CAP = 3;
+/** How far apart, in px, the whiskers of series at one run are set; all of them within ±this of the run's x. */
+const WHISKER_STEP = 3;
+
 /** How far apart, in px, series drawn at one value are set, so a line at 100 % never hides another there. */
 const APART = 3;
 
-/** A trend's series, one per contender and dataset; with --repeat a contender's repeats are one: their mean per run. */
+/**
+ * A trend's series, one per contender and dataset; with --repeat a contender's repeats are one: their mean per run.
+ * A point's interval is the run's own (over its cases), else, from repeats alone, the t-interval of their scores.
+ */
 function trendSeries(trend: Trend): { bases: Trend['contenders']; series: Series[] } {
   const baseOf = new Map(trend.contenders.map((c) => [c.key, c.repeat === undefined ? c : withoutRepeat(c)]));
   const bases = [...new Map([...baseOf.values()].map((c) => [c.key, c])).values()];
@@ -61,6 +72,12 @@ function trendSeries(trend: Trend): { bases: Trend['contenders']; series: Series
   const series = [...scores.values()].map(({ values, ...s }) => ({
     ...s,
     points: Array.from({ length: trend.runs.length }, (_, i) => meanSkippingNull(values[i] ?? [])),
+    intervals: trend.runs.map((run, i): [number, number] | null => {
+      const own = run.intervals?.find((x) => x.contender === s.contender && x.dataset === s.dataset);
+      if (own) return own.ci95;
+      const repeats = tInterval(values[i] ?? []);
+      return repeats ? [repeats.low, repeats.high] : null;
+    }),
   }));
   return { bases, series };
 }
@@ -96,7 +113,8 @@ function spreadApart(
  * The trend picture: each contender's primary score per dataset over a schedule's last runs, oldest on the left,
  * as inline SVG with no script; a run without a score for a series breaks its line. A contender keeps its colour on
  * every dataset and each dataset has its dash, so no two series look alike; series at one value are drawn a few px
- * apart; a series with no score in any run is named under the key, not in it.
+ * apart; a series with no score in any run is named under the key, not in it. A point with a 95 % interval (the
+ * run's own over its cases, or its repeats') carries it as a whisker.
  */
 export function trendSvg(trend: Trend): string {
   const { bases, series } = trendSeries(trend);
@@ -144,12 +162,28 @@ export function trendSvg(trend: Trend): string {
   const labelOf = (s: { contender: string; dataset: string }) =>
     `${names.get(s.contender) ?? s.contender}${datasets > 1 ? ` on ${s.dataset}` : ''}`;
   const ys = spreadApart(drawn, n, toY, { top: MARGIN.top - 6, bottom: bottom + 6 });
+  // Whiskers at one run step WHISKER_STEP px aside from one another (within a dot's radius), so overlapping
+  // intervals of two series stay two lines.
+  const dodge = drawn.map(() => [] as number[]);
+  for (let i = 0; i < n; i++) {
+    const at = drawn.flatMap((s, j) => (typeof s.points[i] === 'number' && s.intervals[i] ? [j] : []));
+    const step = Math.min(WHISKER_STEP, (2 * WHISKER_STEP) / Math.max(1, at.length - 1));
+    at.forEach((j, k) => (dodge[j]![i] = (k - (at.length - 1) / 2) * step));
+  }
+  // A point's 95 % interval as a whisker with caps, moved as far as its point was set apart, kept within the plot.
+  const whisker = (x: number, shift: number, [low, high]: [number, number]) => {
+    const clamp = (y: number) => Math.min(bottom, Math.max(MARGIN.top, y));
+    const [top, foot] = [clamp(toY(high) + shift), clamp(toY(low) + shift)];
+    const cap = (y: number) => `M${px(x - WHISKER_CAP)} ${px(y)}H${px(x + WHISKER_CAP)}`;
+    return `<path class="whisker" d="M${px(x)} ${px(top)}V${px(foot)}${cap(top)}${cap(foot)}"/>`;
+  };
   const lines = drawn.map((s, j) => {
     const label = labelOf(s);
     const { colour, dash } = style(s);
     let d = '';
     let pen = false;
     const dots: string[] = [];
+    const whiskers: string[] = [];
     for (let i = 0; i < n; i++) {
       const v = s.points[i];
       const y = ys[j]![i];
@@ -159,14 +193,19 @@ export function trendSvg(trend: Trend): string {
       }
       d += `${pen ? 'L' : 'M'}${px(toX(i))} ${px(y)}`;
       pen = true;
+      const interval = s.intervals[i];
+      if (interval) whiskers.push(whisker(toX(i) + (dodge[j]![i] ?? 0), y - toY(v), interval));
+      const within = interval
+        ? `, 95 % interval ${formatPercent(interval[0])}–${formatPercent(interval[1])}`
+        : '';
       dots.push(
-        `<circle class="dot" r="4" cx="${px(toX(i))}" cy="${px(y)}"><title>${esc(`${label}: ${formatPercent(v)} in ${trend.runs[i]!.runId}`)}</title></circle>`,
+        `<circle class="dot" r="4" cx="${px(toX(i))}" cy="${px(y)}"><title>${esc(`${label}: ${formatPercent(v)}${within} in ${trend.runs[i]!.runId}`)}</title></circle>`,
       );
     }
     const dasharray = dash ? ` stroke-dasharray="${dash}"` : '';
     return (
       `<g class="series ${colour}" data-contender="${esc(s.contender)}" data-dataset="${esc(s.dataset)}" data-dash="${dash}">` +
-      `<title>${esc(label)}</title><path class="trend-line" d="${d}"${dasharray}/>${dots.join('')}</g>`
+      `<title>${esc(label)}</title>${whiskers.join('')}<path class="trend-line" d="${d}"${dasharray}/>${dots.join('')}</g>`
     );
   });
   const name = `${trend.primary} over the schedule's last ${n} runs`;

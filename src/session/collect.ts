@@ -44,7 +44,8 @@ async function scheduledParts(
     : undefined;
   const listing = await link.schedules.runsOf(schedule.id, 50);
   const upTo = listing.filter((r) => r.startedAt.getTime() <= record.startedAt.getTime());
-  const trend = await link.schedules.trend(upTo, primaryMetric(base.metrics));
+  // The report draws the trend with each point's interval.
+  const trend = await link.schedules.trend(upTo, primaryMetric(base.metrics), undefined, true);
   return {
     ...(before ? { change: diffRuns(before, digestOf(base)) } : {}),
     ...(outcome?.regression?.length ? { regression: outcome.regression } : {}),

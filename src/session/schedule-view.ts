@@ -1,20 +1,32 @@
 import type { Io } from '../cli/io.ts';
 import type { ScheduleFlags } from '../cli/options.ts';
+import { flipsAcrossRuns } from '../core/consistency.ts';
 import { diffRuns, primaryMetric } from '../core/run-change.ts';
 import type { ScheduleShow } from '../report/schedule-text.ts';
 import type { TemporalLink } from '../client/connect.ts';
+import { scheduleDigests } from '../client/schedule-runs.ts';
 
 /** How many of a schedule's runs `schedule show` lists. */
 const SHOWN_RUNS = 10;
 
-/** Gathers what `schedule show` prints: the spec, next fires, last runs and their scores, the latest change, workers. */
-export async function scheduleShow(link: TemporalLink, project: string, name: string): Promise<ScheduleShow> {
+/**
+ * Gathers what `schedule show` prints: the spec, next fires, last runs and their scores, the latest change, workers;
+ * with `flaky`, the cases that flipped most over that many of the last judged runs.
+ */
+export async function scheduleShow(
+  link: TemporalLink,
+  project: string,
+  name: string,
+  flaky?: number,
+): Promise<ScheduleShow> {
   const view = await link.schedules.describe(project, name);
-  const [listing, problems, workers] = await Promise.all([
-    link.schedules.runsOf(view.id, SHOWN_RUNS),
+  // The flaky count reads judged runs only: list enough that failed or running ones leave N of them.
+  const [all, problems, workers] = await Promise.all([
+    link.schedules.runsOf(view.id, flaky ? Math.max(SHOWN_RUNS, 2 * flaky + SHOWN_RUNS) : SHOWN_RUNS),
     link.schedules.problems(view),
     link.schedules.pollers(view.taskQueue),
   ]);
+  const listing = all.slice(0, SHOWN_RUNS);
   const newest = listing.find((r) => r.state === 'completed' || r.state === 'regressed');
   const record = newest ? await link.runs.read(newest.runId) : undefined;
   const primary = record ? primaryMetric(record.header.metrics) : 'score';
@@ -26,6 +38,7 @@ export async function scheduleShow(link: TemporalLink, project: string, name: st
       ? await Promise.all([link.runs.digest(previous).catch(() => undefined), link.runs.digest(newest.runId)])
       : [undefined, undefined];
   const outcome = newest ? await link.runs.outcome(newest.runId) : undefined;
+  const digests = flaky ? await scheduleDigests(link.runs, all, flaky) : undefined;
   return {
     schedule: view,
     primary,
@@ -40,6 +53,7 @@ export async function scheduleShow(link: TemporalLink, project: string, name: st
     regression: outcome?.regression ?? [],
     problems,
     workers,
+    ...(digests ? { flaky: { runs: digests.length, cases: flipsAcrossRuns(digests) } } : {}),
   };
 }
 
@@ -52,7 +66,7 @@ export async function showSchedule(
   io: Io,
   render: (show: ScheduleShow, now: Date, fit: { width?: number }) => string,
 ): Promise<number> {
-  const show = await scheduleShow(link, project, name);
+  const show = await scheduleShow(link, project, name, flags.flaky);
   if (flags.json) io.stdout.write(JSON.stringify(show, null, 2) + '\n');
   else io.stdout.write(render(show, new Date(), { width: io.columns }) + '\n');
   return 0;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { compareContenders, differenceSpread, type ComparisonSource } from '../../src/core/comparisons.ts';
-import { consistencyOf } from '../../src/core/consistency.ts';
+import {
+  compareContenders,
+  differenceSpread,
+  pointIntervals,
+  type ComparisonSource,
+} from '../../src/core/comparisons.ts';
+import { caseSpreads, consistencyOf } from '../../src/core/consistency.ts';
 import { contenderKey } from '../../src/core/matrix.ts';
 import { mcnemarExact } from '../../src/core/paired.ts';
 import type { CaseResult } from '../../src/core/results.ts';
@@ -150,15 +155,43 @@ describe('compareContenders', () => {
 describe('consistencyOf: pass^k and flaky cases over --repeat', () => {
   it.each([
     // 4 cases × 3 repeats, repeat by repeat. Case 1 fails once, case 3's call fails in the third repeat (wrong).
-    ['a failed call counts as wrong', [1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 'error'], 0.5, ['d/1', 'd/3'], 4],
-    ['always right', ones(12), 1, [], 4],
-    ['never right', Array<Cell>(12).fill(0), 0, [], 4],
+    // Spread (sample sd per case, then the mean over cases): cases 1 and 3 are 1, 0, 1 → sd √(1/3) = 0.57735, so
+    // (2 × 0.57735) / 4 = 0.288675.
+    [
+      'a failed call counts as wrong',
+      [1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 'error'],
+      0.5,
+      ['d/1', 'd/3'],
+      4,
+      0.288675,
+    ],
+    ['always right', ones(12), 1, [], 4, 0],
+    ['never right', Array<Cell>(12).fill(0), 0, [], 4, 0],
     // Case 2 has a value in one repeat only: too few to judge; case 0 is judged on its two values (right), case 3 wrong.
-    ['nulls', [1, 1, 1, 0, null, 0, null, 0, 1, null, null, 0], 1 / 3, ['d/1'], 3],
-  ] as const)('%s', (_, values, passK, flaky, cases) => {
+    // Spread: case 1 is 1, 0 → sd √½ = 0.707107, cases 0 and 3 none: 0.707107 / 3 = 0.235702.
+    ['nulls', [1, 1, 1, 0, null, 0, null, 0, 1, null, null, 0], 1 / 3, ['d/1'], 3, 0.235702],
+    // Graded: case 0 is 0.2, 0.4, 0.9 → sd √0.13 = 0.360555; case 1 always 0.5: (0.360555 + 0) / 2 = 0.180278.
+    ['graded', [0.2, 0.5, 0.4, 0.5, 0.9, 0.5], 0, [], 2, 0.180278],
+  ] as const)('%s', (_, values, passK, flaky, cases, spread) => {
     const [c] = consistencyOf(source({ a: { d: values } }, 3));
     expect(c).toMatchObject({ contender: contender('a').key, k: 3, cases, flaky });
     expect(c!.passK).toBeCloseTo(passK, 12);
+    expect(c!.spread).toBeCloseTo(spread, 6);
+  });
+
+  it.each<[string, Cell[], Record<string, number>]>([
+    [
+      '0/1: only the cases whose repeats differ',
+      [1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 1, 'error'],
+      { 'd/1': 0.577, 'd/3': 0.577 },
+    ],
+    ['graded, to 3 decimals (a tenth of a point)', [0.2, 0.5, 0.4, 0.5, 0.9, 0.5], { 'd/0': 0.361 }],
+    ['repeats that agree: none', ones(12), {}],
+  ])('caseSpreads, %s', (_, values, expected) => {
+    const spreads = caseSpreads(source({ a: { d: values } }, 3));
+    expect(
+      Object.fromEntries([...spreads].map(([key, byContender]) => [key, byContender[contender('a').key]])),
+    ).toEqual(expected);
   });
 
   it('names flaky cases in case-key order, whatever order the results finished in', () => {
@@ -190,5 +223,54 @@ describe('differenceSpread: the spread of per-case differences from the best, fo
     const spread = differenceSpread(source(table));
     if (expected === undefined) expect(spread).toBeUndefined();
     else expect(spread).toBeCloseTo(expected, 4);
+  });
+});
+
+// The expected intervals are exact: a 0/1 case's bootstrap mean over 4 cases with 3 right is Binomial(4, 0.75)/4,
+// whose 2.5 % and 97.5 % quantiles are 1/4 and 1 (P(X ≤ 0) = 0.004, P(X ≤ 1) = 0.051, P(X = 4) = 0.32); per-case
+// means 1, ½, ½, 0 make 8·mean ~ Binomial(8, ½), quantiles 1/8 and 7/8 (P(S ≤ 1) = 9/256 = 0.035). 2,000 seeded
+// resamples land on them (the next value is dozens of draws away).
+describe("pointIntervals (the trend picture's whiskers)", () => {
+  const key = (name: string) => contender(name).key;
+  it.each<
+    [string, Record<string, Record<string, readonly Cell[]>>, number, [string, string, [number, number]][]]
+  >([
+    ['3 of 4 right', { alpha: { north: [1, 0, 1, 1] } }, 1, [['alpha', 'north', [0.25, 1]]]],
+    [
+      'a failed case and one without a value are left out, as the score leaves them',
+      { alpha: { north: [1, 'error', null, 0, 1, 1] } },
+      1,
+      [['alpha', 'north', [0.25, 1]]],
+    ],
+    ['one case: no interval', { alpha: { north: [1] } }, 1, []],
+    [
+      'repeats: a case is the mean of its repeats',
+      { alpha: { north: [1, 1, 0, 0, 1, 0, 0, 1] } },
+      2,
+      [['alpha', 'north', [0.125, 0.875]]],
+    ],
+    [
+      'per contender and dataset',
+      { alpha: { north: [1, 0, 1, 1], south: [0, 1, 1, 1] }, beta: { north: [1, 1, 0, 1] } },
+      1,
+      [
+        ['alpha', 'north', [0.25, 1]],
+        ['alpha', 'south', [0.25, 1]],
+        ['beta', 'north', [0.25, 1]],
+      ],
+    ],
+  ])('%s', (_, table, repeats, expected) => {
+    const found = pointIntervals(source(table, repeats), 'exact');
+    expect(found.map((p) => [p.contender, p.dataset, p.ci95])).toEqual(
+      expected.map(([name, dataset, ci]) => [key(name), dataset, ci]),
+    );
+  });
+
+  it('a graded metric over 400 cases: the normal interval mean ± 1.96·sd/√n, within Monte Carlo error', () => {
+    const values = Array.from({ length: 400 }, (_, i) => (i % 4) / 3);
+    const [point] = pointIntervals(source({ alpha: { north: values } }), 'exact');
+    // mean ½; sd of 0, ⅓, ⅔, 1 equally often = √5/6 = 0.3727; half-width 1.96·0.3727/20 = 0.0365.
+    expect(point!.ci95[0]).toBeCloseTo(0.5 - 0.0365, 2);
+    expect(point!.ci95[1]).toBeCloseTo(0.5 + 0.0365, 2);
   });
 });

@@ -168,6 +168,18 @@ describe('comparePaired', () => {
     expect(viaCounts[2]! - viaCounts[0]!).toBeCloseTo((2 * 1.96 * 0.7) / Math.sqrt(300), 2);
   });
 
+  it('drawing five contenders together (a pass of four columns and one of one) gives each its own resamples', () => {
+    const columns = [0, 1, 2, 3, 4].map((c) =>
+      Array.from({ length: 7 }, (_, i) => ((i * 3 + c * 5) % 11) / 10),
+    );
+    const together = resampleMeansTogether(columns, 300, seededRandom(7));
+    expect(together).toHaveLength(5);
+    columns.forEach((column, c) => {
+      const alone = resampleMeans(column, 300, seededRandom(7), true);
+      together[c]!.forEach((m, r) => expect(m).toBeCloseTo(alone[r]!, 12));
+    });
+  });
+
   it('drawing several contenders together gives each pair the resamples of its own differences', () => {
     const a = [0.9, 0.1, 0.55, 1, 0.3, 0.75];
     const b = [0.2, 0.4, 0.5, 1, 0.35, 0.1];

@@ -259,12 +259,22 @@ describe('--repeat through the real CLI: pass^k and flaky cases', () => {
       expect.objectContaining({ k: 3, passK: 1, flaky: [] }),
     ]);
     expect(snapshot.cases.filter((c) => c.flaky).map((c) => c.key)).toEqual(flaky);
+    // Each case's own noise: a flaky case's repeats 1, 0, 1 (in some order) have sd √(1/3) = 0.577; the others
+    // agree and carry none. On average over moody's 40 cases 8 × 0.57735 / 40 = 11.5 points, the oracle's 0.
+    expect(snapshot.cases.filter((c) => c.spread).map((c) => [c.key, c.spread])).toEqual(
+      flaky.map((key) => [key, { [moodyKey]: 0.577 }]),
+    );
+    expect(snapshot.consistency![0]!.spread).toBeCloseTo((8 * Math.sqrt(1 / 3)) / 40, 12);
+    expect(run.stdout).toMatch(/8 flaky: [^\n]*; own noise ±11\.5\s+points/);
+    expect(run.stdout).toMatch(/no flaky case; own noise ±0\.0 points/);
     // Cases are the unit: each case's repeats averaged, moody's 8 flaky cases at 2/3 against the oracle's 1.
     const versus = snapshot.comparisons!.find((c) => c.dataset === 'numbers')!;
     expect(versus).toMatchObject({ n: 40, test: 'paired-t' });
     expect(versus.meanDiff).toBeCloseTo(8 / 3 / 40, 12);
-    expect(readFileSync(join(dir, 'out/r.html'), 'utf8')).toContain(
-      `fake/moody: pass^3 80.0% (32 of 40 cases right every time); 8 flaky: ${flaky.join(', ')}`,
+    const html = readFileSync(join(dir, 'out/r.html'), 'utf8');
+    expect(html).toContain(
+      `fake/moody: pass^3 80.0% (32 of 40 cases right every time); 8 flaky: ${flaky.join(', ')}; own noise ±11.5 points`,
     );
+    console.log(run.stdout.slice(run.stdout.indexOf('Consistency over')));
   }, 180_000);
 });

@@ -51,7 +51,7 @@ export function keyHash(key: string): string {
 // (O_APPEND lines are atomic at this size), the EchoAdapter, and an exact-match scorer. `rec/beta` answers some
 // cases badly, so results mix scores, zeros and reply errors, and comparing a resumed run's results with an
 // uninterrupted one's means something.
-const HELPER = `import { appendFileSync, writeFileSync } from 'node:fs';
+const HELPER = `import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -114,7 +114,10 @@ class RecordingProvider implements Provider {
     // A call answered is a call paid: RECORD_FILE.answered lists them, as the reply goes back.
     if (process.env.RECORD_FILE) appendFileSync(process.env.RECORD_FILE + '.answered', JSON.stringify(line) + '\\n');
     let text = request.user;
-    if (model.name === 'beta') {
+    // WRONG_FILE, read at each call, lists '<model> <case key>' lines answered wrong: a case that flips between runs.
+    const wrong = process.env.WRONG_FILE && existsSync(process.env.WRONG_FILE) ? readFileSync(process.env.WRONG_FILE, 'utf8') : '';
+    if (wrong.split('\\n').includes(model.id + ' ' + expectedId)) text = JSON.stringify({ id: 'wrong' });
+    else if (model.name === 'beta') {
       const expected = JSON.parse(request.user) as { id: string; garble?: boolean; tricky?: boolean };
       if (expected.garble) text = 'no JSON today';
       else if (expected.tricky) text = JSON.stringify({ id: expected.id });

@@ -26,14 +26,37 @@ function scheduledSnapshot(): Snapshot {
     { contender: b!, dataset: 'north', score: 0.5 + d },
     { contender: c!, dataset: 'south', score: 0.7 },
   ];
+  // Intervals for alpha (one reaching 100 %) and beta; gamma's runs have none.
+  const intervals = (low: number, high: number) => [
+    { contender: a!, dataset: 'north', ci95: [low, high] as [number, number] },
+    { contender: b!, dataset: 'north', ci95: [0.35, 0.65] as [number, number] },
+  ];
   const trend: Trend = {
     primary: 'score',
     contenders: now.contenders,
     runs: [
-      { runId: 'r1', at: '2026-11-01T03:00:00.000Z', state: 'completed', scores: point(0.9) },
+      {
+        runId: 'r1',
+        at: '2026-11-01T03:00:00.000Z',
+        state: 'completed',
+        scores: point(0.9),
+        intervals: intervals(0.8, 1),
+      },
       { runId: 'r2', at: '2026-11-08T03:00:00.000Z', state: 'completed', scores: point(null) },
-      { runId: 'r3', at: '2026-11-15T03:00:00.000Z', state: 'completed', scores: point(0.8, 0.1) },
-      { runId: 'r4', at: '2026-11-22T03:00:00.000Z', state: 'regressed', scores: point(0.5) },
+      {
+        runId: 'r3',
+        at: '2026-11-15T03:00:00.000Z',
+        state: 'completed',
+        scores: point(0.8, 0.1),
+        intervals: intervals(0.75, 0.97),
+      },
+      {
+        runId: 'r4',
+        at: '2026-11-22T03:00:00.000Z',
+        state: 'regressed',
+        scores: point(0.5),
+        intervals: intervals(0.3, 0.7),
+      },
     ],
   };
   return {
@@ -51,9 +74,69 @@ describe('the trend picture and the change, as text (pure)', () => {
     expect(svg.match(/<g class="series/g)).toHaveLength(3);
     // alpha's line: r1, then a gap at r2, then r3 → r4: two pens down.
     const alpha = /<g class="series c0"[^]*?<\/g>/.exec(svg)![0];
-    expect(alpha.match(/M/g)).toHaveLength(2);
+    expect(/class="trend-line" d="([^"]*)"/.exec(alpha)![1]!.match(/M/g)).toHaveLength(2);
     expect(alpha.match(/<circle/g)).toHaveLength(3);
     expect(svg).toContain('data-runs="4"');
+  });
+
+  it("draws each point's interval as a whisker through its dot, from the high end to the low, within the plot", () => {
+    const svg = trendSvg(scheduledSnapshot().trend!);
+    // The plot's y: 16 px from the top (100 %) to 256 (0 %), so toY(v) = 16 + (1 − v)·240.
+    const toY = (v: number) => 16 + (1 - v) * 240;
+    const series = (colour: string) => new RegExp(`<g class="series ${colour}"[^]*?</g>`).exec(svg)![0];
+    const whiskers = (group: string) =>
+      [...group.matchAll(/class="whisker" d="M([\d.]+) ([\d.]+)V([\d.]+)/g)].map((m) =>
+        m.slice(1).map(Number),
+      );
+    const dots = (group: string) =>
+      [...group.matchAll(/<circle class="dot" r="4" cx="([\d.]+)" cy="([\d.]+)"/g)].map((m) =>
+        m.slice(1).map(Number),
+      );
+    // alpha: whiskers at r1, r3, r4 (none at r2, which has no score); beta: all four runs but r2's interval is absent.
+    const alpha = series('c0');
+    expect(whiskers(alpha)).toHaveLength(3);
+    expect(whiskers(series('c1'))).toHaveLength(3);
+    // gamma has no interval: no whisker.
+    expect(whiskers(series('c2'))).toEqual([]);
+    whiskers(alpha).forEach(([x, top, foot], i) => {
+      const [cx, cy] = dots(alpha)[i]!;
+      // Set at most 3 px aside, so two series' whiskers at one run stay apart, and still within the dot (r = 4).
+      expect(Math.abs(x! - cx!)).toBeLessThanOrEqual(3);
+      expect(top!).toBeLessThanOrEqual(cy!);
+      expect(foot!).toBeGreaterThanOrEqual(cy!);
+      expect(top!).toBeGreaterThanOrEqual(16);
+      expect(foot!).toBeLessThanOrEqual(256);
+    });
+    // r4's alpha: 30 %–70 %, moved with its dot, which beta's 50 % there set 1.5 px apart.
+    const [, top4, foot4] = whiskers(alpha)[2]!;
+    const shift = dots(alpha)[2]![1]! - toY(0.5);
+    expect(Math.abs(shift)).toBeCloseTo(1.5, 1);
+    expect(top4).toBeCloseTo(toY(0.7) + shift, 1);
+    expect(foot4).toBeCloseTo(toY(0.3) + shift, 1);
+    expect(alpha).toContain('50.0%, 95 % interval 30.0%–70.0% in r4');
+  });
+
+  it('with --repeat and no interval of its own, a point takes the t-interval of its repeats', () => {
+    const { trend } = scheduledSnapshot();
+    const [a] = trend!.contenders;
+    const repeated = {
+      ...trend!,
+      contenders: [1, 2].map((k) => ({ ...a!, key: `${a!.key} #${k}`, repeat: k, seed: k })),
+    };
+    repeated.runs = repeated.runs.slice(0, 2).map((run, i) => ({
+      ...run,
+      intervals: undefined,
+      scores: [0.6, 0.8].map((score, k) => ({
+        contender: `${a!.key} #${k + 1}`,
+        dataset: 'north',
+        score: score + i / 10,
+      })),
+    }));
+    const svg = trendSvg(repeated);
+    // Two repeats at 0.6 and 0.8: mean 0.7, t(0.975, 1) = 12.706, sd/√2 = 0.1: 0.7 ± 1.27, kept within the plot.
+    expect(svg.match(/class="whisker"/g)).toHaveLength(2);
+    expect(svg).toContain('70.0%, 95 % interval -57.1%–197.1% in r1');
+    expect(svg).toMatch(/class="whisker" d="M[\d.]+ 16\.0V256\.0/);
   });
 
   it('the TUI report of a scheduled run ends with its change and why it regressed', () => {
@@ -68,6 +151,18 @@ const CHROMIUM = '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
 if (!present)
   console.warn(`test/report/trend.test.ts: ${CHROMIUM} is absent; apt-get install -y chromium to run it`);
+
+/** The parts of a Rect the geometry checks read (the test compiles without the DOM's types). */
+type Rect = {
+  x: number;
+  y: number;
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+  width: number;
+  height: number;
+};
 
 describe.skipIf(!present)('the trend picture in headless Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'llm-evals-trend-'));
@@ -133,6 +228,56 @@ describe.skipIf(!present)('the trend picture in headless Chromium', () => {
     expect(await page.locator('#change .banner.regressed').textContent()).toContain('down 40.0 points');
     mkdirSync(join(REPO, 'test-artifacts'), { recursive: true });
     await page.locator('#trend').screenshot({ path: join(REPO, 'test-artifacts/trend.png') });
+    expect(problems).toEqual([]);
+  });
+
+  it("draws each point's interval as a visible whisker inside the plot, through its dot", async () => {
+    const found = await page.locator('#trend svg.trend').evaluate(
+      (svg: {
+        getBoundingClientRect(): Rect;
+        querySelectorAll(s: string): ArrayLike<{
+          getBoundingClientRect(): Rect;
+          ownerDocument: {
+            defaultView: { getComputedStyle(e: unknown): { stroke: string; opacity: string } };
+          };
+          parentElement: { querySelectorAll(s: string): ArrayLike<{ getBoundingClientRect(): Rect }> };
+        }>;
+      }) => {
+        const box = svg.getBoundingClientRect();
+        return Array.from(svg.querySelectorAll('path.whisker')).map((w) => {
+          const r = w.getBoundingClientRect();
+          const style = w.ownerDocument.defaultView.getComputedStyle(w);
+          const dots = Array.from(w.parentElement.querySelectorAll('circle.dot')).map((d) => {
+            const c = d.getBoundingClientRect();
+            return { x: c.x + c.width / 2, y: c.y + c.height / 2 };
+          });
+          return {
+            top: r.top - box.top,
+            bottom: r.bottom - box.top,
+            left: r.left - box.left,
+            right: r.right - box.left,
+            width: box.width,
+            height: box.height,
+            stroke: style.stroke,
+            opacity: Number(style.opacity),
+            through: dots.some((d) => d.x >= r.left && d.x <= r.right && d.y >= r.top && d.y <= r.bottom),
+          };
+        });
+      },
+    );
+    expect(found).toHaveLength(6);
+    for (const w of found) {
+      // Within the plot (16 px from the top, 44 from the bottom of a 300 px picture; the cap's stroke aside).
+      expect(w.top).toBeGreaterThanOrEqual(16 - 1.5);
+      expect(w.bottom).toBeLessThanOrEqual(w.height - 44 + 1.5);
+      expect(w.left).toBeGreaterThan(60);
+      expect(w.right).toBeLessThan(w.width - 30);
+      expect(w.bottom - w.top).toBeGreaterThan(10);
+      expect(w.stroke).not.toBe('none');
+      expect(w.opacity).toBeGreaterThan(0.3);
+      expect(w.through).toBe(true);
+    }
+    await page.locator('#trend').screenshot({ path: join(REPO, 'test-artifacts/trend-intervals.png') });
     expect(problems).toEqual([]);
   });
 });
