@@ -7,6 +7,7 @@ import { collectSnapshot } from '../session/collect.ts';
 import { linkForCommand } from '../session/link.ts';
 import { presentRun } from '../session/present.ts';
 import { loadCases } from '../suite/cases.ts';
+import { mark } from '../timing.ts';
 
 /**
  * `report RUN`: the run's reports from Temporal's data, also for a run still going (then it says partial). The
@@ -18,9 +19,11 @@ export async function reportCommand(runId: string, flags: RunFlags, io: Io): Pro
   // A read of a run: the info box would stand above every report a script asks for, and tell nothing it needs.
   const suite = await openSuite(flags, io, false);
   const { cases } = loadCases(suite.root, suite.casesGlob);
+  mark('cases loaded');
   const link = await linkForCommand(suite.projectDir, io, 'report');
   try {
     const snapshot = await collectSnapshot(link, cases, runId);
+    mark('collected');
     if (snapshot.status !== 'completed' && snapshot.status !== 'regressed') {
       const total = snapshot.experiments.reduce((n, e) => n + e.caseKeys.length, 0);
       const so = snapshot.status === 'partial' ? ' so far' : '';
@@ -28,6 +31,7 @@ export async function reportCommand(runId: string, flags: RunFlags, io: Io): Pro
       io.stderr.write(pc.yellow(note) + '\n');
     }
     const file = saveRunSnapshot(snapshot, suite, { ...flags, autosave: false });
+    mark('saved');
     // With -o the report goes to the file: the table is printed only when --display asks for it too.
     const display = flags.output ? 'none' : 'tui';
     const code = await presentRun(snapshot, file, suite, flags, io, { display });

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pc from 'picocolors';
@@ -94,9 +95,18 @@ export async function deliverReports(snapshot: Snapshot, d: Delivery, io: Report
     ...(htmlPath ? { reportUrl: pathToFileURL(htmlPath).href } : {}),
   };
   if (plan.file && !(plan.file.format === 'json' && plan.file.path === d.snapshotFile)) {
-    const body = renderReport(plan.file.format, snapshot, options);
     const { path, format } = plan.file;
-    writeWhole(path, format === 'tui' ? stripAnsi(body) : body, writeAgain(snapshot, d, path, format));
+    // The JSON report is the saved snapshot, byte for byte: copied, not written again (100,000 results make a string
+    // of hundreds of megabytes).
+    const body =
+      format === 'json' && !d.fromFile && existsSync(d.snapshotFile)
+        ? { copyOf: d.snapshotFile }
+        : renderReport(format, snapshot, options);
+    writeWhole(
+      path,
+      typeof body === 'string' && format === 'tui' ? stripAnsi(body) : body,
+      writeAgain(snapshot, d, path, format),
+    );
     io.stderr.write(
       `${plan.file.format === 'json' ? 'snapshot' : 'report'} written: ${shown(plan.file.path)}\n`,
     );

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 
 /**
@@ -33,13 +33,14 @@ export function shownPath(file: string, cwd = process.cwd()): string {
 /**
  * Writes a file whole or not at all: into a temporary file beside it, then renamed over it, so a full disk or a
  * killed process never leaves a truncated snapshot or report where a good one is expected. `again` is the advice a
- * failure ends with (the command that writes the file again).
+ * failure ends with (the command that writes the file again). `copyOf`: the text is that file's, copied.
  */
-export function writeWhole(file: string, text: string, again: string): void {
+export function writeWhole(file: string, text: string | { copyOf: string }, again: string): void {
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   try {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(temp, text);
+    if (typeof text === 'string') writeFileSync(temp, text);
+    else copyFileSync(text.copyOf, temp);
     renameSync(temp, file);
   } catch (error) {
     try {

@@ -75,8 +75,9 @@ function trendSeries(trend: Trend): { bases: Trend['contenders']; series: Series
     intervals: trend.runs.map((run, i): [number, number] | null => {
       const own = run.intervals?.find((x) => x.contender === s.contender && x.dataset === s.dataset);
       if (own) return own.ci95;
+      // A score is a share: a t-interval of three repeats may reach past 0 or 100 %, which no score can.
       const repeats = tInterval(values[i] ?? []);
-      return repeats ? [repeats.low, repeats.high] : null;
+      return repeats ? [Math.max(0, repeats.low), Math.min(1, repeats.high)] : null;
     }),
   }));
   return { bases, series };

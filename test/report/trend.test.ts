@@ -133,9 +133,10 @@ describe('the trend picture and the change, as text (pure)', () => {
       })),
     }));
     const svg = trendSvg(repeated);
-    // Two repeats at 0.6 and 0.8: mean 0.7, t(0.975, 1) = 12.706, sd/√2 = 0.1: 0.7 ± 1.27, kept within the plot.
+    // Two repeats at 0.6 and 0.8: mean 0.7, t(0.975, 1) = 12.706, sd/√2 = 0.1: 0.7 ± 1.27 (-57.1 %–197.1 %), said
+    // and drawn within what a score can be.
     expect(svg.match(/class="whisker"/g)).toHaveLength(2);
-    expect(svg).toContain('70.0%, 95 % interval -57.1%–197.1% in r1');
+    expect(svg).toContain('70.0%, 95 % interval 0.0%–100.0% in r1');
     expect(svg).toMatch(/class="whisker" d="M[\d.]+ 16\.0V256\.0/);
   });
 
