@@ -7,6 +7,7 @@ import type { WorkerFlags } from './src/cli/options.ts';
 import type { ScheduledRunSpec } from './src/core/schedule-spec.ts';
 import { linkForCommand } from './src/session/link.ts';
 import { prepareSuite } from './src/session/prepare.ts';
+import { warnKeyless } from './src/session/worker-keys.ts';
 import { planFire } from './src/session/plan-fire.ts';
 import { suiteDeps } from './src/session/serve.ts';
 import { liveCases } from './src/suite/cases.ts';
@@ -34,6 +35,7 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
     };
     const worker = await createSuiteWorker(link, taskQueue, deps, { maxActivities: flags.maxActivities });
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);
+    warnKeyless(suite, io);
     const interrupt = io.watchInterrupt?.();
     const stopped = new Promise<void>((resolve) =>
       interrupt?.addEventListener('abort', () => resolve(), { once: true }),
