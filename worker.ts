@@ -33,13 +33,15 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
       refreshCases: live.refresh,
       planFire: (spec: ScheduledRunSpec, runId: string) => planFire(suite, spec, runId, io),
     };
+    // Watched before the line that says it serves: whoever reads it may stop it at once.
+    const interrupt = io.watchInterrupt?.();
+    const stopped = new Promise<void>((resolve) => {
+      if (interrupt?.aborted) resolve();
+      interrupt?.addEventListener('abort', () => resolve(), { once: true });
+    });
     const worker = await createSuiteWorker(link, taskQueue, deps, { maxActivities: flags.maxActivities });
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);
     warnKeyless(suite, io);
-    const interrupt = io.watchInterrupt?.();
-    const stopped = new Promise<void>((resolve) =>
-      interrupt?.addEventListener('abort', () => resolve(), { once: true }),
-    );
     // A lost server is waited out, never taken for the run's close: the run goes on once it answers again.
     const closed = flags.until ? link.runs.closed(flags.until, interrupt) : new Promise<void>(() => {});
     const watching = new AbortController();
