@@ -24,9 +24,8 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
   const link = await linkForCommand(suite.projectDir, io, 'worker');
   try {
     // With --until, the run's own queue (a compare's run has one); else the suite's, where `start` puts runs.
-    const taskQueue = flags.until
-      ? (await link.runs.read(flags.until)).taskQueue
-      : taskQueueFor(suite.name, io.env);
+    const record = flags.until ? await link.runs.read(flags.until) : undefined;
+    const taskQueue = record ? record.taskQueue : taskQueueFor(suite.name, io.env);
     const deps = {
       ...suiteDeps({ suite, cases: [] }, io.env),
       cases: live.cases,
@@ -41,7 +40,8 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
     });
     const worker = await createSuiteWorker(link, taskQueue, deps, { maxActivities: flags.maxActivities });
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);
-    warnKeyless(suite, io);
+    // The run's own contenders when it serves one run (`-m` may name models outside the lineup), else the lineup's.
+    warnKeyless(suite, io, record?.input.contenders);
     // A lost server is waited out, never taken for the run's close: the run goes on once it answers again.
     const closed = flags.until ? link.runs.closed(flags.until, interrupt) : new Promise<void>(() => {});
     const watching = new AbortController();
