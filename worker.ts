@@ -7,6 +7,7 @@ import type { WorkerFlags } from './src/cli/options.ts';
 import type { ScheduledRunSpec } from './src/core/schedule-spec.ts';
 import { linkForCommand } from './src/session/link.ts';
 import { prepareSuite } from './src/session/prepare.ts';
+import { warnKeyless } from './src/session/worker-keys.ts';
 import { planFire } from './src/session/plan-fire.ts';
 import { suiteDeps } from './src/session/serve.ts';
 import { liveCases } from './src/suite/cases.ts';
@@ -23,21 +24,24 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
   const link = await linkForCommand(suite.projectDir, io, 'worker');
   try {
     // With --until, the run's own queue (a compare's run has one); else the suite's, where `start` puts runs.
-    const taskQueue = flags.until
-      ? (await link.runs.read(flags.until)).taskQueue
-      : taskQueueFor(suite.name, io.env);
+    const record = flags.until ? await link.runs.read(flags.until) : undefined;
+    const taskQueue = record ? record.taskQueue : taskQueueFor(suite.name, io.env);
     const deps = {
       ...suiteDeps({ suite, cases: [] }, io.env),
       cases: live.cases,
       refreshCases: live.refresh,
       planFire: (spec: ScheduledRunSpec, runId: string) => planFire(suite, spec, runId, io),
     };
+    // Watched before the line that says it serves: whoever reads it may stop it at once.
+    const interrupt = io.watchInterrupt?.();
+    const stopped = new Promise<void>((resolve) => {
+      if (interrupt?.aborted) resolve();
+      interrupt?.addEventListener('abort', () => resolve(), { once: true });
+    });
     const worker = await createSuiteWorker(link, taskQueue, deps, { maxActivities: flags.maxActivities });
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);
-    const interrupt = io.watchInterrupt?.();
-    const stopped = new Promise<void>((resolve) =>
-      interrupt?.addEventListener('abort', () => resolve(), { once: true }),
-    );
+    // The run's own contenders when it serves one run (`-m` may name models outside the lineup), else the lineup's.
+    warnKeyless(suite, io, record?.input.contenders);
     // A lost server is waited out, never taken for the run's close: the run goes on once it answers again.
     const closed = flags.until ? link.runs.closed(flags.until, interrupt) : new Promise<void>(() => {});
     const watching = new AbortController();

@@ -6,6 +6,7 @@ import { transportErrorResult } from '../src/core/outcomes.ts';
 import { capReply, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
+import { MISSING_KEY_SECONDS, missingKeyWindow } from '../src/core/missing-key.ts';
 import { gatedModel, TransportError, type CallLog, type GateClient } from './gated-model.ts';
 import { cachedModel, cacheFields, SKIPPED_NOTE, type CacheLog, type ReplyCache } from './cached-model.ts';
 
@@ -20,6 +21,8 @@ export interface CaseDeps {
   gate: GateClient;
   /** The reply cache, asked before the gate; none: every call is made. */
   replies?: ReplyCache;
+  /** Where the providers' keys are read; the process's own when absent. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** One case to run: which experiment, which case (by key and the hash the plan saw), which contender. */
@@ -66,6 +69,16 @@ export type Prepared = Map<string, Promise<void>>;
  * given the same `prepared` prepare each dataset once between them.
  */
 export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map()) {
+  // When this worker last told each run's gate that it lacks a key for a contender: once per few seconds is enough.
+  const told = new Map<string, number>();
+  const tellMissing = async (task: CaseTask, envVar: string) => {
+    const window = missingKeyWindow(envVar, task.contender.id);
+    const key = `${task.runId} ${window}`;
+    if ((told.get(key) ?? 0) > Date.now() - 5000) return;
+    told.set(key, Date.now());
+    // Only `status`'s word depends on it: the case waits all the same when the gate cannot be told.
+    await deps.gate.closeVendor(task.runId, window, MISSING_KEY_SECONDS).catch(() => undefined);
+  };
   return async function runOne(task: CaseTask, attempts: number): Promise<CaseOutcome> {
     const startedAt = new Date();
     const log: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };
@@ -114,13 +127,14 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
       if (!prepared.has(kase.dataset))
         prepared.set(kase.dataset, Promise.resolve(deps.adapter.prepare(kase.dataset)));
       await prepared.get(kase.dataset);
-      const gated = gatedModel(task.contender, provider, deps.gate, task.runId, log, attempts);
+      const gated = gatedModel(task.contender, provider, deps.gate, task.runId, log, attempts, deps.env);
       const model = cachedModel(gated, task.contender, provider, task.runId, deps.replies, log, cache);
       reply = await deps.adapter.call(kase, model);
     } catch (error) {
       failure = error;
     }
     // The gate's word wins over whatever the adapter made of the call it stopped.
+    if (log.missingKey) await tellMissing(task, log.missingKey);
     if (log.control) return { deferred: log.control };
     if (cache.skipped) return finish({ status: 'error', error: SKIPPED_NOTE, skipped: true });
     if (failure instanceof TransportError) {

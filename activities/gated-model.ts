@@ -30,6 +30,8 @@ export interface CallLog {
   control?: 'paused' | 'stopped';
   /** A call's reply was stopped by the token limit. */
   truncated?: boolean;
+  /** The key the provider needs and this worker lacks: the call was not made, its case waits for another worker. */
+  missingKey?: string;
 }
 
 /**
@@ -47,7 +49,7 @@ export class TransportError extends Error {
   }
 }
 
-/** Thrown by a call the gate would not start: the run is paused or stopped. */
+/** Thrown by a call the gate would not start (the run is paused or stopped), or this worker cannot make (no key). */
 export class RunControl extends Error {}
 
 /** The vendor a call belongs to: a routed id's first segment under its provider, else the provider itself. */
@@ -69,7 +71,11 @@ function verdictOf(cause: unknown): FailureClass {
   return classifyFailure(number(fields.status), number(fields.retryAfter));
 }
 
-/** The contender's model as the adapter sees it; every call first asks the run's gate, and a retryable failure closes its vendor; `attempt` counts the case's tries (1-2-4-8 s). */
+/**
+ * The contender's model as the adapter sees it; every call first asks the run's gate, and a retryable failure closes
+ * its vendor; `attempt` counts the case's tries (1-2-4-8 s). A provider's key missing from `env` makes no call: the
+ * case goes back to wait, as for a pause, for a worker that has it.
+ */
 export function gatedModel(
   contender: Contender,
   provider: Provider,
@@ -77,6 +83,7 @@ export function gatedModel(
   runId: string,
   log: CallLog,
   attempt: number,
+  env: NodeJS.ProcessEnv = process.env,
 ): Model {
   const settings = {
     ...(contender.effort !== 'default' ? { effort: contender.effort } : {}),
@@ -115,6 +122,13 @@ export function gatedModel(
     complete: (request: CompletionRequest): Promise<ProviderResponse> =>
       // A traced run shows each call, and the gate's wait before it, under its pool's activity.
       traced(`call ${contender.id}`, { provider: contender.provider, model: contender.id }, async (span) => {
+        // Before the gate: a call this worker cannot make takes no slot and no place in flight.
+        const missing = provider.envKeys.find((key) => !env[key]);
+        if (missing) {
+          log.control = 'paused';
+          log.missingKey = missing;
+          throw new RunControl(`${missing} is not set in this worker's environment`);
+        }
         const holder = await traced('gate', { vendor, limits: contender.limits.join(' ') }, waitForSlot);
         let response: ProviderResponse;
         try {

@@ -29,7 +29,27 @@ const variadic = (flags: readonly FlagSpec[]): string[] =>
 const optional = (flags: readonly FlagSpec[]): string[] =>
   flags.filter((f) => f.value?.optional).flatMap((f) => f.names);
 
-function commandCase(c: CommandSpec): string {
+/** A command made of subcommands: its subcommands' names (or its own flags) first, then the one named completes. */
+function parentCase(c: CommandSpec, depth: number): string {
+  const subs = c.subcommands ?? [];
+  return [
+    `    ${pattern([c.name])})`,
+    `      if (( COMP_CWORD == ${depth + 1} )); then`,
+    `        if [[ "$cur" == -* ]]; then _llm_evals_reply ${words(c.flags.flatMap((f) => f.names))}; else _llm_evals_reply ${words(subs.map((sub) => sub.name))}; fi`,
+    `        return 0`,
+    `      fi`,
+    // The words after the subcommand are its flags and arguments.
+    `      i=${depth + 2}`,
+    `      case "\${COMP_WORDS[${depth + 1}]}" in`,
+    ...subs.map((sub) => commandCase(sub, depth + 1)),
+    `        *) return 0 ;;`,
+    `      esac`,
+    `      ;;`,
+  ].join('\n');
+}
+
+function commandCase(c: CommandSpec, depth = 1): string {
+  if (c.subcommands?.length) return parentCase(c, depth);
   const flagValues = c.flags
     .filter((f) => f.value && f.value.values.kind !== 'none')
     .map((f) => `        ${pattern(f.names)}) ${offer(f.value!.values)} ;;`);
@@ -100,7 +120,7 @@ ${fn}() {
     return 0
   fi
   case "\${COMP_WORDS[1]}" in
-${spec.commands.map(commandCase).join('\n')}
+${spec.commands.map((c) => commandCase(c)).join('\n')}
     *) return 0 ;;
   esac
   # Walk the words before the cursor: which flag awaits a value, how many arguments came, which suite flags to pass on.

@@ -1,4 +1,4 @@
-import type { Argument, Command, Option } from 'commander';
+import type { Argument, Command, Help, Option } from 'commander';
 
 /** What a shell can offer for a value: nothing (the user's own), fixed choices, paths, or the suite's values. */
 export type Values =
@@ -23,6 +23,8 @@ export interface CommandSpec {
   description: string;
   flags: FlagSpec[];
   args: { name: string; optional: boolean; variadic: boolean; values: Values }[];
+  /** A command made of subcommands (`schedule show`): they are completed after it, each with its own flags. */
+  subcommands?: CommandSpec[];
 }
 
 /** Everything a completion script completes, read off the commander program so the two never drift apart. */
@@ -64,11 +66,31 @@ function flagSpec(option: Option, commands: string[]): FlagSpec {
   };
 }
 
-function argSpec(arg: Argument, commands: string[]): CommandSpec['args'][number] {
+/** Arguments whose values are the project's schedules: every `schedule` subcommand's name but a new one's. */
+const namesSchedule = (path: readonly string[], arg: string) =>
+  path[0] === 'schedule' && path[1] !== 'create' && arg === 'name';
+
+function argSpec(arg: Argument, commands: string[], path: readonly string[]): CommandSpec['args'][number] {
   const values: Values = arg.argChoices
     ? { kind: 'choices', choices: arg.argChoices }
-    : byPlaceholder(arg.name(), commands);
+    : namesSchedule(path, arg.name())
+      ? { kind: 'suite', what: 'schedules', list: false }
+      : byPlaceholder(arg.name(), commands);
   return { name: arg.name(), optional: !arg.required, variadic: arg.variadic, values };
+}
+
+function commandSpec(command: Command, help: Help, commands: string[], path: string[]): CommandSpec {
+  const here = [...path, command.name()];
+  const subcommands = help.visibleCommands(command);
+  return {
+    name: command.name(),
+    description: command.description(),
+    flags: help.visibleOptions(command).map((o) => flagSpec(o, commands)),
+    args: command.registeredArguments.map((a) => argSpec(a, commands, here)),
+    ...(subcommands.length
+      ? { subcommands: subcommands.map((sub) => commandSpec(sub, help, commands, here)) }
+      : {}),
+  };
 }
 
 /** Reads the visible commands, their flags and arguments off the program `createProgram` built. */
@@ -79,11 +101,6 @@ export function completionSpec(program: Command, aliases: readonly string[] = []
   return {
     names: [program.name(), ...aliases],
     flags: help.visibleOptions(program).map((o) => flagSpec(o, names)),
-    commands: visible.map((command) => ({
-      name: command.name(),
-      description: command.description(),
-      flags: help.visibleOptions(command).map((o) => flagSpec(o, names)),
-      args: command.registeredArguments.map((a) => argSpec(a, names)),
-    })),
+    commands: visible.map((command) => commandSpec(command, help, names, [])),
   };
 }

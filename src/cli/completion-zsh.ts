@@ -46,7 +46,30 @@ function argSpecs(c: CommandSpec): string[] {
   });
 }
 
+/** A command's subcommands as `_describe` takes them: `name:description`. */
+const described = (commands: readonly CommandSpec[]): string =>
+  commands.map((c) => quote(`${c.name.replace(/:/g, '\\:')}:${c.description}`)).join(' ');
+
+/** A command made of subcommands: its flags and subcommands first, then the one named completes its own words. */
+function parentCase(c: CommandSpec): string {
+  const subs = c.subcommands ?? [];
+  return [
+    `        ${quote(c.name)})`,
+    `          _arguments -C ${[...c.flags.flatMap(flagSpecs), "'1: :->sub'", "'*:: :->subargs'"].join(' ')} && ret=0`,
+    `          case $state in`,
+    `            sub) local -a subs; subs=(${described(subs)}); _describe -t commands subcommand subs && ret=0 ;;`,
+    `            subargs)`,
+    `              case $words[1] in`,
+    ...subs.map(commandCase),
+    `              esac`,
+    `              ;;`,
+    `          esac`,
+    `          ;;`,
+  ].join('\n');
+}
+
 function commandCase(c: CommandSpec): string {
+  if (c.subcommands?.length) return parentCase(c);
   const specs = [...c.flags.flatMap(flagSpecs), ...argSpecs(c)];
   return `        ${quote(c.name)}) _arguments -s -S ${specs.join(' \\\n          ')} && ret=0 ;;`;
 }

@@ -24,8 +24,21 @@ export function terminalColumns(
   return stdout.isTTY && stdout.columns ? stdout.columns : undefined;
 }
 
+/**
+ * Whether this process must stop when its parent goes: when npm started it (`npx llm-evals …`, `npm exec`, a package
+ * script), SIGTERM to the npm process ends npm and its shell but reaches not this process, which would go on alone.
+ */
+export function followsParent(env: NodeJS.ProcessEnv): boolean {
+  return Boolean(env.npm_command);
+}
+
+/** How often a process that follows its parent looks whether the parent is still there. */
+const PARENT_CHECK_MS = 500;
+
 /** The real process's streams and environment. */
 export function processIo(): Io {
+  // Read at start: a parent that has already gone by the time a command watches is gone all the same.
+  const parent = process.ppid;
   let interrupt: AbortController | undefined;
   let farewell: string | undefined;
   // A second Ctrl-C (or SIGTERM) ends the process at once, saying how to pick the run up.
@@ -42,6 +55,15 @@ export function processIo(): Io {
             controller.abort();
             process.once(signal, atOnce);
           });
+        if (followsParent(process.env)) {
+          // An orphan is handed to another parent (init, or a subreaper): its parent's id changes.
+          const watch = setInterval(() => {
+            if (process.ppid === parent) return;
+            clearInterval(watch);
+            process.stderr.write(`the process that started this one (pid ${parent}) has ended\n`);
+            controller.abort();
+          }, PARENT_CHECK_MS).unref();
+        }
       }
       return interrupt.signal;
     },

@@ -52,8 +52,8 @@ export const COMPLETION_SHELLS = ['bash', 'zsh'];
 /** The hidden command a completion script calls back for the suite's values. */
 export const COMPLETE_COMMAND = '__complete';
 
-/** What `__complete` lists: the suite's datasets, variants and cases, lineup model ids, runs. */
-export const COMPLETION_VALUES = ['datasets', 'cases', 'models', 'runs'];
+/** What `__complete` lists: the suite's datasets, variants and cases, lineup model ids, runs, schedules. */
+export const COMPLETION_VALUES = ['datasets', 'cases', 'models', 'runs', 'schedules'];
 
 /** What `--help` says about providers: each request type and who serves it. */
 export interface HelpInfo {

@@ -4,7 +4,7 @@ import { readLineup } from '../suite/lineup.ts';
 import { loadSuite, type LoadedSuite } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
 import type { SuiteFlags } from '../cli/options.ts';
-import { recentRunIds } from '../session/link.ts';
+import { recentRunIds, scheduleNames } from '../session/link.ts';
 import { projectOf } from '../session/open-suite.ts';
 
 const unique = (values: readonly string[]): string[] => [...new Set(values)].sort();
@@ -20,13 +20,14 @@ function values(suite: LoadedSuite, what: string): string[] {
 }
 
 /**
- * The hidden `__complete datasets|cases|models|runs`: the values a completion script offers, one a line, from the
- * suite found as every command finds it, but with no info box (its output lands in the user's prompt). `runs` lists
- * the project's runs when Temporal is already up, and never starts a server.
+ * The hidden `__complete datasets|cases|models|runs|schedules`: the values a completion script offers, one a line,
+ * from the suite found as every command finds it, but with no info box (its output lands in the user's prompt).
+ * `runs` and `schedules` list the project's when Temporal is already up, and never start a server.
  */
 export async function completeCommand(what: string, flags: SuiteFlags, io: Io): Promise<number> {
-  if (what === 'runs') {
-    const ids = await recentRunIds(projectOf(flags, io), io);
+  if (what === 'runs' || what === 'schedules') {
+    const project = projectOf(flags, io);
+    const ids = what === 'runs' ? await recentRunIds(project, io) : await scheduleNames(project, io);
     io.stdout.write(ids.map((id) => `${id}\n`).join(''));
     return 0;
   }

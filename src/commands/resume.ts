@@ -13,6 +13,7 @@ import { prepareSuite } from '../session/prepare.ts';
 import { presentRun } from '../session/present.ts';
 import { resumeHint, serveRun, suiteWorker } from '../session/serve.ts';
 import { checkTracking } from '../session/trackers.ts';
+import { warnKeyless } from '../session/worker-keys.ts';
 import { loadCases, shortPath, type LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { traceCommand } from '../client/engine-tracing.ts';
@@ -49,6 +50,7 @@ async function resumeServed(
     io.watchInterrupt?.();
     io.stderr.write(`resuming run ${pc.bold(runId)}\n`);
     io.lastWords?.(resumeHint(runId));
+    warnKeyless(suite, io, record.input.contenders);
     const worker = await suiteWorker(link, record.taskQueue, { suite, cases }, io.env);
     const served = await serveRun(link, worker, runId, record.input, io, pausePolicy(flags.yes, io));
     if (served === 'interrupted') {

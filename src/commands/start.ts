@@ -23,9 +23,11 @@ function spawnWorker(runId: string, projectDir: string, flags: StartFlags, io: I
   const args = [BIN, 'worker', '--until', runId];
   if (flags.config) args.push('--config', flags.config);
   if (flags.helper) args.push('--helper', flags.helper);
+  // It outlives this process on purpose: npm's mark would make it stop when this one ends (followsParent).
+  const { npm_command: _npm, ...env } = io.env;
   const child = spawn(process.execPath, args, {
     cwd: io.cwd,
-    env: io.env,
+    env,
     detached: true,
     stdio: ['ignore', out, out],
   });

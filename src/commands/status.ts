@@ -5,6 +5,7 @@ import type { Io } from '../cli/io.ts';
 import { projectOf } from '../session/open-suite.ts';
 import type { StatusFlags } from '../cli/options.ts';
 import type { GateState } from '../core/coordinator.ts';
+import { missingKeysOf, type MissingKey } from '../core/missing-key.ts';
 import type { RunProgress } from '../core/progress.ts';
 import { diffRuns, type RunChange } from '../core/run-change.ts';
 import { runStateOf } from '../core/run-state.ts';
@@ -91,6 +92,17 @@ function renderWaits(waited: Record<string, number> | null): string {
   return parts.length ? `waited: ${parts.join(', ')}\n` : '';
 }
 
+/** `waiting: no worker … has KEY for contender`, a line each: why a served run's cases are not called. */
+function renderMissing(missing: readonly MissingKey[]): string {
+  return missing
+    .map(
+      ({ envVar, contender }) =>
+        pc.yellow(`waiting: no worker serving it has ${envVar} for ${contender}`) +
+        ` (start \`llm-evals worker\` where ${envVar} is set)\n`,
+    )
+    .join('');
+}
+
 /** `status [RUN]`: per experiment done/total, errors and state; the run's state, time, ETA and Temporal UI link. */
 export async function statusCommand(runArg: string | undefined, flags: StatusFlags, io: Io): Promise<number> {
   const project = projectOf(flags, io);
@@ -111,6 +123,8 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
       // An ETA only while a worker serves the run: without one, nothing moves.
       const eta = !record.closed && progress.live && done > 0 ? ((total - done) * elapsed) / done : null;
       const gate = record.closed ? undefined : await link.runs.gate(runId);
+      // Cases sent back by workers without a contender's key: they told the gate, which keeps their word a while.
+      const missing = gate ? missingKeysOf(gate, Date.now()) : [];
       // Waits on limits and for places in flight: the gate's, live, or as it ended.
       const waited = waitsOf(gate ?? (record.closed ? await link.runs.finalGate(runId) : undefined));
       const outcome = record.status === 'COMPLETED' ? await link.runs.outcome(runId) : undefined;
@@ -129,6 +143,7 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
           elapsed,
           eta,
           waited,
+          ...(missing.length ? { waitingFor: missing } : {}),
           ui,
         };
         const scheduled = schedule ? { schedule: schedule.name, change: change ?? null, regression } : {};
@@ -148,6 +163,7 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
         io.stdout.write(
           `run ${pc.bold(runId)} (${record.header.suite.name}): ${state}, ${done}/${total} cases, ${time}` +
             `${eta !== null ? `, ETA ${formatSeconds(eta)}` : ''}${idle}\n` +
+            renderMissing(missing) +
             renderTable(
               ['experiment', 'contender', 'dataset', 'done', 'errors', 'state'].map((header) => ({
                 header,

@@ -1,34 +1,16 @@
 import { counted } from '../report/format.ts';
 import pc from 'picocolors';
-import { readCatalogs, unknownIds } from '../providers/catalog-check.ts';
 import { loadCases, shortPath } from '../suite/cases.ts';
 import { suiteProblems } from '../suite/checks.ts';
 import { readLineup } from '../suite/lineup.ts';
-import { loadEnvFiles, type LoadedSuite } from '../suite/load.ts';
+import { loadEnvFiles } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
 import { openSuite } from '../session/open-suite.ts';
 import type { SuiteFlags } from '../cli/options.ts';
 
 /**
- * Warnings for lineup ids absent from their provider's catalog, read offline. They do not fail `verify`: a cached
- * catalog may predate a new model, and a wrong id costs one rejected call per case, never a retry storm.
- */
-async function catalogWarnings(suite: LoadedSuite, io: Io): Promise<void> {
-  const { entries } = readLineup({ config: suite.config, registry: suite.registry });
-  const read = await readCatalogs(
-    suite.registry,
-    entries.map((e) => e.provider),
-    { online: false },
-  );
-  for (const note of read.notes) io.stdout.write(pc.dim(`· ${note}`) + '\n');
-  for (const warning of unknownIds(entries, read.catalogs)) {
-    io.stdout.write(pc.yellow(`! warning: ${warning}`) + '\n');
-  }
-}
-
-/**
  * `verify`: empty inputs, missing or broken expected.json, the adapter's and scorer's checks, then what a run of
- * the lineup would need — its providers' keys (after the env files) and their endpoints — the very checks `compare`
+ * the lineup would need — its providers' keys (after the env files), their endpoints and the models they list — the very checks `compare`
  * runs before any call, with its exit code: 2 on any problem. Calls nothing.
  */
 export async function verifyCommand(flags: SuiteFlags, io: Io): Promise<number> {
@@ -44,13 +26,13 @@ export async function verifyCommand(flags: SuiteFlags, io: Io): Promise<number> 
     env: io.env,
     loadProblems,
     providers,
+    models: entries,
     warnings,
   });
   if (cases.length === 0 && loadProblems.length === 0)
     problems.push(`no case matches ${suite.casesGlob} under ${shortPath(io.cwd, suite.root)}`);
   for (const p of problems) io.stdout.write(`${pc.red('✗')} ${p}\n`);
   for (const w of warnings) io.stdout.write(pc.yellow(`! warning: ${w}`) + '\n');
-  await catalogWarnings(suite, io);
   const scope = `${counted(cases.length, 'case')} in ${counted(datasets, 'dataset')}`;
   if (problems.length > 0) {
     io.stdout.write(pc.red(`verify: ${counted(problems.length, 'problem')} (${scope})`) + '\n');

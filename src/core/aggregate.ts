@@ -14,6 +14,25 @@ export function p95(values: readonly number[]): number | null {
   return sorted[Math.max(0, Math.ceil(0.95 * sorted.length) - 1)]!;
 }
 
+/**
+ * Seconds covered by at least one of the intervals (epoch ms): the union of a group's cases' spans, so the time a run
+ * stood still between them (stopped, then resumed) is not counted, and cases in flight together count once.
+ */
+export function busySeconds(spans: readonly (readonly [start: number, end: number])[]): number {
+  const sorted = [...spans].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let from = -Infinity;
+  let to = -Infinity;
+  for (const [start, end] of sorted) {
+    if (start > to) {
+      if (to > from) total += to - from;
+      [from, to] = [start, end];
+    } else to = Math.max(to, end);
+  }
+  if (to > from) total += to - from;
+  return total / 1000;
+}
+
 /** One experiment's (or any group's) figures: means per metric, errors, time, latency, tokens and dollars. */
 export interface Summary {
   cases: number;
@@ -22,7 +41,7 @@ export interface Summary {
   errors: number;
   /** Replies the provider stopped at their token limit. */
   truncated: number;
-  /** Seconds from the first case's start to the last one's end. */
+  /** Seconds during which some case was running (a resumed run's interruption is not counted), less waits on limits. */
   time: number | null;
   latency: number | null;
   p95: number | null;
@@ -46,8 +65,7 @@ export function summarize(
     .filter((r) => r.status === 'scored')
     .map((r) => r.latency)
     .filter((l): l is number => l !== null);
-  const starts = results.map((r) => Date.parse(r.startedAt));
-  const ends = results.map((r) => Date.parse(r.finishedAt));
+  const spans = results.map((r) => [Date.parse(r.startedAt), Date.parse(r.finishedAt)] as const);
   return {
     cases: results.length,
     score: meanSkippingNull(results.map((r) => r.score)),
@@ -56,9 +74,7 @@ export function summarize(
     ),
     errors: results.filter((r) => r.status !== 'scored').length,
     truncated: results.filter((r) => r.truncated).length,
-    time: results.length
-      ? Math.max(0, (Math.max(...ends) - Math.min(...starts)) / 1000 - waited / Math.max(1, slots))
-      : null,
+    time: results.length ? Math.max(0, busySeconds(spans) - waited / Math.max(1, slots)) : null,
     latency: meanSkippingNull(latencies),
     p95: p95(latencies),
     usage: results.reduce((u, r) => addUsage(u, r.usage), UNKNOWN_USAGE),

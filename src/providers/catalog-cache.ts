@@ -50,6 +50,8 @@ export interface CatalogSource {
 /** A catalog fetched at most once per process and per day, and cached on disk with its date. */
 export class CatalogStore {
   private loading?: Promise<CatalogEntry[]>;
+  /** Whether this process fetched the catalog (rather than read a cache). */
+  private fetched = false;
 
   constructor(private readonly from: CatalogSource) {}
 
@@ -78,14 +80,25 @@ export class CatalogStore {
     return this.loading;
   }
 
-  private async refresh(): Promise<CatalogEntry[]> {
+  /** The catalog fetched now whatever the cache's age (a cached one may predate a model), unless this process has. */
+  reload(): Promise<CatalogEntry[]> {
+    if (this.fetched && this.loading) return this.loading;
+    this.loading = this.refresh(true).catch((error: unknown) => {
+      this.loading = undefined;
+      throw error;
+    });
+    return this.loading;
+  }
+
+  private async refresh(fresh = false): Promise<CatalogEntry[]> {
     const now = this.from.now?.() ?? Date.now();
     const cached = this.cached();
-    if (cached && now - Date.parse(cached.fetchedAt) < CATALOG_MAX_AGE_MS) return cached.models;
+    if (!fresh && cached && now - Date.parse(cached.fetchedAt) < CATALOG_MAX_AGE_MS) return cached.models;
     const source = this.from.source();
     let models: CatalogEntry[];
     try {
       models = await this.from.fetch(source);
+      this.fetched = true;
     } catch (error) {
       if (cached) return cached.models;
       throw error;

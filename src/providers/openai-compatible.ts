@@ -1,5 +1,7 @@
 import type { CatalogEntry } from '../api/types.ts';
+import { CatalogStore, catalogCacheFile } from './catalog-cache.ts';
 import { ChatCompletionsProvider, type TokenPrices } from './chat-completions.ts';
+import { fetchServedModels, modelsUrl, type ListsModels, type ServedList } from './served-models.ts';
 
 /** Prices as a lineup writes them: dollars per million tokens. */
 export interface PricesPerMillion {
@@ -20,7 +22,7 @@ const perToken = (prices: PricesPerMillion | undefined): TokenPrices =>
   prices ? { inputPrice: prices.input / 1e6, outputPrice: prices.output / 1e6 } : {};
 
 /** Any server that speaks chat completions (Ollama, vLLM, llama.cpp, LM Studio, OpenAI), named by a lineup section. */
-export class OpenAICompatibleProvider extends ChatCompletionsProvider {
+export class OpenAICompatibleProvider extends ChatCompletionsProvider implements ListsModels {
   constructor(name: string, endpoint: EndpointSettings, env: NodeJS.ProcessEnv = process.env) {
     const pricesOf = (model: string) =>
       perToken(endpoint.models.find((m) => m.model === model)?.prices ?? endpoint.prices);
@@ -42,9 +44,26 @@ export class OpenAICompatibleProvider extends ChatCompletionsProvider {
       env,
     });
     this.address = endpoint.baseUrl;
+    const key = endpoint.apiKeyEnv;
+    this.served = new CatalogStore({
+      // Kept apart per section; a cache of another URL is not this endpoint's.
+      file: () => catalogCacheFile(`endpoint-${name.replace(/[^\w.-]/g, '_')}`, env),
+      source: () => endpoint.baseUrl,
+      fetch: (url) => fetchServedModels(url, key ? env[key] : undefined),
+    });
   }
 
   private readonly address: string;
+  private readonly served: CatalogStore;
+
+  async servedModels(fresh = false): Promise<ServedList | undefined> {
+    try {
+      const entries = await (fresh ? this.served.reload() : this.served.load());
+      return entries.length ? { names: entries.map((e) => e.id), url: modelsUrl(this.address) } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
 
   /** The endpoint's base URL: `verify` and the run commands check that it accepts a connection before any call. */
   endpoint(): string {

@@ -3,6 +3,7 @@ import type { CatalogEntry } from '../api/types.ts';
 import { CatalogStore, catalogCacheFile, type CachedCatalog } from './catalog-cache.ts';
 import { ChatCompletionsProvider } from './chat-completions.ts';
 import { rootCause } from './provider-failure.ts';
+import { modelsUrl, type ListsModels, type ServedList } from './served-models.ts';
 
 /** OpenRouter's API root; `OPENROUTER_BASE_URL` replaces it (a proxy, or a test server on 127.0.0.1). */
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
@@ -48,8 +49,9 @@ export async function fetchOpenRouterModels(baseUrl: string): Promise<CatalogEnt
 }
 
 /** OpenRouter, the default provider: claims every id (`<vendor>/<model>`) and is asked last. */
-export class OpenRouterProvider extends ChatCompletionsProvider {
+export class OpenRouterProvider extends ChatCompletionsProvider implements ListsModels {
   private readonly store: CatalogStore;
+  private readonly base: () => string;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     const baseUrl = () => env.OPENROUTER_BASE_URL || OPENROUTER_BASE_URL;
@@ -74,6 +76,21 @@ export class OpenRouterProvider extends ChatCompletionsProvider {
       env,
     });
     this.store = store;
+    this.base = baseUrl;
+  }
+
+  /** Its API's address: the checks before a run try a connection to it, as to any endpoint's. */
+  endpoint(): string {
+    return this.base();
+  }
+
+  async servedModels(fresh = false): Promise<ServedList | undefined> {
+    try {
+      const entries = await (fresh ? this.store.reload() : this.store.load());
+      return entries.length ? { names: entries.map((e) => e.id), url: modelsUrl(this.base()) } : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The catalog as last cached on disk, read without the network; undefined when it was never fetched. */

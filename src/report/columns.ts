@@ -130,7 +130,7 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
   columns.push(
     seconds(
       'time',
-      "Seconds from an experiment's first case to its last, summed over datasets.",
+      "Seconds while an experiment's cases were running, summed over datasets: a stop before a resume is not counted.",
       (r) => r.summary.time,
     ),
   );

@@ -39,3 +39,14 @@ export async function recentRunIds(project: string, io: Io, limit = 30): Promise
     await link.close();
   }
 }
+
+/** The names of a project's schedules when Temporal is already up; none otherwise. For shell completion. */
+export async function scheduleNames(project: string, io: Io): Promise<string[]> {
+  const link = await linkIfRunning({ env: io.env, log: () => undefined });
+  if (!link) return [];
+  try {
+    return (await link.schedules.list(project)).map((s) => s.name);
+  } finally {
+    await link.close();
+  }
+}

@@ -3,7 +3,7 @@ import { cacheModeOf } from '../cache/mode.ts';
 import pc from 'picocolors';
 import type { Json } from '../api/types.ts';
 import type { Plan } from '../core/plan.ts';
-import { readCatalogs, unknownIds, type ReadCatalog } from '../providers/catalog-check.ts';
+import { readCatalogs, type ReadCatalog } from '../providers/catalog-check.ts';
 import type { Io } from '../cli/io.ts';
 import { openSuite } from './open-suite.ts';
 import type { RunFlags } from '../cli/options.ts';
@@ -81,9 +81,7 @@ export async function planSuite(
     plan.contenders.map((c) => c.provider),
     { online },
   );
+  // A model its provider's catalog does not list is refused by the checks before the run (suiteProblems).
   if (online) for (const note of read.notes) io.stderr.write(pc.dim(note) + '\n');
-  for (const warning of unknownIds(plan.contenders, read.catalogs)) {
-    io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');
-  }
   return { suite, cases, plan, catalogs: read.catalogs };
 }

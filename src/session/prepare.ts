@@ -28,7 +28,13 @@ export async function checkBeforeRun(
   const problems =
     flags.verify === false
       ? missingKeys(suite, providers, io.env)
-      : await suiteProblems(suite, cases, { cwd: io.cwd, env: io.env, providers, warnings });
+      : await suiteProblems(suite, cases, {
+          cwd: io.cwd,
+          env: io.env,
+          providers,
+          models: plan.contenders,
+          warnings,
+        });
   for (const w of warnings) io.stderr.write(pc.yellow(`warning: ${w}`) + '\n');
   if (problems.length === 0) return;
   for (const p of problems) io.stderr.write(`${pc.red('✗')} ${p}\n`);

@@ -2,6 +2,8 @@ import type { Provider } from '../api/types.ts';
 import { shortPath, type CaseProblem, type LoadedCase } from './cases.ts';
 import type { LoadedSuite } from './load.ts';
 import { tcpProbe } from '../tcp-probe.ts';
+import { nearest, quote } from '../errors.ts';
+import { listsModels, servesModel } from '../providers/served-models.ts';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -35,6 +37,8 @@ export async function suiteProblems(
     env: NodeJS.ProcessEnv;
     loadProblems?: readonly CaseProblem[];
     providers?: string[];
+    /** The lineup's models the run would call: each must be among those its endpoint lists, when it lists any. */
+    models?: readonly { provider: string; model: string }[];
     /** Where what is worth a look but stops nothing goes: expected answers the scorer does not give full marks. */
     warnings?: string[];
   },
@@ -80,7 +84,47 @@ export async function suiteProblems(
   endpoints.forEach(({ name, url }, i) => {
     if (answers[i]) problems.push(`${name}: ${url} is not reachable (${answers[i]})`);
   });
+  const unreachable = new Set(endpoints.filter((_, i) => answers[i]).map((e) => e.name));
+  problems.push(...(await unservedModels(suite, options.models ?? [], unreachable, where)));
   return problems;
+}
+
+/**
+ * One problem per lineup model that its endpoint's `GET /models` does not list (with a "did you mean"), asked of each
+ * reachable endpoint that lists models; a list read from the cache is fetched again before it refuses anything.
+ */
+async function unservedModels(
+  suite: LoadedSuite,
+  models: readonly { provider: string; model: string }[],
+  unreachable: ReadonlySet<string>,
+  where: (path: string) => string,
+): Promise<string[]> {
+  const byProvider = new Map<string, Set<string>>();
+  for (const { provider, model } of models)
+    byProvider.set(provider, (byProvider.get(provider) ?? new Set()).add(model));
+  const found = await Promise.all(
+    [...byProvider].map(async ([name, names]) => {
+      const provider = suite.registry.get(name);
+      if (!provider || !listsModels(provider) || unreachable.has(name)) return [];
+      let list = await provider.servedModels();
+      if (!list) return [];
+      if ([...names].some((m) => !servesModel(list!.names, m)))
+        list = (await provider.servedModels(true)) ?? list;
+      return [...names]
+        .filter((m) => !servesModel(list.names, m))
+        .map((m) => {
+          const near = nearest(m, list.names);
+          const count = `${list.names.length} model${list.names.length === 1 ? '' : 's'}`;
+          const hint = near ? `; did you mean ${quote(near)}?` : ` (it lists ${count})`;
+          // A routed id is written under its vendor's section, without the vendor.
+          const vendor = provider.prefix === '' && m.includes('/') ? m.split('/')[0]! : undefined;
+          const key = vendor ? `${name}.vendors.${vendor}.models` : `${name}.models`;
+          const value = vendor ? `${quote(m.slice(vendor.length + 1))} (${m})` : quote(m);
+          return `${where(suite.config.file)}: ${key}: ${value} is not among the models ${list.url} lists${hint}`;
+        });
+    }),
+  );
+  return found.flat();
 }
 
 /**

@@ -74,6 +74,19 @@ describe('llm-evals completion bash (C8)', () => {
     ['shells', ['llm-evals', 'completion', ''], ['bash', 'zsh']],
     ['a flag after an optional value', ['llm-evals', 'compare', '-o', '--dr'], ['--dry-run']],
     ['no run ids yet', ['llm-evals', 'status', ''], []],
+    [
+      'the subcommands of schedule',
+      ['llm-evals', 'schedule', ''],
+      ['create', 'list', 'show', 'pause', 'unpause', 'trigger', 'delete', 'backfill', 'help'],
+    ],
+    ['a subcommand by its start', ['llm-evals', 'schedule', 'p'], ['pause']],
+    ["a subcommand's flags", ['llm-evals', 'schedule', 'pause', '--not'], ['--note']],
+    [
+      "a subcommand's choices",
+      ['llm-evals', 'schedule', 'create', 'nightly', '--overlap', 'buffer'],
+      ['buffer-one', 'buffer-all'],
+    ],
+    ['no schedules yet', ['llm-evals', 'schedule', 'show', ''], []],
   ])('static: %s', (_, words, want) => {
     expect(complete(words)).toEqual(want);
   });
@@ -120,6 +133,28 @@ describe('llm-evals completion bash (C8)', () => {
       expect(complete(['llm-evals', 'status', ''], TOY_SUITE, env)).not.toContain(runId);
     } finally {
       await runCli(['cancel', runId], { cwd: project, env });
+    }
+  }, 120_000);
+
+  it('schedule names from Temporal for schedule show, pause, trigger and the rest, not for create', async () => {
+    const project = dirs.inRepo('completion-schedules-');
+    writeRecordingSuite(project, 2);
+    const env = { TEMPORAL_ADDRESS: temporalAddress(), LLM_EVALS_TASK_QUEUE: `completion-${randomUUID()}` };
+    const name = `nightly-${randomUUID().slice(0, 8)}`;
+    const created = await runCli(['schedule', 'create', name, '--every', '1d', '--no-verify'], {
+      cwd: project,
+      env: { ...env, RECORDING_API_KEY: 'k' },
+    });
+    expect(created.code, created.stderr).toBe(0);
+    try {
+      expect(complete(['llm-evals', 'schedule', 'show', ''], project, env)).toEqual([name]);
+      expect(complete(['evals', 'schedule', 'trigger', 'night'], project, env)).toEqual([name]);
+      expect(complete(['llm-evals', 'schedule', 'pause', '--note', 'x', ''], project, env)).toEqual([name]);
+      expect(complete(['llm-evals', 'schedule', 'create', ''], project, env)).toEqual([]);
+      // Another project's schedules are not offered.
+      expect(complete(['llm-evals', 'schedule', 'show', ''], TOY_SUITE, env)).not.toContain(name);
+    } finally {
+      await runCli(['schedule', 'delete', name], { cwd: project, env });
     }
   }, 120_000);
 

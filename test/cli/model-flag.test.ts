@@ -1,6 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
-import { TOY_SUITE } from '../helpers/suite-dir.ts';
+import { TempDirs, TOY_SUITE } from '../helpers/suite-dir.ts';
+import { ChatServer } from '../providers/chat-server.ts';
+
+// A local stand-in for OpenRouter that lists no model: a dry run's checks reach it, and never the network.
+const openrouter = new ChatServer([]);
+const dirs = new TempDirs();
+let openrouterUrl = '';
+beforeAll(async () => {
+  openrouterUrl = await openrouter.start();
+});
+afterAll(async () => {
+  await openrouter.stop();
+  dirs.removeAll();
+});
 
 /** The model ids in the rows of a dry run's matrix. */
 const modelsIn = (stdout: string) => [
@@ -14,8 +27,12 @@ describe.concurrent('-m, -d and -c through the real CLI (C5)', () => {
     ['two ids, bare and full', ['parrot', 'fake/echo'], ['fake/echo', 'fake/parrot']],
     ['a provider/model id outside the lineup', ['openai/gpt-4.1-mini'], ['openai/gpt-4.1-mini']],
   ])('run -m %s plans those models', async (_, models, want) => {
-    // A dry run makes the run's checks: OpenRouter's key must be set (a dead address keeps the catalog offline).
-    const env = { OPENROUTER_API_KEY: 'unused', OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1' };
+    // A dry run makes the run's checks: OpenRouter's key must be set, and its address accept a connection.
+    const env = {
+      OPENROUTER_API_KEY: 'unused',
+      OPENROUTER_BASE_URL: openrouterUrl,
+      XDG_CACHE_HOME: dirs.os(),
+    };
     const result = await runCli(['run', '-n', '-m', ...models], { cwd: TOY_SUITE, env });
     expect(result.code, result.stderr).toBe(0);
     expect(modelsIn(result.stdout).sort()).toEqual(want);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 import { CONFIG_ONLY_SUITE, REPO, TempDirs, TOY_SUITE } from '../helpers/suite-dir.ts';
+import { ChatServer } from '../providers/chat-server.ts';
 
 const dirs = new TempDirs();
 afterAll(() => dirs.removeAll());
@@ -136,16 +137,18 @@ describe.concurrent('the CLI', () => {
   });
 
   it('runs -m with a model outside the lineup through the registry', async () => {
-    // A dead local address keeps the dry run's catalog fetch off the network (and out of the user's cache).
+    // A local stand-in that lists no model keeps the dry run's checks off the network (and out of the user's cache).
+    const openrouter = new ChatServer([]);
     const result = await runCli(['run', '-n', '-m', 'fake/parrot', 'openai/gpt-4.1-mini'], {
       cwd: TOY_SUITE,
       env: {
-        OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1',
+        OPENROUTER_BASE_URL: await openrouter.start(),
         OPENROUTER_API_KEY: 'unused',
         XDG_CACHE_HOME: dirs.os(),
       },
     });
-    expect(result.code).toBe(0);
+    await openrouter.stop();
+    expect(result.code, result.stderr).toBe(0);
     expect(
       rows(result.stdout).map((r) =>
         r

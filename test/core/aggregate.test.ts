@@ -95,4 +95,26 @@ describe('summarize', () => {
     const s = summarize([result({ waited }), result({ waited })], [], slots);
     expect(s.time).toBe(time);
   });
+
+  /** A case that ran from `from` to `to` seconds past noon. */
+  const ran = (from: number, to: number, waited = 0) =>
+    result({
+      startedAt: new Date(Date.UTC(2025, 0, 1, 12, 0, 0, from * 1000)).toISOString(),
+      finishedAt: new Date(Date.UTC(2025, 0, 1, 12, 0, 0, to * 1000)).toISOString(),
+      waited,
+    });
+
+  it.each<[string, CaseResult[], number, number | null]>([
+    ['no case', [], 1, null],
+    ['one case', [ran(0, 3)], 1, 3],
+    ['cases in flight together count once', [ran(0, 4), ran(1, 3), ran(2, 5)], 3, 5],
+    ['back to back', [ran(0, 2), ran(2, 5)], 1, 5],
+    // A run stopped after 4.7 s of calls and resumed 16 s later: 4.7 s, not 20.7 s.
+    ['an interruption between cases is left out', [ran(0, 2.5), ran(1, 3), ran(19, 20.7)], 2, 4.7],
+    ['in any order', [ran(19, 20.7), ran(0, 2.5), ran(1, 3)], 2, 4.7],
+    ['waits on limits still left out, over the slots', [ran(0, 4, 2), ran(10, 12, 2)], 2, 4],
+  ])('time is the seconds some case was running: %s', (_name, results, slots, time) => {
+    const s = summarize(results, [], slots);
+    expect(s.time === null ? null : Number(s.time.toFixed(3))).toBe(time);
+  });
 });

@@ -42,8 +42,9 @@ describe('standings without weights: ranked by the primary metric', () => {
 
   it('adds time over datasets and averages each dataset’s p95', () => {
     const alpha = s.overall.rows.find((r) => r.contender.id === 'fake/alpha')!;
-    // North spans 0 s → 12 s, south 20 s → 32 s: 24 s, not the 32 s from first start to last end.
-    expect(alpha.summary.time).toBe(24);
+    // Alpha's cases run 0–2 s and 10–12 s (north), 20–22 s and 30–32 s (south): 8 s of calls, not the 24 s of each
+    // dataset's first start to last end, nor the 32 s of the run's.
+    expect(alpha.summary.time).toBe(8);
     expect(alpha.summary.p95).toBe(2);
     expect(alpha.summary.errors).toBe(0);
     expect(alpha.experimentIds).toEqual(['001-north', '004-south']);

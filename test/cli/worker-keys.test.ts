@@ -1,0 +1,75 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, it } from 'vitest';
+import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import { FaultServer, warmCache } from '../helpers/fault-server.ts';
+import { statusOf } from '../helpers/recording-suite.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
+import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
+
+// A worker without a contender's key says so when it starts, calls none of its cases and records none as an error:
+// they wait, `status` says why, and a worker that has the key finishes the run as if nothing had happened.
+
+const dirs = new TempDirs();
+const servers: FaultServer[] = [];
+const spawned: CliProcess[] = [];
+
+afterAll(async () => {
+  for (const cli of spawned) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+  await Promise.all(servers.map((s) => s.stop()));
+  dirs.removeAll();
+});
+
+describe('a worker without the key of a contender', () => {
+  it('says so, leaves its cases waiting, and a worker with the key finishes them', async ({ expect }) => {
+    const server = new FaultServer({});
+    servers.push(server);
+    const url = await server.start();
+    const lineup = `keyed:\n  base_url: ${url}\n  api_key_env: KEYED_API_KEY\n  models: [m]\n`;
+    const project = providerSuite(dirs, lineup, numberedCases(4));
+    const env = cliEnv(await warmCache(), { KEYED_API_KEY: 'key-1' });
+    const keyless = { ...env, KEYED_API_KEY: '' };
+
+    const start = await runCli(['start', '--no-worker'], { cwd: project, env });
+    expect(start.code, start.stderr).toBe(0);
+    const runId = start.stdout.trim();
+
+    const worker = startCli(['worker'], { cwd: project, env: keyless });
+    spawned.push(worker);
+    await worker.waitFor(
+      /warning: KEYED_API_KEY is not set in this worker's environment: it will not call keyed\/m; their cases wait for a worker that has KEYED_API_KEY/,
+      30_000,
+    );
+    // Its pools have taken the cases and sent them back: the gate holds the worker's word, and `status` says it.
+    let said = '';
+    for (let tries = 0; tries < 60 && !said.includes('waiting:'); tries++) {
+      await sleep(500);
+      said = (await runCli(['status', runId], { cwd: project, env: keyless })).stdout;
+    }
+    expect(said).toMatch(new RegExp(`run ${runId} \\(.+\\): running, 0/4 cases`));
+    expect(said).toContain(
+      'waiting: no worker serving it has KEYED_API_KEY for keyed/m (start `llm-evals worker` where KEYED_API_KEY is set)',
+    );
+    const waiting = await statusOf(project, keyless, runId);
+    expect(waiting).toMatchObject({
+      state: 'running',
+      done: 0,
+      waitingFor: [{ envVar: 'KEYED_API_KEY', contender: 'keyed/m' }],
+    });
+    expect(server.hits).toHaveLength(0);
+
+    worker.child.kill('SIGINT');
+    expect((await worker.done).code).toBe(0);
+
+    const finisher = await runCliLong(['worker', '--until', runId], {
+      cwd: project,
+      env,
+      timeoutMs: 150_000,
+    });
+    expect(finisher.code, finisher.stderr).toBe(0);
+    expect(finisher.stderr).not.toContain('KEYED_API_KEY');
+    const done = await statusOf(project, env, runId);
+    expect(done).toMatchObject({ state: 'completed', done: 4, total: 4 });
+    expect(done.experiments).toMatchObject([{ done: 4, errors: 0, state: 'completed' }]);
+    expect(server.hits.map((h) => h.status)).toEqual([200, 200, 200, 200]);
+  }, 240_000);
+});
