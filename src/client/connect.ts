@@ -83,6 +83,9 @@ function tlsFrom(env: NodeJS.ProcessEnv): { tls: TLSConfig; files: TlsFiles } | 
   return { tls, files: { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}) } };
 }
 
+/** The largest message the client takes from the server: a page of a big experiment's history. */
+const RECEIVE_LIMIT = 64 * 1024 * 1024;
+
 /** Connects to the configured cluster, or starts (or reuses) the user's embedded dev server, shared by every project. */
 export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> {
   const { env } = options;
@@ -94,6 +97,10 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
   const apiKey = env.TEMPORAL_API_KEY;
   // TLS and the API key, as every connection of this link (client, probe, worker) carries them.
   const secure = { ...(tls ? { tls } : {}), ...(apiKey ? { apiKey } : {}) };
+  // The server fills a history page to about 4 MB and then adds the event that passes it (an exchange holds up to
+  // 512 KB of results): a big run's pages passed gRPC's default 4 MB limit (RESOURCE_EXHAUSTED, "Received message
+  // larger than max"), and its results went unread by the tracker, status and the report.
+  const large = { ...secure, channelArgs: { 'grpc.max_receive_message_length': RECEIVE_LIMIT } };
   let native: Promise<NativeConnection> | undefined;
   const connectNative = (target: string) =>
     (native ??= loadWorkerSdk().then(({ NativeConnection }) =>
@@ -117,7 +124,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     const running = await currentServer(userStateDir(env));
     if (running) early(running.address);
     connection = running
-      ? await Connection.connect({ address: running.address, connectTimeout: 2_000, ...secure }).catch(
+      ? await Connection.connect({ address: running.address, connectTimeout: 2_000, ...large }).catch(
           () => undefined,
         )
       : undefined;
@@ -130,7 +137,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     address = server.address;
     uiUrl = server.uiUrl;
   }
-  connection ??= await Connection.connect({ address, ...secure });
+  connection ??= await Connection.connect({ address, ...large });
   const target = address;
   const tracing = await engineTracing(env);
   const client = new Client({

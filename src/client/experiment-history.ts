@@ -110,7 +110,7 @@ async function chainResults(
         ? stoppable(client, follow, () => client.workflowService.getWorkflowExecutionHistory(request))
         : client.workflowService.getWorkflowExecutionHistory(request));
       const events = page.history?.events ?? [];
-      found.push(...resultsInEvents(events, scheduled));
+      for (const result of resultsInEvents(events, scheduled)) found.push(result);
       last = events.at(-1) ?? last;
       nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
     } while (nextPageToken);
