@@ -1,5 +1,6 @@
 import { diffRuns, type RunChange } from '../core/run-change.ts';
 import { runStateOf } from '../core/run-state.ts';
+import { scheduleIdPrefix } from '../core/schedule-spec.ts';
 import { buildSnapshot, type Snapshot } from '../core/snapshot.ts';
 import { contenderName } from '../report/columns.ts';
 import { formatPercent } from '../report/format.ts';
@@ -10,15 +11,22 @@ import { summarizeRun } from '../session/run-summaries.ts';
 import { scheduleShow } from '../session/schedule-view.ts';
 import type { TemporalLink } from '../client/connect.ts';
 import type { RunListing, RunRecord } from '../client/runs.ts';
-import type { RunRow, RunView, RunsFilter, RunsPage, ViewSource } from './model.ts';
+import { keep, resultsIn } from './keep.ts';
+import type { RunLine, RunRow, RunView, RunsFacets, RunsFilter, RunsPage, ViewSource } from './model.ts';
 import { countedProgress } from './progress.ts';
 import type { CasesOf } from './projects.ts';
 
 /** Runs per page of the runs list. */
 export const RUNS_PER_PAGE = 50;
 
-/** Closed runs' snapshots kept to answer again without reading their histories. */
-const KEPT_SNAPSHOTS = 8;
+/** Runs counted at once for the list: each reads its experiments' histories, and all at once held them all in memory. */
+const COUNTING_AT_ONCE = 4;
+
+/** Results that the kept snapshots of closed runs may hold in all (one of 20,000 results is some 30 MB). */
+const KEPT_RESULTS = 30_000;
+
+/** How long the filters' values (every run's project, suite and schedule) are kept before they are read again. */
+const FACETS_MS = 30_000;
 
 /** The best contender of a snapshot so far, with its ranking value. */
 function bestOf(snapshot: Snapshot): RunRow['best'] {
@@ -29,6 +37,45 @@ function bestOf(snapshot: Snapshot): RunRow['best'] {
     : undefined;
 }
 
+/** A schedule's name from its id, which is the project's prefix and the name. */
+function scheduleName(project: string, scheduleId: string): string {
+  const prefix = scheduleIdPrefix(project);
+  return scheduleId.startsWith(prefix) ? scheduleId.slice(prefix.length) : scheduleId;
+}
+
+/** A run's line from its listing alone: what visibility says, before its results are counted. */
+function lineOf(l: RunListing, now: Date): RunLine {
+  const project = l.project ?? '';
+  return {
+    runId: l.runId,
+    suite: l.suite,
+    project,
+    state: l.state,
+    duration: ((l.closedAt ?? now).getTime() - l.startedAt.getTime()) / 1000,
+    startedAt: l.startedAt.toISOString(),
+    ...(l.closedAt ? { closedAt: l.closedAt.toISOString() } : {}),
+    ...(l.scheduleId ? { schedule: scheduleName(project, l.scheduleId) } : {}),
+  };
+}
+
+/** Maps `items` through `f`, at most `limit` at once, in order. */
+async function mapLimited<T, U>(
+  items: readonly T[],
+  limit: number,
+  f: (item: T) => Promise<U>,
+): Promise<U[]> {
+  const out: U[] = new Array<U>(items.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
+
 /**
  * The view's runs from Temporal, through the client room and the session's snapshot builder: no worker needed, no
  * model called, nothing written. A closed run's line and snapshot never change, so they are kept.
@@ -36,22 +83,25 @@ function bestOf(snapshot: Snapshot): RunRow['best'] {
 export class TemporalSource implements ViewSource {
   private readonly closedRows = new Map<string, RunRow>();
   private readonly snapshots = new Map<string, RunView>();
-  private readonly projects = new Set<string>();
+  private facets: { at: number; value: Promise<RunsFacets> } | undefined;
 
   constructor(
     private readonly link: TemporalLink,
     private readonly casesOf: CasesOf,
   ) {}
 
-  async runs(filter: RunsFilter): Promise<RunsPage> {
+  async runs(filter: RunsFilter, count = true): Promise<RunsPage> {
     // Visibility lists newest first: read only as far as this page and one more run, which says an older page exists.
     const wanted = (filter.page + 1) * RUNS_PER_PAGE + 1;
     const listings: RunListing[] = [];
     // Without a state to filter by, visibility need send no more than that.
     const options = {
       ...(filter.project ? { project: filter.project } : {}),
+      ...(filter.suite ? { suite: filter.suite } : {}),
+      ...(filter.schedule ? { scheduleId: filter.schedule } : {}),
       ...(filter.state ? {} : { limit: wanted }),
     };
+    const facets = this.facetsNow();
     for await (const l of this.link.runs.list(options)) {
       // Paused and aborted-but-open runs show as running in visibility: their line says which.
       const could = filter.state === 'paused' || filter.state === 'aborted' ? 'running' : filter.state;
@@ -59,18 +109,44 @@ export class TemporalSource implements ViewSource {
       if (listings.length >= wanted) break;
     }
     const start = filter.page * RUNS_PER_PAGE;
+    const shown = listings.slice(start, start + RUNS_PER_PAGE);
+    // Whether a running run is paused is known only once counted (its gate is asked): such a filter counts at once.
+    const counting = count || filter.state === 'paused' || filter.state === 'aborted';
+    const now = new Date();
     // A run that cannot be read (gone meanwhile, not one of ours after all) is left off the page rather than failing it.
-    const read = await Promise.all(
-      listings.slice(start, start + RUNS_PER_PAGE).map((l) => this.row(l).catch(() => undefined)),
-    );
-    let rows = read.filter((r): r is RunRow => r !== undefined);
+    const read = counting
+      ? await mapLimited(shown, COUNTING_AT_ONCE, (l) => this.row(l).catch(() => undefined))
+      : shown.map((l) => this.closedRows.get(l.runId) ?? lineOf(l, now));
+    let rows = read.filter((r): r is RunRow | RunLine => r !== undefined);
     if (filter.state) rows = rows.filter((r) => r.state === filter.state);
-    return {
-      rows,
-      more: listings.length >= wanted,
-      pageSize: RUNS_PER_PAGE,
-      projects: [...this.projects],
-    };
+    return { rows, more: listings.length >= wanted, pageSize: RUNS_PER_PAGE, facets: await facets };
+  }
+
+  /** The filters' values: every run's project, suite and schedule, read from one listing and kept a while. */
+  private facetsNow(): Promise<RunsFacets> {
+    if (this.facets && Date.now() - this.facets.at < FACETS_MS) return this.facets.value;
+    const value = (async () => {
+      const projects = new Set<string>();
+      const suites = new Set<string>();
+      const schedules = new Map<string, string>();
+      for await (const l of this.link.runs.list()) {
+        if (l.project) projects.add(l.project);
+        if (l.suite) suites.add(l.suite);
+        if (l.scheduleId) schedules.set(l.scheduleId, scheduleName(l.project ?? '', l.scheduleId));
+      }
+      const sorted = (values: Iterable<string>) => [...values].sort();
+      return {
+        projects: sorted(projects),
+        suites: sorted(suites),
+        schedules: [...schedules]
+          .map(([id, name]) => ({ id, name }))
+          .sort((a, b) => a.name.localeCompare(b.name)),
+      };
+    })();
+    // A failed read is not kept: the next page asks again.
+    value.catch(() => (this.facets = undefined));
+    this.facets = { at: Date.now(), value };
+    return value;
   }
 
   private async row(listing: RunListing): Promise<RunRow> {
@@ -78,15 +154,18 @@ export class TemporalSource implements ViewSource {
     if (kept) return kept;
     const { summary, record, results } = await summarizeRun(this.link, listing);
     const best = bestOf(
-      buildSnapshot({
-        runId: listing.runId,
-        header: record.header,
-        input: record.input,
-        status: 'partial',
-        results,
-        cases: [],
-        finishedAt: '',
-      }),
+      buildSnapshot(
+        {
+          runId: listing.runId,
+          header: record.header,
+          input: record.input,
+          status: 'partial',
+          results,
+          cases: [],
+          finishedAt: '',
+        },
+        { statistics: false },
+      ),
     );
     const row: RunRow = {
       ...summary,
@@ -95,7 +174,6 @@ export class TemporalSource implements ViewSource {
       ...(best ? { best } : {}),
       ...(record.header.schedule ? { schedule: record.header.schedule.name } : {}),
     };
-    this.projects.add(row.project);
     if (record.closed) this.closedRows.set(listing.runId, row);
     return row;
   }
@@ -120,10 +198,7 @@ export class TemporalSource implements ViewSource {
       }
     }
     const view: RunView = { snapshot, state, experiments, live, closed: record.closed };
-    if (record.closed) {
-      this.snapshots.set(runId, view);
-      if (this.snapshots.size > KEPT_SNAPSHOTS) this.snapshots.delete(this.snapshots.keys().next().value!);
-    }
+    if (record.closed) keep(this.snapshots, runId, view, KEPT_RESULTS, resultsIn);
     return view;
   }
 
