@@ -14,6 +14,7 @@ progress { width: 8rem; vertical-align: middle; } .count { font-variant-numeric:
   padding: .3rem .7rem; }
 ul.cases { list-style: none; padding: 0; } ul.cases li { padding: .15rem 0; border-bottom: 1px solid var(--band); }
 .banner.saved { background: #ddf4ff; }
+th.mark, td.mark { text-align: center; min-width: 2.5rem; } td.mark.ok { color: #1a7f37; } td.mark.err { color: #cf222e; }
 `;
 
 /** The view's static files by name: the report's stylesheet and sorting script, and the view's own stylesheet. */

@@ -4,6 +4,7 @@ import type { RunState } from '../core/run-state.ts';
 import type { RunSummary } from '../core/run-summary.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import type { ScheduleShow } from '../report/schedule-text.ts';
+import type { CaseFlips } from './flips.ts';
 
 /** One line of the runs list: a run's summary, as `runs` shows it, with its project and best contender so far. */
 export interface RunRow extends RunSummary {
@@ -66,6 +67,14 @@ export interface RunView {
   saved?: string;
 }
 
+/** A schedule as its page shows it: what `schedule show` gathers, and the cases that flip over its finished runs. */
+export interface ScheduleView {
+  show: ScheduleShow;
+  flips: CaseFlips[];
+  /** The finished runs the flips were counted over, oldest first. */
+  flipRuns: string[];
+}
+
 /** Where a page's links start: a run in Temporal (`/runs/ID`) or a saved snapshot (`/saved/FILE`). */
 export type RunBase = string;
 
@@ -86,6 +95,6 @@ export interface ViewSource {
   answer(runId: string, goOn: boolean): Promise<void>;
   /** The change from run `a` to run `b`, as `llm-evals diff` computes it. */
   diff(a: string, b: string): Promise<RunChange>;
-  /** A project's schedule as `llm-evals schedule show` gathers it; `undefined` when there is none of that name. */
-  schedule(project: string, name: string): Promise<ScheduleShow | undefined>;
+  /** A project's schedule as `schedule show` gathers it, with its flipping cases; `undefined` when there is none. */
+  schedule(project: string, name: string): Promise<ScheduleView | undefined>;
 }

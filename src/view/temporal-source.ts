@@ -1,18 +1,27 @@
-import { diffRuns, type RunChange } from '../core/run-change.ts';
+import { diffRuns, type RunChange, type RunDigest } from '../core/run-change.ts';
 import { runStateOf } from '../core/run-state.ts';
 import { scheduleIdPrefix } from '../core/schedule-spec.ts';
 import { buildSnapshot, type Snapshot } from '../core/snapshot.ts';
 import { contenderName } from '../report/columns.ts';
 import { formatPercent } from '../report/format.ts';
 import { standings } from '../report/standings.ts';
-import type { ScheduleShow } from '../report/schedule-text.ts';
 import { collectSnapshot } from '../session/collect.ts';
 import { summarizeRun } from '../session/run-summaries.ts';
 import { scheduleShow } from '../session/schedule-view.ts';
 import type { TemporalLink } from '../client/connect.ts';
 import type { RunListing, RunRecord } from '../client/runs.ts';
+import { caseFlips } from './flips.ts';
 import { keep, resultsIn } from './keep.ts';
-import type { RunLine, RunRow, RunView, RunsFacets, RunsFilter, RunsPage, ViewSource } from './model.ts';
+import type {
+  RunLine,
+  RunRow,
+  RunView,
+  RunsFacets,
+  RunsFilter,
+  RunsPage,
+  ScheduleView,
+  ViewSource,
+} from './model.ts';
 import { countedProgress } from './progress.ts';
 import type { CasesOf } from './projects.ts';
 
@@ -24,6 +33,9 @@ const COUNTING_AT_ONCE = 4;
 
 /** Results that the kept snapshots of closed runs may hold in all (one of 20,000 results is some 30 MB). */
 const KEPT_RESULTS = 30_000;
+
+/** Finished runs' digests kept for the schedule pages' flips (a schedule page reads its last ten). */
+const KEPT_DIGESTS = 40;
 
 /** How long the filters' values (every run's project, suite and schedule) are kept before they are read again. */
 const FACETS_MS = 30_000;
@@ -83,6 +95,7 @@ async function mapLimited<T, U>(
 export class TemporalSource implements ViewSource {
   private readonly closedRows = new Map<string, RunRow>();
   private readonly snapshots = new Map<string, RunView>();
+  private readonly digests = new Map<string, Promise<RunDigest>>();
   private facets: { at: number; value: Promise<RunsFacets> } | undefined;
 
   constructor(
@@ -249,12 +262,31 @@ export class TemporalSource implements ViewSource {
     return diffRuns(before, after);
   }
 
-  async schedule(project: string, name: string): Promise<ScheduleShow | undefined> {
+  async schedule(project: string, name: string): Promise<ScheduleView | undefined> {
+    let show;
     try {
-      return await scheduleShow(this.link, project, name);
+      show = await scheduleShow(this.link, project, name);
     } catch (error) {
       if ((error as { exitCode?: number }).exitCode === 2) return undefined;
       throw error;
     }
+    // The finished runs, oldest first: a case flips between them; a cancelled or failed run says nothing of a case.
+    const finished = show.runs
+      .filter((r) => r.state === 'completed' || r.state === 'regressed')
+      .map((r) => r.runId)
+      .reverse();
+    const digests = await mapLimited(finished, COUNTING_AT_ONCE, (runId) => this.digest(runId));
+    return { show, flips: caseFlips(digests), flipRuns: finished };
+  }
+
+  /** A finished run's digest, kept: it never changes. */
+  private async digest(runId: string): Promise<RunDigest> {
+    let digest = this.digests.get(runId);
+    if (!digest) {
+      digest = this.link.runs.digest(runId);
+      digest.catch(() => this.digests.delete(runId));
+      keep(this.digests, runId, digest, KEPT_DIGESTS, () => 1);
+    }
+    return digest;
   }
 }
