@@ -70,6 +70,25 @@ function lineOf(l: RunListing, now: Date): RunLine {
   };
 }
 
+/** The filters' values: those known, and those of `listings`, sorted. */
+function facetsFrom(known: RunsFacets, listings: readonly RunListing[]): RunsFacets {
+  const projects = new Set(known.projects);
+  const suites = new Set(known.suites);
+  const schedules = new Map(known.schedules.map((s) => [s.id, s.name]));
+  for (const l of listings) {
+    if (l.project) projects.add(l.project);
+    if (l.suite) suites.add(l.suite);
+    if (l.scheduleId) schedules.set(l.scheduleId, scheduleName(l.project ?? '', l.scheduleId));
+  }
+  return {
+    projects: [...projects].sort(),
+    suites: [...suites].sort(),
+    schedules: [...schedules]
+      .map(([id, name]) => ({ id, name }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}
+
 /** Maps `items` through `f`, at most `limit` at once, in order. */
 async function mapLimited<T, U>(
   items: readonly T[],
@@ -96,7 +115,9 @@ export class TemporalSource implements ViewSource {
   private readonly closedRows = new Map<string, RunRow>();
   private readonly snapshots = new Map<string, RunView>();
   private readonly digests = new Map<string, Promise<RunDigest>>();
-  private facets: { at: number; value: Promise<RunsFacets> } | undefined;
+  private facets: RunsFacets = { projects: [], suites: [], schedules: [] };
+  /** When the filters' values were last read in full (0: never, or the read failed). */
+  private facetsRead = 0;
 
   constructor(
     private readonly link: TemporalLink,
@@ -114,7 +135,6 @@ export class TemporalSource implements ViewSource {
       ...(filter.schedule ? { scheduleId: filter.schedule } : {}),
       ...(filter.state ? {} : { limit: wanted }),
     };
-    const facets = this.facetsNow();
     for await (const l of this.link.runs.list(options)) {
       // Paused and aborted-but-open runs show as running in visibility: their line says which.
       const could = filter.state === 'paused' || filter.state === 'aborted' ? 'running' : filter.state;
@@ -132,34 +152,32 @@ export class TemporalSource implements ViewSource {
       : shown.map((l) => this.closedRows.get(l.runId) ?? lineOf(l, now));
     let rows = read.filter((r): r is RunRow | RunLine => r !== undefined);
     if (filter.state) rows = rows.filter((r) => r.state === filter.state);
-    return { rows, more: listings.length >= wanted, pageSize: RUNS_PER_PAGE, facets: await facets };
+    return {
+      rows,
+      more: listings.length >= wanted,
+      pageSize: RUNS_PER_PAGE,
+      facets: this.facetsOf(listings),
+    };
   }
 
-  /** The filters' values: every run's project, suite and schedule, read from one listing and kept a while. */
-  private facetsNow(): Promise<RunsFacets> {
-    if (this.facets && Date.now() - this.facets.at < FACETS_MS) return this.facets.value;
-    const value = (async () => {
-      const projects = new Set<string>();
-      const suites = new Set<string>();
-      const schedules = new Map<string, string>();
-      for await (const l of this.link.runs.list()) {
-        if (l.project) projects.add(l.project);
-        if (l.suite) suites.add(l.suite);
-        if (l.scheduleId) schedules.set(l.scheduleId, scheduleName(l.project ?? '', l.scheduleId));
-      }
-      const sorted = (values: Iterable<string>) => [...values].sort();
-      return {
-        projects: sorted(projects),
-        suites: sorted(suites),
-        schedules: [...schedules]
-          .map(([id, name]) => ({ id, name }))
-          .sort((a, b) => a.name.localeCompare(b.name)),
-      };
-    })();
-    // A failed read is not kept: the next page asks again.
-    value.catch(() => (this.facets = undefined));
-    this.facets = { at: Date.now(), value };
-    return value;
+  /**
+   * The filters' values: those of this page's runs at once, with every run's project, suite and schedule as the last
+   * full listing found them. That listing (all runs, a second at 1,000) is made in the background, again once it is
+   * older than FACETS_MS, so no page waits for it.
+   */
+  private facetsOf(listings: readonly RunListing[]): RunsFacets {
+    if (!this.facetsRead || Date.now() - this.facetsRead > FACETS_MS) {
+      this.facetsRead = Date.now();
+      // After this page is answered: the full listing's decoding would hold it up.
+      setTimeout(() => void this.readFacets().catch(() => (this.facetsRead = 0)), 0);
+    }
+    return facetsFrom(this.facets, listings);
+  }
+
+  private async readFacets(): Promise<void> {
+    const listings: RunListing[] = [];
+    for await (const l of this.link.runs.list()) listings.push(l);
+    this.facets = facetsFrom({ projects: [], suites: [], schedules: [] }, listings);
   }
 
   private async row(listing: RunListing): Promise<RunRow> {
