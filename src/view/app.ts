@@ -6,7 +6,16 @@ import { ASSETS, VIEW_CSP } from './assets.ts';
 import { casePage } from './case-page.ts';
 import { viewScript } from './script.ts';
 import type { RunView, RunsFilter, ViewSource } from './model.ts';
-import { anyLive, layout, runHref, runsPage, runsRowsHtml, savedPage, type PageContext } from './pages.ts';
+import {
+  anyLive,
+  layout,
+  rowHtml,
+  runHref,
+  runsPage,
+  runsRowsHtml,
+  savedPage,
+  type PageContext,
+} from './pages.ts';
 import { diffPage, schedulePage } from './more-pages.ts';
 import { liveHtml, runPage } from './run-page.ts';
 import type { SavedSnapshots } from './saved.ts';
@@ -125,6 +134,13 @@ export function createViewApp(options: ViewOptions): Hono {
     if (!options.source) return notFound(c, 'Temporal is not linked', context);
     const page = await options.source.runs(filterOf(c));
     return c.html(runsRowsHtml(page), 200, { 'x-live': anyLive(page.rows) ? '1' : '0' });
+  });
+
+  app.get('/fragment/row/:runId', async (c) => {
+    const id = c.req.param('runId');
+    const row = options.source && validRunId(id) ? await options.source.row(id) : undefined;
+    if (!row) return notFound(c, 'no such run on this Temporal', context);
+    return c.html(rowHtml(row));
   });
 
   const run = async (c: Context): Promise<RunView | undefined> => {

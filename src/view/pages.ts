@@ -53,7 +53,7 @@ export function progressHtml(done: number, total: number): string {
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 19);
 
 /** A run's line in the runs list; one not counted yet says so where its counts go (the script fetches them). */
-function rowHtml(r: RunRow | RunLine): string {
+export function rowHtml(r: RunRow | RunLine): string {
   const counted = isCounted(r) ? r : undefined;
   const best = counted?.best
     ? `${esc(counted.best.name)} <span class="note">${esc(counted.best.value)}</span>`

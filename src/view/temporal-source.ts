@@ -148,7 +148,7 @@ export class TemporalSource implements ViewSource {
     const now = new Date();
     // A run that cannot be read (gone meanwhile, not one of ours after all) is left off the page rather than failing it.
     const read = counting
-      ? await mapLimited(shown, COUNTING_AT_ONCE, (l) => this.row(l).catch(() => undefined))
+      ? await mapLimited(shown, COUNTING_AT_ONCE, (l) => this.counted(l).catch(() => undefined))
       : shown.map((l) => this.closedRows.get(l.runId) ?? lineOf(l, now));
     let rows = read.filter((r): r is RunRow | RunLine => r !== undefined);
     if (filter.state) rows = rows.filter((r) => r.state === filter.state);
@@ -180,7 +180,16 @@ export class TemporalSource implements ViewSource {
     this.facets = facetsFrom({ projects: [], suites: [], schedules: [] }, listings);
   }
 
-  private async row(listing: RunListing): Promise<RunRow> {
+  async row(runId: string): Promise<RunRow | undefined> {
+    try {
+      return await this.counted({ runId, suite: '' });
+    } catch (error) {
+      if ((error as { exitCode?: number }).exitCode === 2) return undefined;
+      throw error;
+    }
+  }
+
+  private async counted(listing: Pick<RunListing, 'runId' | 'suite'>): Promise<RunRow> {
     const kept = this.closedRows.get(listing.runId);
     if (kept) return kept;
     const { summary, record, results } = await summarizeRun(this.link, listing);

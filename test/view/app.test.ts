@@ -54,6 +54,7 @@ function fakeSource(changes: string[], asked: string[] = []): ViewSource {
       asked.push(`${JSON.stringify(filter)} ${count ? 'counted' : 'listed'}`);
       return Promise.resolve({ rows: [count ? ROW : LINE], more: false, pageSize: 50, facets: FACETS });
     },
+    row: (id) => Promise.resolve(id === 'r-1' ? ROW : undefined),
     run: (id) => Promise.resolve(id === 'r-1' ? RUN : undefined),
     live: (id) => Promise.resolve(id === 'r-1' ? RUN : undefined),
     cancel: (id) => Promise.resolve(void changes.push(`cancel ${id}`)).then(() => 'cancelled' as const),
@@ -107,6 +108,8 @@ describe('the view app', () => {
     '/runs/..%2f..%2fetc%2fpasswd',
     '/runs/a..%2fb',
     '/runs/r-2',
+    '/fragment/row/r-2',
+    '/fragment/row/..%2f..%2fetc%2fpasswd',
     '/runs/r-1/case?key=..%2f..%2fpackage.json',
     '/saved/..%2fpackage.json',
     '/assets/..%2fapp.ts',
@@ -221,6 +224,9 @@ describe('the view app', () => {
     expect(asked[1]).toBe(`${JSON.stringify(filter)} counted`);
     expect(rows).toContain('<progress value="3" max="12"></progress>');
     expect(rows).not.toContain('data-counting');
+    // Or one line at a time, as the script fills the list in.
+    const one = await (await request('/fragment/row/r-1')).text();
+    expect(one).toMatch(/^<tr data-run="r-1" data-state="running">.*<progress value="3" max="12">/);
   });
 
   it('serves its own script bundled by esbuild, with the CSP, and no script inline in any page', async () => {

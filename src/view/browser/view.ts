@@ -6,7 +6,9 @@
 interface Element {
   getAttribute(name: string): string | null;
   hasAttribute(name: string): boolean;
+  querySelectorAll(selector: string): Iterable<Element>;
   innerHTML: string;
+  outerHTML: string;
   addEventListener(type: 'submit', listener: (event: { preventDefault(): void }) => void): void;
 }
 
@@ -24,9 +26,35 @@ const browser = globalThis as unknown as Browser;
 const EVERY_MS = 1000;
 const AFTER_FAILURE_MS = 2000;
 
+/** Lines of the runs list counted at once: each reads its run's histories on the server. */
+const LINES_AT_ONCE = 4;
+
+const get = (url: string) => browser.fetch(url, { headers: { accept: 'text/html' }, cache: 'no-store' });
+
 /**
- * Keeps `el` filled with the server's fragment at `data-live-src` (our own escaped HTML): at once when it says
- * `data-now` (a list whose lines are not counted yet), else after a second, then every second. The server's
+ * Puts each line of `el` not counted yet (`tr[data-counting]`) in its counted form, fetched line by line, so the list
+ * fills in as runs are read rather than all at once after the slowest.
+ */
+async function fill(el: Element): Promise<void> {
+  const lines = [...el.querySelectorAll('tr[data-counting]')];
+  const lane = async () => {
+    for (let line = lines.shift(); line; line = lines.shift()) {
+      try {
+        const response = await get(
+          `/fragment/row/${encodeURIComponent(line.getAttribute('data-run') ?? '')}`,
+        );
+        if (response.ok) line.outerHTML = await response.text();
+      } catch {
+        // The list's next refresh counts it.
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: LINES_AT_ONCE }, lane));
+}
+
+/**
+ * Keeps `el` filled with the server's fragment at `data-live-src` (our own escaped HTML), every second; a list whose
+ * lines are not counted yet (`data-now`) has them filled in first, line by line. The server's
  * `x-live: 0` says nothing there moves any more: `data-reload` then reloads the page once, for the final figures;
  * `data-once` stops.
  */
@@ -36,7 +64,7 @@ function follow(el: Element): void {
   const tick = async (): Promise<void> => {
     let wait = EVERY_MS;
     try {
-      const response = await browser.fetch(src, { headers: { accept: 'text/html' }, cache: 'no-store' });
+      const response = await get(src);
       if (!response.ok) wait = AFTER_FAILURE_MS;
       else {
         el.innerHTML = await response.text();
@@ -51,7 +79,8 @@ function follow(el: Element): void {
     }
     setTimeout(() => void tick(), wait);
   };
-  setTimeout(() => void tick(), el.hasAttribute('data-now') ? 0 : EVERY_MS);
+  if (el.hasAttribute('data-now')) void fill(el).then(() => setTimeout(() => void tick(), EVERY_MS));
+  else setTimeout(() => void tick(), EVERY_MS);
 }
 
 for (const el of browser.document.querySelectorAll('[data-live-src]')) follow(el);
