@@ -162,7 +162,7 @@ export class TemporalSource implements ViewSource {
 
   /**
    * The filters' values: those of this page's runs at once, with every run's project, suite and schedule as the last
-   * full listing found them. That listing (all runs, a second at 1,000) is made in the background, again once it is
+   * full listing found them. That listing (every run, decoded) is made in the background, again once it is
    * older than FACETS_MS, so no page waits for it.
    */
   private facetsOf(listings: readonly RunListing[]): RunsFacets {
