@@ -82,7 +82,7 @@ export type RunBase = string;
 export interface ViewSource {
   /** A page of the runs list; `count: false` answers from visibility alone (lines not counted yet, unless kept). */
   runs(filter: RunsFilter, count?: boolean): Promise<RunsPage>;
-  /** One run's counted line of the runs list (the list's script fills its lines one by one); `undefined`: no such run. */
+  /** One run's counted line of the runs list (the list's script fills its lines one by one); none when unreadable. */
   row(runId: string): Promise<RunRow | undefined>;
   /** A run's view; `undefined` when Temporal holds no such run. */
   run(runId: string): Promise<RunView | undefined>;
