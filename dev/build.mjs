@@ -2,7 +2,8 @@
 // chunks so the CLI and a suite's `import 'llm-evals'` share one copy of each module; packages stay external.
 // In a checkout, bin/llm-evals.mjs calls ensureBuilt() on every start: it rebuilds only when a source is newer than
 // the last build (a few milliseconds to check, a quarter second to build). `npm pack` runs it with --pack, which also
-// writes the type declarations and the prebuilt workflow bundle that an installed package uses instead of webpack.
+// writes the type declarations, the prebuilt workflow bundle that an installed package uses instead of webpack, and
+// the view's browser script.
 //   node dev/build.mjs [--pack]
 import { spawnSync } from 'node:child_process';
 import {
@@ -198,7 +199,12 @@ async function pack() {
     join(DIST, 'workflow-bundle.js'),
     await buildWorkflowBundle(join(ROOT, 'workflows', 'index.ts')),
   );
-  console.log(`built ${relative(process.cwd(), DIST)}: JavaScript, declarations and the workflow bundle`);
+  // The view's browser script, bundled as the view bundles it in a checkout (src/view/script.ts).
+  const { bundleViewScript } = await tsImport('../src/view/script.ts', import.meta.url);
+  writeFileSync(join(DIST, 'view.js'), await bundleViewScript());
+  console.log(
+    `built ${relative(process.cwd(), DIST)}: JavaScript, declarations, the workflow bundle and the view's script`,
+  );
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

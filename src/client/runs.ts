@@ -54,6 +54,10 @@ export interface RunListing {
   state: RunState;
   startedAt: Date;
   closedAt?: Date;
+  /** The project folder it was started from (`LlmEvalsProject`), when it was tagged with one. */
+  project?: string;
+  /** The id of the schedule that started it (`LlmEvalsSchedule`), if one did. */
+  scheduleId?: string;
 }
 
 /** How long a command's worker goes on serving a completed run's gate, at most, for it to close. */
@@ -488,10 +492,15 @@ export class Runs {
     return how;
   }
 
-  /** Runs found through visibility, newest first; `project` keeps those of one project. */
-  async *list(options: { project?: string; limit?: number } = {}): AsyncGenerator<RunListing> {
+  /** Runs found through visibility, newest first; `project`, `suite` and `scheduleId` keep those that match. */
+  async *list(
+    options: { project?: string; suite?: string; scheduleId?: string; limit?: number } = {},
+  ): AsyncGenerator<RunListing> {
+    const quote = (value: string) => `'${value.replaceAll("'", "\\'")}'`;
     const where = [`WorkflowType = 'compareRun'`, `ExecutionStatus != 'ContinuedAsNew'`];
-    if (options.project) where.push(`LlmEvalsProject = '${options.project.replaceAll("'", "\\'")}'`);
+    if (options.project) where.push(`LlmEvalsProject = ${quote(options.project)}`);
+    if (options.suite) where.push(`LlmEvalsSuite = ${quote(options.suite)}`);
+    if (options.scheduleId) where.push(`LlmEvalsSchedule = ${quote(options.scheduleId)}`);
     let count = 0;
     // A page no bigger than asked: the server's default page is 1,000 runs, decoded before the first is yielded.
     const pageSize = options.limit ? Math.min(options.limit, 1000) : undefined;
@@ -501,6 +510,8 @@ export class Runs {
     })) {
       const first = (value: unknown) =>
         Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '';
+      const project = first(run.searchAttributes?.LlmEvalsProject);
+      const scheduleId = first(run.searchAttributes?.LlmEvalsSchedule);
       yield {
         runId: first(run.searchAttributes?.LlmEvalsRunId),
         suite: first(run.searchAttributes?.LlmEvalsSuite),
@@ -508,6 +519,8 @@ export class Runs {
         state: runStateOf(run.status.name, first(run.searchAttributes?.LlmEvalsState)),
         startedAt: run.startTime,
         ...(run.closeTime ? { closedAt: run.closeTime } : {}),
+        ...(project ? { project } : {}),
+        ...(scheduleId ? { scheduleId } : {}),
       };
       if (++count >= (options.limit ?? Number.POSITIVE_INFINITY)) return;
     }

@@ -4,8 +4,18 @@ import { RUN_STATES, type RunState } from '../core/run-state.ts';
 import { esc } from '../report/html-escape.ts';
 import { ASSETS, VIEW_CSP } from './assets.ts';
 import { casePage } from './case-page.ts';
+import { viewScript } from './script.ts';
 import type { RunView, RunsFilter, ViewSource } from './model.ts';
-import { anyLive, layout, runHref, runsPage, runsRowsHtml, savedPage, type PageContext } from './pages.ts';
+import {
+  anyLive,
+  layout,
+  rowHtml,
+  runHref,
+  runsPage,
+  runsRowsHtml,
+  savedPage,
+  type PageContext,
+} from './pages.ts';
 import { diffPage, schedulePage } from './more-pages.ts';
 import { liveHtml, runPage } from './run-page.ts';
 import type { SavedSnapshots } from './saved.ts';
@@ -49,8 +59,14 @@ function notFound(c: Context, what: string, context: PageContext) {
 function filterOf(c: Context): RunsFilter {
   const state = c.req.query('state');
   const page = Number(c.req.query('page') ?? 0);
+  const text = (name: 'project' | 'suite' | 'schedule') => {
+    const value = c.req.query(name);
+    return value ? { [name]: value } : {};
+  };
   return {
-    ...(c.req.query('project') ? { project: c.req.query('project')! } : {}),
+    ...text('project'),
+    ...text('suite'),
+    ...text('schedule'),
     ...(state && (RUN_STATES as readonly string[]).includes(state) ? { state: state as RunState } : {}),
     page: Number.isInteger(page) && page >= 0 ? page : 0,
   };
@@ -94,6 +110,11 @@ export function createViewApp(options: ViewOptions): Hono {
     await next();
   });
 
+  // The view's own script, bundled by esbuild from src/view/browser/ (see script.ts).
+  app.get('/assets/view.js', async (c) =>
+    c.body(await viewScript(), 200, { 'content-type': 'text/javascript; charset=utf-8' }),
+  );
+
   app.get('/assets/:name', (c) => {
     const asset = Object.hasOwn(ASSETS, c.req.param('name')) ? ASSETS[c.req.param('name')] : undefined;
     if (!asset) return notFound(c, 'no such asset', context);
@@ -105,13 +126,22 @@ export function createViewApp(options: ViewOptions): Hono {
   app.get('/', async (c) => {
     if (!options.source) return c.redirect('/saved', 303);
     const filter = filterOf(c);
-    return c.html(runsPage(await options.source.runs(filter), filter, context));
+    // From visibility alone, at once: the page's script fetches the counted rows (each reads its run's histories).
+    return c.html(runsPage(await options.source.runs(filter, false), filter, context));
   });
 
   app.get('/fragment/runs', async (c) => {
     if (!options.source) return notFound(c, 'Temporal is not linked', context);
     const page = await options.source.runs(filterOf(c));
     return c.html(runsRowsHtml(page), 200, { 'x-live': anyLive(page.rows) ? '1' : '0' });
+  });
+
+  app.get('/fragment/row/:runId', async (c) => {
+    const id = c.req.param('runId');
+    if (!options.source || !validRunId(id)) return notFound(c, 'no such run on this Temporal', context);
+    // A run that cannot be read leaves the list, as the counted list leaves it off: its line becomes nothing.
+    const row = await options.source.row(id);
+    return c.html(row ? rowHtml(row) : '');
   });
 
   const run = async (c: Context): Promise<RunView | undefined> => {

@@ -14,45 +14,14 @@ progress { width: 8rem; vertical-align: middle; } .count { font-variant-numeric:
   padding: .3rem .7rem; }
 ul.cases { list-style: none; padding: 0; } ul.cases li { padding: .15rem 0; border-bottom: 1px solid var(--band); }
 .banner.saved { background: #ddf4ff; }
+th.mark, td.mark { text-align: center; min-width: 2.5rem; } td.mark.ok { color: #1a7f37; } td.mark.err { color: #cf222e; }
 `;
 
-/**
- * Polls every `[data-live-src]` element each second and puts the server's fragment in it (our own escaped HTML); one
- * marked `data-reload` reloads the page once the server says nothing there moves any more (`x-live: 0`), for the
- * final figures. Asks before a form that changes a run is sent.
- */
-const VIEW_SCRIPT = `
-(() => {
-  for (const el of document.querySelectorAll('[data-live-src]')) {
-    const src = el.getAttribute('data-live-src');
-    let timer;
-    const tick = async () => {
-      try {
-        const response = await fetch(src, { headers: { accept: 'text/html' }, cache: 'no-store' });
-        if (!response.ok) return void (timer = setTimeout(tick, 2000));
-        el.innerHTML = await response.text();
-        if (response.headers.get('x-live') === '0' && el.hasAttribute('data-reload')) return void location.reload();
-      } catch {
-        // The server went away for a moment: try again.
-      }
-      timer = setTimeout(tick, 1000);
-    };
-    timer = setTimeout(tick, 1000);
-  }
-  for (const form of document.querySelectorAll('form[data-confirm]')) {
-    form.addEventListener('submit', (event) => {
-      if (!confirm(form.getAttribute('data-confirm'))) event.preventDefault();
-    });
-  }
-})();
-`;
-
-/** The view's static files by name: the report's stylesheet and sorting script, and the view's own. */
+/** The view's static files by name: the report's stylesheet and sorting script, and the view's own stylesheet. */
 export const ASSETS: Readonly<Record<string, { type: string; body: string }>> = {
   'report.css': { type: 'text/css; charset=utf-8', body: STYLE },
   'view.css': { type: 'text/css; charset=utf-8', body: VIEW_STYLE },
   'sort.js': { type: 'text/javascript; charset=utf-8', body: SCRIPT },
-  'view.js': { type: 'text/javascript; charset=utf-8', body: VIEW_SCRIPT },
 };
 
 /**

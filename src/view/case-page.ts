@@ -1,4 +1,4 @@
-import { formatCount, formatSeconds } from '../report/format.ts';
+import { formatCost, formatCount, formatSeconds } from '../report/format.ts';
 import { resultHtml } from '../report/html-cases.ts';
 import { esc, escJson } from '../report/html-escape.ts';
 import type { RunBase, RunView } from './model.ts';
@@ -6,9 +6,26 @@ import { layout, type PageContext } from './pages.ts';
 
 type Result = RunView['snapshot']['results'][number];
 
-/** What the report's result block leaves out and a case page has room for: tokens, attempts, time, waits. */
+/**
+ * Where a result's reply came from, in words: the reply cache (how many replies, how many calls this run made and
+ * paid), else a call. `undefined` when it was a plain call, or skipped. Batch runs add their case here: a result
+ * that records its batch says which, the same way.
+ */
+export function replySource(r: Result): string | undefined {
+  if (r.skipped) return 'not called: the reply cache had no reply for it (--cache-only)';
+  const cached = r.cached;
+  if (!cached) return undefined;
+  const replies = `${cached.replies} ${cached.replies === 1 ? 'reply' : 'replies'}`;
+  const calls = cached.calls
+    ? `, ${cached.calls} ${cached.calls === 1 ? 'call' : 'calls'} made (${formatCost(cached.paidUsd)} paid by this run)`
+    : ', no call made (nothing paid by this run)';
+  return `from the reply cache: ${replies}${calls}; latency, tokens and cost are those of the calls that first paid for them`;
+}
+
+/** What the report's result block leaves out and a case page has room for: where the reply came from, tokens, time. */
 function extraFacts(r: Result | undefined): string {
   if (!r) return '';
+  const source = replySource(r);
   const facts = [
     `tokens in ${formatCount(r.usage.inputTokens)}, out ${formatCount(r.usage.outputTokens)}`,
     `${r.attempts} ${r.attempts === 1 ? 'call' : 'calls'}`,
@@ -16,7 +33,11 @@ function extraFacts(r: Result | undefined): string {
     ...(r.waited ? [`waited ${formatSeconds(r.waited)}`] : []),
     `finished ${r.finishedAt}`,
   ];
-  return `<p class="note facts">${facts.map(esc).join(' · ')}</p>`;
+  return (
+    `<p class="note source" data-source="${source ? (r.cached ? 'cache' : 'skipped') : 'call'}">` +
+    `${esc(source ?? 'called for this run')}</p>` +
+    `<p class="note facts">${facts.map(esc).join(' · ')}</p>`
+  );
 }
 
 /**

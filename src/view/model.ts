@@ -4,6 +4,7 @@ import type { RunState } from '../core/run-state.ts';
 import type { RunSummary } from '../core/run-summary.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import type { ScheduleShow } from '../report/schedule-text.ts';
+import type { CaseFlips } from './flips.ts';
 
 /** One line of the runs list: a run's summary, as `runs` shows it, with its project and best contender so far. */
 export interface RunRow extends RunSummary {
@@ -11,24 +12,46 @@ export interface RunRow extends RunSummary {
   project: string;
   /** The best contender's name and its ranking value, once a case is scored. */
   best?: { name: string; value: string };
-  /** The schedule that started it, if one did. */
+  /** The schedule that started it, if one did: its name. */
   schedule?: string;
 }
 
-/** What the runs list is asked for: a project, a state, a page (from 0). */
+/**
+ * A run's line as visibility alone gives it (one listing page for the whole list), before its results are counted:
+ * the list answers with these at once, and its script fetches the counted rows.
+ */
+export type RunLine = Omit<RunRow, 'done' | 'total' | 'errors' | 'costUsd' | 'best'>;
+
+/** Whether a line of the list has its results counted. */
+export function isCounted(line: RunRow | RunLine): line is RunRow {
+  return 'total' in line;
+}
+
+/** What the runs list is asked for: a project, a suite, a schedule (its id), a state, a page (from 0). */
 export interface RunsFilter {
   project?: string;
+  suite?: string;
+  /** A schedule's id (it carries the project and the name). */
+  schedule?: string;
   state?: RunState;
   page: number;
 }
 
-/** One page of the runs list, with the projects known so far for the filter. */
+/** The values the runs list's filters offer: those seen on this Temporal so far. */
+export interface RunsFacets {
+  projects: string[];
+  suites: string[];
+  /** Schedules by id, with the name a user knows them by. */
+  schedules: { id: string; name: string }[];
+}
+
+/** One page of the runs list, with the values known so far for the filters. */
 export interface RunsPage {
-  rows: RunRow[];
+  rows: (RunRow | RunLine)[];
   /** Older runs match the filter too, on the next page. */
   more: boolean;
   pageSize: number;
-  projects: string[];
+  facets: RunsFacets;
 }
 
 /** A run as its page shows it: its snapshot so far, its state and each experiment's progress. */
@@ -44,12 +67,23 @@ export interface RunView {
   saved?: string;
 }
 
+/** A schedule as its page shows it: what `schedule show` gathers, and the cases that flip over its finished runs. */
+export interface ScheduleView {
+  show: ScheduleShow;
+  flips: CaseFlips[];
+  /** The finished runs the flips were counted over, oldest first. */
+  flipRuns: string[];
+}
+
 /** Where a page's links start: a run in Temporal (`/runs/ID`) or a saved snapshot (`/saved/FILE`). */
 export type RunBase = string;
 
 /** What the view reads runs through: Temporal (through the client room) or, when it is down, nothing. */
 export interface ViewSource {
-  runs(filter: RunsFilter): Promise<RunsPage>;
+  /** A page of the runs list; `count: false` answers from visibility alone (lines not counted yet, unless kept). */
+  runs(filter: RunsFilter, count?: boolean): Promise<RunsPage>;
+  /** One run's counted line of the runs list (the list's script fills its lines one by one); none when unreadable. */
+  row(runId: string): Promise<RunRow | undefined>;
   /** A run's view; `undefined` when Temporal holds no such run. */
   run(runId: string): Promise<RunView | undefined>;
   /**
@@ -63,6 +97,6 @@ export interface ViewSource {
   answer(runId: string, goOn: boolean): Promise<void>;
   /** The change from run `a` to run `b`, as `llm-evals diff` computes it. */
   diff(a: string, b: string): Promise<RunChange>;
-  /** A project's schedule as `llm-evals schedule show` gathers it; `undefined` when there is none of that name. */
-  schedule(project: string, name: string): Promise<ScheduleShow | undefined>;
+  /** A project's schedule as `schedule show` gathers it, with its flipping cases; `undefined` when there is none. */
+  schedule(project: string, name: string): Promise<ScheduleView | undefined>;
 }

@@ -3,8 +3,11 @@ import { contenderName } from '../report/columns.ts';
 import { formatPercent } from '../report/format.ts';
 import { changeHtml } from '../report/html-change.ts';
 import { esc } from '../report/html-escape.ts';
+import { trendSvg } from '../report/trend-chart.ts';
 import type { ScheduleShow } from '../report/schedule-text.ts';
+import type { ScheduleView } from './model.ts';
 import { layout, runHref, type PageContext } from './pages.ts';
+import { caseHref } from './run-page.ts';
 
 /** `/diff?a=A&b=B`: the diff page of two runs. */
 export function diffHref(a: string, b: string): string {
@@ -35,8 +38,53 @@ export function diffPage(
   return layout(`diff ${a} → ${b}`, body.filter(Boolean).join('\n'), context);
 }
 
-/** A schedule's page: when it fires, its last runs with each contender's score, the latest change and why it regressed. */
-export function schedulePage(show: ScheduleShow, context: PageContext = {}): string {
+/** How many flipping cases a schedule's page lists; the heading says how many there are. */
+const FLIPS_SHOWN = 100;
+
+/** The schedule's trend picture (the report's): each contender's primary score per dataset over its runs, oldest left. */
+function trendHtml(show: ScheduleShow): string {
+  const runs = show.runs
+    .map((r) => ({ runId: r.runId, at: r.startedAt.toISOString(), state: r.state, scores: r.scores }))
+    .reverse();
+  if (runs.length === 0) return '<p class="note">No run yet.</p>';
+  return `<figure class="trend">${trendSvg({ primary: show.primary, contenders: show.contenders, runs })}</figure>`;
+}
+
+/** The cases that flip between right and wrong over the schedule's finished runs: one mark per run, oldest first. */
+function flipsHtml(view: ScheduleView): string {
+  const { flips, flipRuns, show } = view;
+  if (flipRuns.length < 2)
+    return '<p class="note">No flip to show yet: the schedule needs two finished runs.</p>';
+  if (flips.length === 0)
+    return `<p class="note">No case flipped over the last ${flipRuns.length} finished runs.</p>`;
+  const names = new Map(show.contenders.map((c) => [c.key, contenderName(c)]));
+  const newest = flipRuns.at(-1)!;
+  const mark = (m: boolean | null) =>
+    m === null ? '<td class="mark">–</td>' : `<td class="mark ${m ? 'ok' : 'err'}">${m ? '✓' : '✗'}</td>`;
+  const head = flipRuns.map((r) => `<th class="mark" title="${esc(r)}">${esc(r.slice(-4))}</th>`).join('');
+  const rows = flips
+    .slice(0, FLIPS_SHOWN)
+    .map(
+      (f) =>
+        `<tr data-case="${esc(f.caseKey)}"><td><a href="${esc(caseHref(runHref(newest), f.caseKey))}">${esc(f.caseKey)}</a></td>` +
+        `<td>${esc(names.get(f.contender) ?? f.contender)}</td><td>${esc(f.dataset)}</td>` +
+        `<td class="num">${f.flips}</td>${f.marks.map(mark).join('')}</tr>`,
+    );
+  return (
+    `<p class="note">${flips.length} ${flips.length === 1 ? 'case' : 'cases'} went from right to wrong or back ` +
+    `over the last ${flipRuns.length} finished runs (right: full marks on ${esc(show.primary)}), most flips first` +
+    `${flips.length > FLIPS_SHOWN ? `; the first ${FLIPS_SHOWN} listed` : ''}.</p>\n` +
+    `<div class="scroll"><table id="flips"><thead><tr><th>case</th><th>contender</th><th>dataset</th>` +
+    `<th class="num">flips</th>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`
+  );
+}
+
+/**
+ * A schedule's page: when it fires, its trend, the cases that flip over its runs, its last runs with each contender's
+ * score, the latest change and why it regressed.
+ */
+export function schedulePage(view: ScheduleView, context: PageContext = {}): string {
+  const { show } = view;
   const { schedule } = show;
   const columns = show.contenders.map(contenderName);
   const datasets = [...new Set(show.runs.flatMap((r) => r.scores.map((s) => s.dataset)))];
@@ -69,6 +117,8 @@ export function schedulePage(show: ScheduleShow, context: PageContext = {}): str
     '<p><a href="/">← runs</a></p>',
     `<h1>Schedule ${esc(schedule.name)} <span class="note">${esc(schedule.suite)}</span></h1>`,
     `<p class="meta">${facts.join(' · ')}</p>`,
+    `<h2>Trend</h2>\n${trendHtml(show)}`,
+    `<h2>Cases that flip</h2>\n${flipsHtml(view)}`,
     `<h2>Runs</h2>\n<p class="note">${esc(show.primary)} per contender and dataset, newest first.</p>`,
     `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`,
     show.change

@@ -1,7 +1,7 @@
 import { RUN_STATES } from '../core/run-state.ts';
 import { formatCost, formatSeconds } from '../report/format.ts';
 import { esc } from '../report/html-escape.ts';
-import type { RunRow, RunsFilter, RunsPage } from './model.ts';
+import { isCounted, type RunLine, type RunRow, type RunsFilter, type RunsPage } from './model.ts';
 
 /** `/schedule?project=P&name=N`: a schedule's page. */
 export function scheduleHref(project: string, name: string): string {
@@ -52,20 +52,26 @@ export function progressHtml(done: number, total: number): string {
 
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 19);
 
-/** A run's line in the runs list. */
-function rowHtml(r: RunRow): string {
-  const best = r.best ? `${esc(r.best.name)} <span class="note">${esc(r.best.value)}</span>` : '';
+/** A run's line in the runs list; one not counted yet says so where its counts go (the script fetches them). */
+export function rowHtml(r: RunRow | RunLine): string {
+  const counted = isCounted(r) ? r : undefined;
+  const best = counted?.best
+    ? `${esc(counted.best.name)} <span class="note">${esc(counted.best.value)}</span>`
+    : '';
   const folder = r.project.split('/').filter(Boolean).pop() ?? r.project;
+  const wait = '<td class="note counting">…</td>';
   return (
-    `<tr data-run="${esc(r.runId)}" data-state="${esc(r.state)}">` +
+    `<tr data-run="${esc(r.runId)}" data-state="${esc(r.state)}"${counted ? '' : ' data-counting'}>` +
     `<td><a href="${esc(runHref(r.runId))}">${esc(r.runId)}</a></td>` +
     `<td>${esc(r.suite)}${r.schedule ? ` <a class="note" href="${esc(scheduleHref(r.project, r.schedule))}">schedule ${esc(r.schedule)}</a>` : ''}</td>` +
     `<td title="${esc(r.project)}">${esc(folder)}</td>` +
     `<td class="state state-${esc(r.state)}">${esc(r.state)}</td>` +
-    `<td class="progress" data-v="${r.total ? r.done / r.total : 0}">${progressHtml(r.done, r.total)}</td>` +
-    `<td class="num${r.errors ? ' err' : ''}" data-v="${r.errors}">${r.errors}</td>` +
-    `<td>${best}</td>` +
-    `<td class="num" data-v="${r.costUsd ?? ''}">${esc(formatCost(r.costUsd))}</td>` +
+    (counted
+      ? `<td class="progress" data-v="${counted.total ? counted.done / counted.total : 0}">${progressHtml(counted.done, counted.total)}</td>` +
+        `<td class="num${counted.errors ? ' err' : ''}" data-v="${counted.errors}">${counted.errors}</td>` +
+        `<td>${best}</td>` +
+        `<td class="num" data-v="${counted.costUsd ?? ''}">${esc(formatCost(counted.costUsd))}</td>`
+      : wait.repeat(4)) +
     `<td class="num" data-v="${r.duration}">${esc(formatSeconds(r.duration))}</td>` +
     `<td data-v="${esc(r.startedAt)}">${esc(when(r.startedAt))}</td></tr>`
   );
@@ -86,6 +92,8 @@ export function anyLive(rows: readonly Pick<RunRow, 'state'>[]): boolean {
 export function filterQuery(filter: RunsFilter): string {
   const q = new URLSearchParams();
   if (filter.project) q.set('project', filter.project);
+  if (filter.suite) q.set('suite', filter.suite);
+  if (filter.schedule) q.set('schedule', filter.schedule);
   if (filter.state) q.set('state', filter.state);
   if (filter.page) q.set('page', String(filter.page));
   const text = q.toString();
@@ -95,15 +103,39 @@ export function filterQuery(filter: RunsFilter): string {
 function filterForm(page: RunsPage, filter: RunsFilter): string {
   const option = (value: string, label: string, chosen: string | undefined) =>
     `<option value="${esc(value)}"${value === (chosen ?? '') ? ' selected' : ''}>${esc(label)}</option>`;
-  const projects = [...new Set([...page.projects, ...(filter.project ? [filter.project] : [])])].sort();
+  // A value in the URL that no listing showed yet (a new project) stays chosen.
+  const values = (known: readonly string[], chosen: string | undefined) =>
+    [...new Set([...known, ...(chosen ? [chosen] : [])])].sort();
+  const select = (
+    name: string,
+    all: string,
+    options: readonly { value: string; label: string }[],
+    chosen?: string,
+  ) =>
+    `<label>${name} <select name="${name}">${option('', all, chosen)}` +
+    options.map((o) => option(o.value, o.label, chosen)).join('') +
+    '</select></label> ';
+  const plain = (known: readonly string[], chosen: string | undefined) =>
+    values(known, chosen).map((v) => ({ value: v, label: v }));
+  const schedules = new Map(page.facets.schedules.map((s) => [s.id, s.name]));
+  if (filter.schedule && !schedules.has(filter.schedule)) schedules.set(filter.schedule, filter.schedule);
   return (
     '<form class="filter" method="get" action="/">' +
-    `<label>project <select name="project">${option('', 'all projects', filter.project)}` +
-    projects.map((p) => option(p, p, filter.project)).join('') +
-    '</select></label> ' +
-    `<label>state <select name="state">${option('', 'any state', filter.state)}` +
-    RUN_STATES.map((s) => option(s, s, filter.state)).join('') +
-    '</select></label> <button type="submit">filter</button></form>'
+    select('project', 'all projects', plain(page.facets.projects, filter.project), filter.project) +
+    select('suite', 'all suites', plain(page.facets.suites, filter.suite), filter.suite) +
+    select(
+      'schedule',
+      'any schedule',
+      [...schedules].map(([value, label]) => ({ value, label })),
+      filter.schedule,
+    ) +
+    select(
+      'state',
+      'any state',
+      RUN_STATES.map((s) => ({ value: s, label: s })),
+      filter.state,
+    ) +
+    '<button type="submit">filter</button></form>'
   );
 }
 
@@ -134,15 +166,20 @@ export function runsPage(page: RunsPage, filter: RunsFilter, context: PageContex
   ];
   const right = new Set(['errors', 'cost', 'duration']);
   const head = headers.map((h) => `<th${right.has(h) ? ' class="num"' : ''}>${esc(h)}</th>`).join('');
-  // The newest page follows new runs and running ones; an older page only while one of its runs goes on.
-  const live = filter.page === 0 || anyLive(page.rows);
+  // The newest page follows new runs and running ones; an older page only until its runs are counted and closed.
+  const once = filter.page > 0;
+  const counting = page.rows.some((r) => !isCounted(r));
+  const live = !once || counting || anyLive(page.rows);
+  const liveAttributes = live
+    ? ` data-live-src="/fragment/runs${esc(filterQuery(filter))}"${counting ? ' data-now' : ''}${once ? ' data-once' : ''}`
+    : '';
   const body =
     '<h1>Runs</h1>\n' +
     filterForm(page, filter) +
     '\n' +
     pager(page, filter) +
     `\n<div class="scroll"><table id="runs" class="sortable"><thead><tr>${head}</tr></thead>` +
-    `<tbody${live ? ` data-live-src="/fragment/runs${esc(filterQuery(filter))}"` : ''}>\n${runsRowsHtml(page)}\n</tbody></table></div>`;
+    `<tbody${liveAttributes}>\n${runsRowsHtml(page)}\n</tbody></table></div>`;
   return layout('Runs', body, context);
 }
 

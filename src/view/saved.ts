@@ -2,11 +2,15 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Snapshot } from '../core/snapshot.ts';
 import { readSnapshot } from '../output/save.ts';
+import { keep } from './keep.ts';
 import type { RunView } from './model.ts';
 import { countedProgress, savedState } from './progress.ts';
 
 /** A saved snapshot's file name: no folder part, nothing but plain characters, `.json` at the end. */
 const FILE = /^[A-Za-z0-9][A-Za-z0-9._-]*\.json$/;
+
+/** Results the kept saved snapshots may hold in all, as for Temporal's runs. */
+const KEPT_RESULTS = 30_000;
 
 /** A saved snapshot file as the list shows it. */
 export interface SavedFile {
@@ -54,8 +58,7 @@ export class SavedSnapshots {
       } catch {
         return undefined;
       }
-      this.cache.set(file, { mtime, snapshot });
-      if (this.cache.size > 8) this.cache.delete(this.cache.keys().next().value!);
+      keep(this.cache, file, { mtime, snapshot }, KEPT_RESULTS, (kept) => kept.snapshot.results.length);
     }
     const state = savedState(snapshot.status);
     return {

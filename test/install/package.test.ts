@@ -79,6 +79,8 @@ describe('the installed package', () => {
     for (const needed of [
       'dist/cli.js',
       'dist/workflow-bundle.js',
+      // The view's browser script, bundled by `npm pack` (an installed package has no src/ to bundle it from).
+      'dist/view.js',
       'dist/types/src/index.d.ts',
       'bin/llm-evals.mjs',
     ])

@@ -35,10 +35,26 @@ const ROW: RunRow = {
   best: { name: HOSTILE_REPLY, value: '90.0% score' },
 };
 
-/** A source with one running run that records what it was asked to change. */
-function fakeSource(changes: string[]): ViewSource {
+const FACETS = {
+  projects: [ROW.project, '/p/other'],
+  suites: ['viewed', 'other'],
+  schedules: [{ id: 'llm-evals/p-1/nightly', name: 'nightly' }],
+};
+
+/** The line visibility alone gives of ROW: no counts yet. */
+const { done: _d, total: _t, errors: _e, costUsd: _c, best: _b, ...LINE } = ROW;
+
+/**
+ * A source with one running run that records what it was asked to change, and each runs list it was asked for (its
+ * filter, and whether counted); uncounted, it answers with the run's line alone.
+ */
+function fakeSource(changes: string[], asked: string[] = []): ViewSource {
   return {
-    runs: () => Promise.resolve({ rows: [ROW], more: false, pageSize: 50, projects: [ROW.project] }),
+    runs: (filter, count = true) => {
+      asked.push(`${JSON.stringify(filter)} ${count ? 'counted' : 'listed'}`);
+      return Promise.resolve({ rows: [count ? ROW : LINE], more: false, pageSize: 50, facets: FACETS });
+    },
+    row: (id) => Promise.resolve(id === 'r-1' ? ROW : undefined),
     run: (id) => Promise.resolve(id === 'r-1' ? RUN : undefined),
     live: (id) => Promise.resolve(id === 'r-1' ? RUN : undefined),
     cancel: (id) => Promise.resolve(void changes.push(`cancel ${id}`)).then(() => 'cancelled' as const),
@@ -52,9 +68,9 @@ function fakeSource(changes: string[]): ViewSource {
   };
 }
 
-function app(options: Partial<ViewOptions> = {}, changes: string[] = []) {
+function app(options: Partial<ViewOptions> = {}, changes: string[] = [], asked: string[] = []) {
   const made = createViewApp({
-    source: fakeSource(changes),
+    source: fakeSource(changes, asked),
     saved: new SavedSnapshots(undefined),
     csrf: 'csrf-token-123',
     hosts: ['127.0.0.1:7357'],
@@ -92,6 +108,7 @@ describe('the view app', () => {
     '/runs/..%2f..%2fetc%2fpasswd',
     '/runs/a..%2fb',
     '/runs/r-2',
+    '/fragment/row/..%2f..%2fetc%2fpasswd',
     '/runs/r-1/case?key=..%2f..%2fpackage.json',
     '/saved/..%2fpackage.json',
     '/assets/..%2fapp.ts',
@@ -172,5 +189,58 @@ describe('the view app', () => {
     expect(page).not.toContain('<form method="post"');
     expect((await request('/saved/notes.txt')).status).toBe(404);
     expect((await request('/runs/r-1')).status).toBe(404);
+  });
+
+  it('answers the runs list from visibility and has the script fetch the counted rows, filter and all', async () => {
+    const asked: string[] = [];
+    const request = app({}, [], asked);
+    const query =
+      '?project=%2Fp%2Fother&suite=viewed&schedule=llm-evals%2Fp-1%2Fnightly&state=completed&page=2';
+    const html = await (await request(`/${query}`)).text();
+    const filter = {
+      project: '/p/other',
+      suite: 'viewed',
+      schedule: 'llm-evals/p-1/nightly',
+      state: 'completed',
+      page: 2,
+    };
+    expect(asked).toEqual([`${JSON.stringify(filter)} listed`]);
+    // The line's counts wait for the script, which asks at once, for the same filter, and stops once nothing moves.
+    expect(html).toContain('<tr data-run="r-1" data-state="running" data-counting>');
+    expect(html).toMatch(/<td class="note counting">…<\/td>/);
+    const src = `/fragment/runs${query.replaceAll('&', '&amp;')}`;
+    expect(html).toContain(`<tbody data-live-src="${src}" data-now data-once>`);
+    // Each filter a select, its value chosen; a schedule offered by name.
+    for (const [name, value] of [
+      ['project', '/p/other'],
+      ['suite', 'viewed'],
+      ['schedule', 'llm-evals/p-1/nightly'],
+      ['state', 'completed'],
+    ])
+      expect(html).toMatch(new RegExp(`<select name="${name}">.*<option value="${value}" selected>`));
+    expect(html).toContain('<option value="llm-evals/p-1/nightly" selected>nightly</option>');
+    const rows = await (await request(`/fragment/runs${query}`)).text();
+    expect(asked[1]).toBe(`${JSON.stringify(filter)} counted`);
+    expect(rows).toContain('<progress value="3" max="12"></progress>');
+    expect(rows).not.toContain('data-counting');
+    // Or one line at a time, as the script fills the list in.
+    const one = await (await request('/fragment/row/r-1')).text();
+    expect(one).toMatch(/^<tr data-run="r-1" data-state="running">.*<progress value="3" max="12">/);
+    // One that cannot be read leaves the list, as the counted list leaves it off; no error for the page's console.
+    const gone = await request('/fragment/row/r-2');
+    expect([gone.status, await gone.text()]).toEqual([200, '']);
+  });
+
+  it('serves its own script bundled by esbuild, with the CSP, and no script inline in any page', async () => {
+    const response = await app()('/assets/view.js');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/javascript');
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self';");
+    const script = await response.text();
+    // One self-contained function, minified: no module syntax the page's classic <script> could not run.
+    expect(script).toMatch(/^("use strict";)?\(\(\)=>\{/);
+    expect(script).not.toMatch(/\bimport\b|\bexport\b|\brequire\(/);
+    expect(script).toContain('data-live-src');
+    expect(script.split('\n').length).toBeLessThanOrEqual(2);
   });
 });

@@ -3,6 +3,8 @@ import type { RunState } from '../../src/core/run-state.ts';
 import type { RunsFilter } from '../../src/view/model.ts';
 import { anyLive, filterQuery, progressHtml } from '../../src/view/pages.ts';
 import { countedProgress, savedState } from '../../src/view/progress.ts';
+import { replySource } from '../../src/view/case-page.ts';
+import { keep } from '../../src/view/keep.ts';
 import { caseHref } from '../../src/view/run-page.ts';
 import { snapshotFixture } from '../report/fixture.ts';
 
@@ -41,6 +43,10 @@ describe('the view’s pure parts', () => {
     [{ page: 0 }, ''],
     [{ page: 2 }, '?page=2'],
     [{ project: '/a b/c', state: 'running', page: 0 }, '?project=%2Fa+b%2Fc&state=running'],
+    [
+      { suite: 'toy', schedule: 'llm-evals/app-1/nightly', state: 'failed', page: 1 },
+      '?suite=toy&schedule=llm-evals%2Fapp-1%2Fnightly&state=failed&page=1',
+    ],
   ])('filterQuery(%j) = %j', (filter, query) => {
     expect(filterQuery(filter)).toBe(query);
   });
@@ -57,5 +63,70 @@ describe('the view’s pure parts', () => {
   it('escapes a case key into its link, and draws progress with no inline style', () => {
     expect(caseHref('/runs/r-1', 'north/a&b "c"')).toBe('/runs/r-1/case?key=north%2Fa%26b%20%22c%22');
     expect(progressHtml(3, 0)).toBe('<progress value="3" max="1"></progress> <span class="count">3/0</span>');
+  });
+
+  it.each<[string, Partial<(typeof snapshot.results)[number]>, RegExp | undefined]>([
+    ['a call', {}, undefined],
+    [
+      'all from the cache',
+      { cached: { replies: 1, calls: 0, paidUsd: 0 } },
+      /^from the reply cache: 1 reply, no call made/,
+    ],
+    [
+      'some from the cache',
+      { cached: { replies: 2, calls: 3, paidUsd: 0.0123 } },
+      /^from the reply cache: 2 replies, 3 calls made \(\$0\.0123 paid by this run\)/,
+    ],
+    ['skipped', { skipped: true }, /^not called: the reply cache had no reply/],
+  ])('replySource: %s', (_, extra, said) => {
+    const told = replySource({ ...snapshot.results[0]!, ...extra });
+    if (said) expect(told).toMatch(said);
+    else expect(told).toBeUndefined();
+  });
+
+  it.each<[string, [string, number][], number, string[]]>([
+    [
+      'under the budget',
+      [
+        ['a', 10],
+        ['b', 10],
+      ],
+      30,
+      ['a', 'b'],
+    ],
+    [
+      'the oldest dropped first',
+      [
+        ['a', 10],
+        ['b', 10],
+        ['c', 15],
+      ],
+      30,
+      ['b', 'c'],
+    ],
+    [
+      'the one kept stays, however heavy',
+      [
+        ['a', 10],
+        ['b', 50],
+      ],
+      30,
+      ['b'],
+    ],
+    [
+      'kept again: newest',
+      [
+        ['a', 10],
+        ['b', 10],
+        ['a', 10],
+        ['c', 10],
+      ],
+      25,
+      ['a', 'c'],
+    ],
+  ])('keep: %s', (_, values, budget, left) => {
+    const kept = new Map<string, number>();
+    for (const [key, weight] of values) keep(kept, key, weight, budget, (w) => w);
+    expect([...kept.keys()]).toEqual(left);
   });
 });
