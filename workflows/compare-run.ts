@@ -106,6 +106,7 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
           contender: input.contenders[e.contender]!,
           cases: input.datasets[e.dataset]!,
           parallelism: input.parallelism,
+          ...(input.batch ? { batch: input.batch } : {}),
         },
       ],
     }).then(

@@ -23,8 +23,11 @@ import {
   type ExperimentState,
   type RetryJob,
 } from '../src/core/experiment-state.ts';
+import type { BatchPolling } from '../src/core/batch.ts';
 import type { Contender } from '../src/core/matrix.ts';
+import type { BatchWait } from '../src/core/progress.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
+import { batchRounds } from './batch-rounds.ts';
 import { exchangeUpdate, experimentProgressQuery, retryUpdate } from './messages.ts';
 
 /** One experiment: a contender over one dataset's cases, `[key, hash]` each, `parallelism` calls in flight. */
@@ -35,6 +38,8 @@ export interface ExperimentInput {
   contender: Contender;
   cases: [key: string, hash: string][];
   parallelism: number;
+  /** `--batch`: the calls go out as the provider's batches before the pool runs; absent in other runs. */
+  batch?: BatchPolling;
 }
 
 /** How the experiment ended: its counts, and `stopped` when the gate stopped the run before every case was done. */
@@ -120,10 +125,12 @@ export async function experiment(
     }
   };
 
+  const batch: { wait?: BatchWait } = {};
   setHandler(experimentProgressQuery, () => ({
     done: state.queue.done,
     errors: state.queue.errors,
     total: state.queue.total,
+    ...(batch.wait ? { batch: batch.wait } : {}),
   }));
   setHandler(retryUpdate, (report) => handleRetryReport(state, report));
   setHandler(exchangeUpdate, (request) => {
@@ -136,6 +143,8 @@ export async function experiment(
     return answer;
   });
 
+  // A `--batch` run's replies come through the provider's batches first; the pool then finds them in the cache.
+  if (input.batch && !carry) await batchRounds({ ...input, batch: input.batch }, batch);
   for (;;) {
     const step = nextStep(state, updates >= UPDATES_PER_RUN || workflowInfo().continueAsNewSuggested);
     if (step === 'done' || step === 'stop') break;

@@ -285,6 +285,7 @@ export class Runs {
             );
             e.done = own.done;
             e.errors = own.errors;
+            if (own.batch) e.batch = own.batch;
           } catch {
             // The experiment may have just closed; the next poll counts it through the run.
           }

@@ -1,3 +1,4 @@
+import type { BatchPolling } from './batch.ts';
 import type { Contender, RateLimit } from './matrix.ts';
 import type { Plan } from './plan.ts';
 import type { RunSchedule } from './schedule-spec.ts';
@@ -20,6 +21,8 @@ export interface RunInput {
   schedule?: RunSchedule;
   /** Where each finished experiment is sent besides the local log; absent in runs started before trackers. */
   tracking?: Tracking;
+  /** `--batch`: how experiments wait on their batches; absent in other runs. */
+  batch?: BatchPolling;
 }
 
 /** Derives the workflow's input from a plan, and the trackers chosen for it. */
@@ -43,6 +46,7 @@ export function toRunInput(runId: string, plan: Plan, tracking?: Tracking): RunI
     ...(Object.keys(plan.inFlight).length ? { inFlight: plan.inFlight } : {}),
     ...(plan.abortAfter ? { abortAfter: plan.abortAfter } : {}),
     ...(tracking ? { tracking } : {}),
+    ...(plan.settings.batch ? { batch: { poll: plan.settings.batch.poll } } : {}),
   };
 }
 

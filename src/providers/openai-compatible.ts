@@ -1,4 +1,5 @@
 import type { CatalogEntry } from '../api/types.ts';
+import { OpenAIBatchApi } from './batch.ts';
 import { ChatCompletionsProvider, type TokenPrices } from './chat-completions.ts';
 
 /** Prices as a lineup writes them: dollars per million tokens. */
@@ -14,6 +15,10 @@ export interface EndpointSettings {
   /** For every model of the endpoint unless the model states its own. */
   prices?: PricesPerMillion;
   models: { model: string; prices?: PricesPerMillion }[];
+  /** The endpoint serves OpenAI's Batch API (`/v1/files` + `/v1/batches`), so `--batch` may use it. */
+  batch?: boolean;
+  /** The share of the price a batch's reply costs less (OpenAI's: 0.5). */
+  batchDiscount?: number;
 }
 
 const perToken = (prices: PricesPerMillion | undefined): TokenPrices =>
@@ -42,9 +47,26 @@ export class OpenAICompatibleProvider extends ChatCompletionsProvider {
       env,
     });
     this.address = endpoint.baseUrl;
+    this.batch = endpoint.batch
+      ? new OpenAIBatchApi({
+          name,
+          baseUrl: () => endpoint.baseUrl,
+          ...(endpoint.apiKeyEnv ? { apiKeyEnv: endpoint.apiKeyEnv } : {}),
+          env,
+        })
+      : undefined;
+    this.batchDiscount = endpoint.batchDiscount ?? 0.5;
   }
 
   private readonly address: string;
+  private readonly batch: OpenAIBatchApi | undefined;
+  /** The share of the price a batch's reply costs less: its cost is the call's times (1 − this). */
+  readonly batchDiscount: number;
+
+  /** The endpoint's Batch API, when its section says `batch: true`. */
+  batchApi(): OpenAIBatchApi | undefined {
+    return this.batch;
+  }
 
   /** The endpoint's base URL: `verify` and the run commands check that it accepts a connection before any call. */
   endpoint(): string {

@@ -3,6 +3,7 @@ import { expandContenders, planExperiments, repeatContenders } from '../core/mat
 import type { CacheMode, Plan } from '../core/plan.ts';
 import { weightProblems } from '../core/weights.ts';
 import { ConfigError, quote } from '../errors.ts';
+import { batchSettings } from './batch-plan.ts';
 import type { LoadedCase } from './cases.ts';
 import { readLineup, type Lineup, type SettingOverrides } from './lineup.ts';
 import type { LoadedSuite } from './load.ts';
@@ -17,6 +18,8 @@ export interface PlanOptions {
   repeat?: number;
   /** How the run uses the reply cache; none: calls everything and keeps the replies. */
   cache?: CacheMode;
+  /** `--batch`: the waits between looks at a batch (seconds, first and last); none: calls go one by one. */
+  batch?: [number, number];
   options?: Record<string, Json>;
 }
 
@@ -88,6 +91,7 @@ export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], opti
       concurrency: options.concurrency,
       ...(options.repeat && options.repeat > 1 ? { repeat: options.repeat } : {}),
       ...(options.cache ? { cache: options.cache } : {}),
+      ...(options.batch ? batchSettings(suite, contenders, options.batch, options.cache) : {}),
     },
     ...(config.values.weighted_score ? { weights: config.values.weighted_score.weights } : {}),
     ...(config.values.errors ? { abortAfter: config.values.errors.abort_after } : {}),
