@@ -120,7 +120,7 @@ export function createBatchActivities(deps: CaseDeps) {
       return apiOf(deps, ref.provider).api.cancel(ref.batchId);
     },
 
-    receiveBatch: async (ref: BatchRef & { contender: Contender }): Promise<ReceivedBatch> => {
+    receiveBatch: async (ref: BatchRef & { runId: string; contender: Contender }): Promise<ReceivedBatch> => {
       const { provider, api } = apiOf(deps, ref.provider);
       const log: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };
       const model = gatedModel(ref.contender, deps.registry.get(ref.provider)!, deps.gate, '', log, 1);
@@ -152,6 +152,7 @@ export function createBatchActivities(deps: CaseDeps) {
           response: { ...response, usage },
           // A batch's requests have no latency of their own: the provider ran them when it chose.
           latency: null,
+          batchRun: ref.runId,
         });
         received.replies++;
       }

@@ -76,6 +76,14 @@ export function cachedModel(
       const key = replyKeyOf(gated, contender, provider, request);
       if (mode !== 'refresh') {
         const entry = await cache.get(key);
+        if (entry?.batchRun === runId) {
+          // This run's own batch paid for it: a call made, at the batch price, not a reply found.
+          hits.calls++;
+          hits.paidUsd += entry.response.usage.costUsd ?? 0;
+          log.usage = addUsage(log.usage, entry.response.usage);
+          if (entry.response.truncated) log.truncated = true;
+          return entry.response;
+        }
         if (entry) {
           hits.replies++;
           log.latency = (log.latency ?? 0) + (entry.latency ?? 0);

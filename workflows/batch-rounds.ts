@@ -81,7 +81,7 @@ export async function batchRounds(
       if (isCancellation(error)) await CancellationScope.nonCancellable(() => cancelBatch(ref));
       throw error;
     }
-    const received = await receiveBatch({ ...ref, contender });
+    const received = await receiveBatch({ ...ref, runId, contender });
     shown.wait = undefined;
     if (received.replies === 0) return;
   }

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchServer } from '../helpers/batch-server.ts';
+import { runCli, runCliLong, startCli, type CliResult } from '../helpers/cli.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
+import { cliEnv, numberedCases, providerSuite, rowsByModel, savedSnapshot } from '../providers/cli-suite.ts';
+
+const dirs = new TempDirs();
+const CASES = 50;
+const KEY = 'sk-batch-test-4f1c';
+
+/** An endpoint section with a batch API (or without, for `plain`), priced so 50 echoed cases cost $2.00 one by one. */
+const section = (name: string, url: string, batch: boolean) => `
+${name}:
+  base_url: ${url}
+  api_key_env: BATCH_KEY
+  prices: { input: 1000, output: 2000 }
+  ${batch ? 'batch: true' : ''}
+  models: [gpt-x]
+`;
+
+const env = (extra: Record<string, string> = {}) =>
+  cliEnv(dirs.os(), { BATCH_KEY: KEY, LLM_EVALS_BATCH_POLL: '0.5,2', ...extra });
+
+afterAll(() => dirs.removeAll());
+
+describe('compare --batch through the real CLI against a fake Batch API (B8)', () => {
+  const server = new BatchServer({ delayMs: 1500 });
+  let project: string;
+  let run: CliResult;
+
+  beforeAll(async () => {
+    const url = await server.start();
+    project = providerSuite(dirs, section('openai', url, true), numberedCases(CASES));
+    run = await runCliLong(['compare', '--batch', '--display', 'tui', '--no-open'], {
+      cwd: project,
+      env: env(),
+    });
+  }, 180_000);
+
+  afterAll(() => server.stop());
+
+  it('sends every request once, in exactly one batch, and makes no direct call', () => {
+    expect(run.code, run.stderr).toBe(0);
+    expect(server.batches).toHaveLength(1);
+    expect(server.batches[0]!.metadata.round).toBe('1');
+    expect(server.batches[0]!.metadata.run).toMatch(/^\d{8}-/);
+    expect(server.requests).toHaveLength(CASES);
+    expect(new Set(server.requests.map((r) => r.custom_id)).size).toBe(CASES);
+    expect(server.chatCalls).toBe(0);
+  });
+
+  it('scores every case from the batch, at the batch price', () => {
+    const { snapshot, text } = savedSnapshot(project);
+    expect(snapshot.results).toHaveLength(CASES);
+    expect(snapshot.results.every((r) => r.status === 'scored' && r.score === 1)).toBe(true);
+    // The batch's replies are this run's calls, not replies found in the cache.
+    expect(snapshot.results.some((r) => r.cached)).toBe(false);
+    // 50 × (20 × $1000 + 10 × $2000) per million tokens = $2.00 one by one; half through the batch.
+    const cost = snapshot.results.reduce((sum, r) => sum + (r.usage.costUsd ?? 0), 0);
+    expect(cost).toBeCloseTo(1.0, 6);
+    expect(snapshot.settings.batch).toEqual({ poll: [0.5, 2], discounts: { openai: 0.5 } });
+    expect(rowsByModel(run.stdout)['openai/gpt-x']).toMatchObject({ errors: '0', cost: '$1.0000' });
+    expect(run.stdout).toContain('cost at the batch price (batch, −50 %): openai');
+    // The key went in the Authorization header, and nowhere the run keeps.
+    expect([...server.authorizations]).toEqual([`Bearer ${KEY}`]);
+    expect(text).not.toContain(KEY);
+  });
+});
+
+describe('compare --batch on an endpoint without a batch API', () => {
+  it('is refused before anything is sent, naming the endpoint (exit 2)', async () => {
+    const server = new BatchServer();
+    const url = await server.start();
+    try {
+      const project = providerSuite(dirs, section('plain', url, false), numberedCases(3));
+      const run = await runCli(['compare', '--batch', '--display', 'none'], { cwd: project, env: env() });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/--batch: the endpoint "plain" has no batch API/);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+      expect(server.batches).toHaveLength(0);
+      expect(server.chatCalls).toBe(0);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});
+
+describe('compare --batch killed while its batch runs, then resumed (D3)', () => {
+  it('makes exactly one batch and scores every case once', async () => {
+    const server = new BatchServer({ delayMs: 6000 });
+    const url = await server.start();
+    try {
+      const project = providerSuite(dirs, section('openai', url, true), numberedCases(20));
+      const runEnv = env();
+      const cli = startCli(['compare', '--batch', '--display', 'none'], { cwd: project, env: runEnv });
+      const [, runId] = await cli.waitFor(/run (\S+) started/);
+      // Killed as soon as the batch exists: its submit may not even be recorded yet.
+      const deadline = Date.now() + 60_000;
+      while (server.batches.length === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      cli.child.kill('SIGKILL');
+      await cli.done;
+      const resumed = await runCliLong(['resume', runId!, '--display', 'none'], {
+        cwd: project,
+        env: runEnv,
+      });
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(server.batches).toHaveLength(1);
+      expect(server.requests).toHaveLength(20);
+      expect(server.chatCalls).toBe(0);
+      const { snapshot } = savedSnapshot(project);
+      expect(snapshot.results).toHaveLength(20);
+      expect(snapshot.results.every((r) => r.status === 'scored')).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  }, 240_000);
+});
