@@ -25,6 +25,7 @@ export interface SubmittedBatch {
   created?: boolean;
   /** Seconds since the epoch at which the provider made it. */
   createdAt?: number;
+  expiresAt?: number;
 }
 
 /** A batch to look at, cancel or read: the provider it lives at and its id. */
@@ -109,6 +110,7 @@ export function createBatchActivities(deps: CaseDeps) {
         requests: batch.total || lines.length,
         created,
         ...(batch.createdAt !== undefined ? { createdAt: batch.createdAt } : {}),
+        ...(batch.expiresAt !== undefined ? { expiresAt: batch.expiresAt } : {}),
       };
     },
 

@@ -21,6 +21,7 @@ import {
 import { TRACK_ATTEMPTS } from '../src/core/retry.ts';
 import type { Tracked } from '../src/core/tracking.ts';
 import type { Activities } from '../activities/index.ts';
+import { untilExperimentsClosed } from './batch-rounds.ts';
 import { experiment } from './experiment.ts';
 import { finishSignal, runProgressQuery } from './messages.ts';
 
@@ -128,19 +129,25 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
     );
   };
   let draining = false;
-  while (!runFinished(order, carry, running)) {
-    if (failure) throw failure;
-    draining ||= workflowInfo().continueAsNewSuggested;
-    for (const id of experimentsToStart(order, carry, running, atOnce, draining)) start(id);
-    if (draining && running.size === 0 && sending.size === 0) {
-      return continueAsNew<typeof compareRun>(input, carry);
+  try {
+    while (!runFinished(order, carry, running)) {
+      if (failure) throw failure;
+      draining ||= workflowInfo().continueAsNewSuggested;
+      for (const id of experimentsToStart(order, carry, running, atOnce, draining)) start(id);
+      if (draining && running.size === 0 && sending.size === 0) {
+        return continueAsNew<typeof compareRun>(input, carry);
+      }
+      const before = running.size;
+      const finished = Object.keys(carry.done).length;
+      const sent = sending.size;
+      await condition(
+        () => running.size < before || Object.keys(carry.done).length > finished || sending.size < sent,
+      );
     }
-    const before = running.size;
-    const finished = Object.keys(carry.done).length;
-    const sent = sending.size;
-    await condition(
-      () => running.size < before || Object.keys(carry.done).length > finished || sending.size < sent,
-    );
+  } catch (error) {
+    // A batch run's experiments cancel their providers' batches, on a worker, before the run closes.
+    if (input.batch) await untilExperimentsClosed(error, () => running.size === 0);
+    throw error;
   }
   const finishGate = () => getExternalWorkflowHandle(gateWorkflowId(input.runId)).signal(finishSignal);
   // The gate has nothing left to decide once every experiment ended: it finishes while the trackers send, one

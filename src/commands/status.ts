@@ -4,11 +4,12 @@ import type { Io } from '../cli/io.ts';
 import { projectOf } from '../session/open-suite.ts';
 import type { StatusFlags } from '../cli/options.ts';
 import type { GateState } from '../core/coordinator.ts';
-import type { RunProgress } from '../core/progress.ts';
+import type { BatchWait, RunProgress } from '../core/progress.ts';
 import { diffRuns, type RunChange } from '../core/run-change.ts';
 import { runStateOf } from '../core/run-state.ts';
 import { contenderName } from '../report/columns.ts';
 import { renderChange, renderRegression } from '../report/change.ts';
+import { renderBatchWait } from '../report/batch-wait.ts';
 import { formatSeconds } from '../report/format.ts';
 import { renderTable } from '../report/table.ts';
 import { linkForCommand, runPage } from '../session/link.ts';
@@ -90,6 +91,13 @@ function renderWaits(waited: Record<string, number> | null): string {
   return parts.length ? `waited: ${parts.join(', ')}\n` : '';
 }
 
+/** A line per experiment waiting on its batch (a `--batch` run). */
+function batchWaits(experiments: readonly { id: string; batch?: BatchWait }[]): string {
+  return experiments
+    .flatMap((e) => (e.batch ? [`${e.id}: ${renderBatchWait(e.batch, Date.now())}\n`] : []))
+    .join('');
+}
+
 /** `status [RUN]`: per experiment done/total, errors and state; the run's state, time, ETA and Temporal UI link. */
 export async function statusCommand(runArg: string | undefined, flags: StatusFlags, io: Io): Promise<number> {
   const project = projectOf(flags, io);
@@ -156,6 +164,7 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
               { width: io.columns },
             ) +
             '\n' +
+            batchWaits(progress.experiments) +
             renderWaits(waited) +
             (schedule ? `a run of schedule ${pc.bold(schedule.name)}\n` : '') +
             (change ? renderChange(change, { width: io.columns }) + '\n' : '') +

@@ -116,3 +116,33 @@ describe('compare --batch killed while its batch runs, then resumed (D3)', () =>
     }
   }, 240_000);
 });
+
+describe('a --batch run waiting on its batch', () => {
+  it('shows the wait in status, and cancel RUN cancels the provider batch too', async () => {
+    const server = new BatchServer({ delayMs: 120_000 });
+    const url = await server.start();
+    try {
+      const project = providerSuite(dirs, section('openai', url, true), numberedCases(10));
+      const runEnv = env();
+      const cli = startCli(['compare', '--batch', '--display', 'none'], { cwd: project, env: runEnv });
+      const [, runId] = await cli.waitFor(/run (\S+) started/);
+      let status: CliResult | undefined;
+      const deadline = Date.now() + 60_000;
+      // The first look at the batch comes 0.5 s after it was made; status shows the wait once a look has answered.
+      while (Date.now() < deadline && !/waiting for batch/.test(status?.stdout ?? '')) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        status = await runCli(['status', runId!], { cwd: project, env: runEnv });
+      }
+      expect(status!.stdout).toMatch(
+        /: waiting for batch batch_\w+ at openai: \d+\/10 done, submitted \d+ s ago, expires in 24 h/,
+      );
+      const cancelled = await runCli(['cancel', runId!], { cwd: project, env: runEnv });
+      expect(cancelled.code, cancelled.stderr).toBe(0);
+      expect(server.batches.map((b) => b.status)).toEqual(['cancelled']);
+      expect(server.chatCalls).toBe(0);
+      await cli.done;
+    } finally {
+      await server.stop();
+    }
+  }, 180_000);
+});

@@ -218,9 +218,14 @@ export class BatchServer {
     return batch;
   }
 
-  /** A batch as the API shows it (without the fake's own fields). */
+  /** A batch as the API shows it (without the fake's own fields); one running counts its requests done so far. */
   private view(batch: FakeBatch): Record<string, unknown> {
     const { lines: _lines, dueAt: _dueAt, ...shown } = batch;
-    return { object: 'batch', ...shown };
+    const expires_at = batch.created_at + 24 * 3600;
+    if (batch.status !== 'in_progress') return { object: 'batch', ...shown, expires_at };
+    const delay = this.options.delayMs ?? 300;
+    const share = Math.min(1, Math.max(0, 1 - (batch.dueAt - Date.now()) / delay));
+    const completed = Math.floor(batch.lines.length * share);
+    return { object: 'batch', ...shown, expires_at, request_counts: { ...batch.request_counts, completed } };
   }
 }
