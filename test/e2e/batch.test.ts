@@ -146,3 +146,26 @@ describe('a --batch run waiting on its batch', () => {
     }
   }, 180_000);
 });
+
+describe('compare --batch whose first batch expires', () => {
+  it('sends only the requests without a reply again, in a second batch', async () => {
+    const server = new BatchServer({ delayMs: 1000, expire: (index) => (index === 0 ? 7 : undefined) });
+    const url = await server.start();
+    try {
+      const project = providerSuite(dirs, section('openai', url, true), numberedCases(10));
+      const run = await runCliLong(['compare', '--batch', '--display', 'none'], { cwd: project, env: env() });
+      expect(run.code, run.stderr).toBe(0);
+      expect(server.batches.map((b) => [b.status, b.metadata.round, b.lines.length])).toEqual([
+        ['expired', '1', 10],
+        ['completed', '2', 3],
+      ]);
+      const [first, second] = server.batches;
+      expect(second!.lines.map((l) => l.custom_id)).toEqual(first!.lines.slice(7).map((l) => l.custom_id));
+      expect(server.chatCalls).toBe(0);
+      const { snapshot } = savedSnapshot(project);
+      expect(snapshot.results.filter((r) => r.status === 'scored')).toHaveLength(10);
+    } finally {
+      await server.stop();
+    }
+  }, 180_000);
+});

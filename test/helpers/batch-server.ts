@@ -15,7 +15,7 @@ export type BatchAnswer =
   { text: string; usage?: Record<string, number> } | { status: number; message: string };
 
 /** A batch as the fake keeps it. */
-interface FakeBatch {
+export interface FakeBatch {
   id: string;
   input_file_id: string;
   endpoint: string;
