@@ -39,6 +39,8 @@ export interface BatchServerOptions {
   answer?: (line: BatchLine) => BatchAnswer;
   /** For the n-th batch created (0-based): expire it at its due time with only this many requests answered. */
   expire?: (index: number) => number | undefined;
+  /** Also answer chat completions one by one, as `answer` would in a batch (a run without `--batch`); else 599. */
+  chat?: boolean;
 }
 
 /** The user message of a batch request line. */
@@ -49,6 +51,23 @@ export function lineUserText(line: BatchLine): string {
 const echo = (line: BatchLine): BatchAnswer => ({
   text: lineUserText(line),
   usage: { prompt_tokens: 20, completion_tokens: 10 },
+});
+
+/** A chat completion answering `line` with the answer's text and usage. */
+function completionOf(line: BatchLine, answer: { text: string; usage?: Record<string, number> }, i: number) {
+  return {
+    id: `chatcmpl-${i}`,
+    object: 'chat.completion',
+    created: 0,
+    model: line.body.model,
+    choices: [{ index: 0, message: { role: 'assistant', content: answer.text }, finish_reason: 'stop' }],
+    ...(answer.usage ? { usage: answer.usage } : {}),
+  };
+}
+
+/** An error body in the shape OpenAI-compatible servers use. */
+const errorOf = (answer: { status: number; message: string }) => ({
+  error: { message: answer.message, code: answer.status },
 });
 
 /** The file part of a multipart/form-data body, or the body itself when it is not multipart. */
@@ -137,7 +156,18 @@ export class BatchServer {
       }
       return send(200, this.view(this.advance(batch)));
     }
-    if (path === '/chat/completions') this.chatCalls++;
+    if (method === 'POST' && path === '/chat/completions') {
+      this.chatCalls++;
+      const line = {
+        custom_id: 'chat',
+        method,
+        url: '/v1/chat/completions',
+        body: JSON.parse(text) as never,
+      };
+      const answer = (this.options.answer ?? echo)(line);
+      if (this.options.chat && !('status' in answer)) return send(200, completionOf(line, answer, 0));
+      if (this.options.chat && 'status' in answer) return send(answer.status, errorOf(answer));
+    }
     return send(599, { error: { message: `the batch server serves no ${method} ${path}` } });
   }
 
@@ -189,20 +219,11 @@ export class BatchServer {
       }
       const answer = (this.options.answer ?? echo)(line);
       if ('status' in answer) {
-        const body = { error: { message: answer.message, code: answer.status } };
-        const response = { status_code: answer.status, request_id: `req_${i}`, body };
+        const response = { status_code: answer.status, request_id: `req_${i}`, body: errorOf(answer) };
         errors.push(JSON.stringify({ id: `req_${i}`, custom_id: line.custom_id, response, error: null }));
         return;
       }
-      const body = {
-        id: `chatcmpl-${i}`,
-        object: 'chat.completion',
-        created: 0,
-        model: line.body.model,
-        choices: [{ index: 0, message: { role: 'assistant', content: answer.text }, finish_reason: 'stop' }],
-        ...(answer.usage ? { usage: answer.usage } : {}),
-      };
-      const response = { status_code: 200, request_id: `req_${i}`, body };
+      const response = { status_code: 200, request_id: `req_${i}`, body: completionOf(line, answer, i) };
       output.push(JSON.stringify({ id: `req_${i}`, custom_id: line.custom_id, response, error: null }));
     });
     const write = (lines: string[]) => {
