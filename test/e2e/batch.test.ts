@@ -169,3 +169,25 @@ describe('compare --batch whose first batch expires', () => {
     }
   }, 180_000);
 });
+
+describe('compare -n --batch', () => {
+  it('estimates the cost at the batch price, and says so', async () => {
+    const server = new BatchServer();
+    const url = await server.start();
+    try {
+      const project = providerSuite(dirs, section('openai', url, true), numberedCases(5));
+      const estimate = async (flags: string[]) => {
+        const run = await runCli(['compare', '-n', ...flags], { cwd: project, env: env() });
+        expect(run.code, run.stderr).toBe(0);
+        return /estimated: .*\$(\d+\.\d+)(.*)/.exec(run.stdout)!;
+      };
+      const [, direct, directNote] = await estimate([]);
+      const [, batch, batchNote] = await estimate(['--batch']);
+      expect(Number(batch)).toBeCloseTo(Number(direct) / 2, 4);
+      expect([directNote, batchNote]).toEqual(['', ' (batch, −50 %)']);
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});
