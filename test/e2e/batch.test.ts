@@ -191,3 +191,27 @@ describe('compare -n --batch', () => {
     }
   }, 60_000);
 });
+
+describe('compare --batch stopped by Ctrl-C while it waits', () => {
+  it('leaves the run and its batch waiting, and says how to go on', async () => {
+    const server = new BatchServer({ delayMs: 120_000 });
+    const url = await server.start();
+    try {
+      const project = providerSuite(dirs, section('openai', url, true), numberedCases(4));
+      const runEnv = env();
+      const cli = startCli(['compare', '--batch', '--display', 'none'], { cwd: project, env: runEnv });
+      const [, runId] = await cli.waitFor(/run (\S+) started/);
+      const deadline = Date.now() + 60_000;
+      while (server.batches.length === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      cli.child.kill('SIGINT');
+      const stopped = await cli.done;
+      expect(stopped.code, stopped.stderr).toBe(130);
+      expect(stopped.stderr).toContain(`llm-evals resume ${runId}`);
+      expect(server.batches.map((b) => b.status)).toEqual(['in_progress']);
+      await runCli(['cancel', runId!], { cwd: project, env: runEnv });
+    } finally {
+      await server.stop();
+    }
+  }, 180_000);
+});
