@@ -34,6 +34,15 @@ async function progressOf(
     runId,
     input.experiments.map((e) => e.id),
   );
+  // A `--batch` run waits on its batches with no worker up: its histories say which.
+  const running = input.experiments.filter((e) => !results.some((r) => r.experimentId === e.id));
+  const waits =
+    input.batch && !record.closed
+      ? await link.runs.batchWaits(
+          runId,
+          running.map((e) => e.id),
+        )
+      : new Map<string, BatchWait>();
   return {
     runId,
     live: false,
@@ -55,6 +64,7 @@ async function progressOf(
         done: mine.length,
         errors: mine.filter((r) => r.status !== 'scored').length,
         state,
+        ...(waits.has(e.id) ? { batch: waits.get(e.id)! } : {}),
       };
     }),
   };

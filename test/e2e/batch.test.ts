@@ -193,7 +193,7 @@ describe('compare -n --batch', () => {
 });
 
 describe('compare --batch stopped by Ctrl-C while it waits', () => {
-  it('leaves the run and its batch waiting, and says how to go on', async () => {
+  it('leaves the run and its batch waiting, says how to go on, and status shows the wait', async () => {
     const server = new BatchServer({ delayMs: 120_000 });
     const url = await server.start();
     try {
@@ -209,6 +209,12 @@ describe('compare --batch stopped by Ctrl-C while it waits', () => {
       expect(stopped.code, stopped.stderr).toBe(130);
       expect(stopped.stderr).toContain(`llm-evals resume ${runId}`);
       expect(server.batches.map((b) => b.status)).toEqual(['in_progress']);
+      // With no worker up, status reads the wait from the run's history.
+      const status = await runCli(['status', runId!], { cwd: project, env: runEnv });
+      expect(status.stdout).toContain('(no worker is serving it now)');
+      expect(status.stdout).toMatch(
+        /: waiting for batch batch_\w+ at openai: 0\/4 done, submitted \d+ s ago, expires in 24 h/,
+      );
       await runCli(['cancel', runId!], { cwd: project, env: runEnv });
     } finally {
       await server.stop();
