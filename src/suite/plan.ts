@@ -50,6 +50,12 @@ export function checkContenders(file: string, lineup: Lineup, models: readonly s
   throw new ConfigError(file, models.length ? '-m' : undefined, problem);
 }
 
+/** The dataset with the most cases: the biggest experiment a contender makes of it. */
+function largestDataset(datasets: readonly { name: string; caseKeys: string[] }[]) {
+  const top = [...datasets].sort((a, b) => b.caseKeys.length - a.caseKeys.length)[0];
+  return { dataset: top?.name ?? '', cases: top?.caseKeys.length ?? 0 };
+}
+
 /** Expands the lineup over the selected cases into a Plan: contenders × datasets, each an experiment. */
 export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], options: PlanOptions): Plan {
   const { config } = suite;
@@ -91,7 +97,15 @@ export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], opti
       concurrency: options.concurrency,
       ...(options.repeat && options.repeat > 1 ? { repeat: options.repeat } : {}),
       ...(options.cache ? { cache: options.cache } : {}),
-      ...(options.batch ? batchSettings(suite, contenders, options.batch, options.cache) : {}),
+      ...(options.batch
+        ? batchSettings(
+            { registry: suite.registry, file: config.file },
+            contenders,
+            options.batch,
+            options.cache,
+            largestDataset(datasets),
+          )
+        : {}),
     },
     ...(config.values.weighted_score ? { weights: config.values.weighted_score.weights } : {}),
     ...(config.values.errors ? { abortAfter: config.values.errors.abort_after } : {}),
