@@ -1,7 +1,8 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchServer } from '../helpers/batch-server.ts';
 import { runCli, runCliLong, startCli, type CliResult } from '../helpers/cli.ts';
-import { TempDirs } from '../helpers/suite-dir.ts';
+import { TempDirs, TOY_SUITE, writeTree } from '../helpers/suite-dir.ts';
 import { cliEnv, numberedCases, providerSuite, rowsByModel, savedSnapshot } from '../providers/cli-suite.ts';
 
 const dirs = new TempDirs();
@@ -216,6 +217,49 @@ describe('compare --batch stopped by Ctrl-C while it waits', () => {
         /: waiting for batch batch_\w+ at openai: 0\/4 done, submitted \d+ s ago, expires in 24 h/,
       );
       await runCli(['cancel', runId!], { cwd: project, env: runEnv });
+    } finally {
+      await server.stop();
+    }
+  }, 180_000);
+});
+
+describe('compare --batch with an adapter that makes a second call from its first reply', () => {
+  it('sends a second round with the second calls, and calls nothing directly', async () => {
+    const server = new BatchServer({ delayMs: 500 });
+    const url = await server.start();
+    try {
+      // Under the repository, where `import 'llm-evals'` resolves by self-reference.
+      const project = writeTree(dirs.inRepo('batch-two-step-'), {
+        ...numberedCases(6),
+        'evals/two-step.ts': `import { type Case, type Model } from 'llm-evals';
+import { ToyAdapter } from '${join(TOY_SUITE, 'lib/toy-suite.ts')}';
+export { ToyScorer } from '${join(TOY_SUITE, 'lib/toy-suite.ts')}';
+export class TwoStepAdapter extends ToyAdapter {
+  override async call(kase: Case, model: Model) {
+    const first = await model.complete({ system: 'Say it back.', user: JSON.stringify(kase.expected) });
+    const echo: Model = { ...model, complete: (r) => model.complete({ ...r, system: 'Once more.', user: first.text }) };
+    return super.call(kase, echo);
+  }
+}
+`,
+        'evals/.llm-evals.config.yml': [
+          'import: ./evals/two-step.ts',
+          'adapter: TwoStepAdapter',
+          'scorer: ToyScorer',
+          'request_types: [prompt]',
+          section('openai', url, true),
+        ].join('\n'),
+      });
+      const run = await runCliLong(['compare', '--batch', '--display', 'none'], { cwd: project, env: env() });
+      expect(run.code, run.stderr).toBe(0);
+      expect(server.batches.map((b) => [b.metadata.round, b.lines.length])).toEqual([
+        ['1', 6],
+        ['2', 6],
+      ]);
+      expect(server.batches[1]!.lines.every((l) => l.body.messages[0]!.content === 'Once more.')).toBe(true);
+      expect(server.chatCalls).toBe(0);
+      const { snapshot } = savedSnapshot(project);
+      expect(snapshot.results.map((r) => r.status)).toEqual(Array(6).fill('scored'));
     } finally {
       await server.stop();
     }
