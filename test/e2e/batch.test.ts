@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchServer } from '../helpers/batch-server.ts';
+import { BatchServer, lineUserText, type BatchLine } from '../helpers/batch-server.ts';
 import { runCli, runCliLong, startCli, type CliResult } from '../helpers/cli.ts';
 import { TempDirs, TOY_SUITE, writeTree } from '../helpers/suite-dir.ts';
 import { cliEnv, numberedCases, providerSuite, rowsByModel, savedSnapshot } from '../providers/cli-suite.ts';
@@ -8,6 +8,7 @@ import { cliEnv, numberedCases, providerSuite, rowsByModel, savedSnapshot } from
 const dirs = new TempDirs();
 const CASES = 50;
 const KEY = 'sk-batch-test-4f1c';
+const USAGE = { prompt_tokens: 20, completion_tokens: 10 };
 
 /** An endpoint section with a batch API (or without, for `plain`), priced so 50 echoed cases cost $2.00 one by one. */
 const section = (name: string, url: string, batch: boolean) => `
@@ -260,6 +261,33 @@ export class TwoStepAdapter extends ToyAdapter {
       expect(server.chatCalls).toBe(0);
       const { snapshot } = savedSnapshot(project);
       expect(snapshot.results.map((r) => r.status)).toEqual(Array(6).fill('scored'));
+    } finally {
+      await server.stop();
+    }
+  }, 180_000);
+});
+
+describe('compare --batch with a request the provider refuses', () => {
+  it('tries it in a second round, then once directly, and ends the case as an error', async () => {
+    const refused = (line: BatchLine) => lineUserText(line).includes('bulk/002');
+    const server = new BatchServer({
+      delayMs: 500,
+      chat: true,
+      answer: (line) =>
+        refused(line) ? { status: 400, message: 'bad request' } : { text: lineUserText(line), usage: USAGE },
+    });
+    const url = await server.start();
+    try {
+      const project = providerSuite(dirs, section('openai', url, true), numberedCases(5));
+      const run = await runCliLong(['compare', '--batch', '--display', 'none'], { cwd: project, env: env() });
+      expect(run.code, run.stderr).toBe(0);
+      expect(server.batches.map((b) => b.lines.length)).toEqual([5, 1]);
+      expect(server.chatCalls).toBe(1);
+      const { snapshot } = savedSnapshot(project);
+      const byCase = Object.fromEntries(snapshot.results.map((r) => [r.caseKey, r]));
+      expect(Object.values(byCase).filter((r) => r.status === 'scored')).toHaveLength(4);
+      expect(byCase['pets/bulk/002']!.status).toBe('error');
+      expect(byCase['pets/bulk/002']!.error).toMatch(/bad request/);
     } finally {
       await server.stop();
     }
