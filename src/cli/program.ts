@@ -183,9 +183,10 @@ function cacheOptions(command: Command): Command {
       ),
     )
     .addOption(
-      new Option('--batch', "send the calls as each endpoint's Batch API batch, at its batch price").conflicts(
-        'cacheOnly',
-      ),
+      new Option(
+        '--batch',
+        "send the calls as each endpoint's Batch API batch, at its batch price",
+      ).conflicts('cacheOnly'),
     );
 }
 
