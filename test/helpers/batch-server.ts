@@ -245,7 +245,7 @@ export class BatchServer {
     const expires_at = batch.created_at + 24 * 3600;
     if (batch.status !== 'in_progress') return { object: 'batch', ...shown, expires_at };
     const delay = this.options.delayMs ?? 300;
-    const share = Math.min(1, Math.max(0, 1 - (batch.dueAt - Date.now()) / delay));
+    const share = delay > 0 ? Math.min(1, Math.max(0, 1 - (batch.dueAt - Date.now()) / delay)) : 1;
     const completed = Math.floor(batch.lines.length * share);
     return { object: 'batch', ...shown, expires_at, request_counts: { ...batch.request_counts, completed } };
   }
