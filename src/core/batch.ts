@@ -1,21 +1,9 @@
-import { z } from 'zod';
+import type { BatchPolling } from './batch-settings.ts';
 
-/** How a batch run waits on its batches: the first wait in seconds, doubling up to the last (30 s to 10 min). */
-export const BatchPollingSchema = z.object({
-  poll: z.tuple([z.number().positive(), z.number().positive()]),
-});
-/** How a batch run waits on its batches. */
-export type BatchPolling = z.infer<typeof BatchPollingSchema>;
+export type { BatchPolling, BatchSettings } from './batch-settings.ts';
 
 /** The waits a batch run uses unless `LLM_EVALS_BATCH_POLL` says otherwise: 30 s, doubling up to 10 minutes. */
 export const DEFAULT_BATCH_POLL: [number, number] = [30, 600];
-
-/** What a run records of its batches: how it waits, and each provider's share off the price. */
-export const BatchSettingsSchema = BatchPollingSchema.extend({
-  discounts: z.record(z.string(), z.number()),
-});
-/** What a run records of its batches: how it waits, and each provider's share off the price. */
-export type BatchSettings = z.infer<typeof BatchSettingsSchema>;
 
 /** The most rounds an experiment sends: an adapter that makes a second call after its first reply needs a second. */
 export const MAX_BATCH_ROUNDS = 5;
@@ -24,7 +12,7 @@ export const MAX_BATCH_ROUNDS = 5;
 export const BATCH_ENDED: readonly string[] = ['completed', 'failed', 'expired', 'cancelled'];
 
 /** The wait before the next look at a batch: twice the last one, within the run's bounds. */
-export function nextPollDelay(previous: number | undefined, [first, last]: [number, number]): number {
+export function nextPollDelay(previous: number | undefined, [first, last]: BatchPolling['poll']): number {
   if (previous === undefined) return first;
   return Math.min(last, Math.max(first, previous * 2));
 }

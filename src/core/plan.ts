@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Json } from '../api/types.ts';
-import { BatchSettingsSchema } from './batch.ts';
+import { BatchSettingsSchema } from './batch-settings.ts';
 import type { Contender, Experiment, RateLimit } from './matrix.ts';
 
 /** A case as the plan knows it: enough to find it on disk and notice if it changed. */
