@@ -36,6 +36,24 @@ export function cacheFields(log: CacheLog): Pick<CaseResult, 'cached'> {
 /** The error a case `--cache-only` skipped records. */
 export const SKIPPED_NOTE = 'no reply in the cache (--cache-only)';
 
+/** The reply cache's key of a request the adapter makes of `model` (a batch's request carries it as its id). */
+export function replyKeyOf(
+  model: Model,
+  contender: Contender,
+  provider: Provider,
+  request: CompletionRequest,
+): string {
+  const scope = provider.cacheScope?.();
+  return replyKey({
+    provider: provider.name,
+    ...(scope ? { scope } : {}),
+    // The model's id, name and every setting it sends; its `complete` is no part of the key.
+    model,
+    request,
+    ...(contender.repeat !== undefined ? { repeat: contender.repeat } : {}),
+  });
+}
+
 /**
  * The adapter's model with the reply cache before the gate: a request it holds a reply for is answered from it (no
  * rate-limit slot, no place in flight, no retry), else the gated model calls and a reply is kept. A failed call throws
@@ -51,21 +69,21 @@ export function cachedModel(
   hits: CacheLog,
 ): Model {
   if (!cache) return gated;
-  const scope = provider.cacheScope?.();
   return {
     ...gated,
     complete: async (request: CompletionRequest): Promise<ProviderResponse> => {
       const mode = (await cache.modeOf(runId).catch(() => undefined)) ?? 'refresh';
-      const key = replyKey({
-        provider: provider.name,
-        ...(scope ? { scope } : {}),
-        // The model's id, name and every setting it sends; its `complete` is no part of the key.
-        model: gated,
-        request,
-        ...(contender.repeat !== undefined ? { repeat: contender.repeat } : {}),
-      });
+      const key = replyKeyOf(gated, contender, provider, request);
       if (mode !== 'refresh') {
         const entry = await cache.get(key);
+        if (entry?.batchRun === runId) {
+          // This run's own batch paid for it: a call made, at the batch price, not a reply found.
+          hits.calls++;
+          hits.paidUsd += entry.response.usage.costUsd ?? 0;
+          log.usage = addUsage(log.usage, entry.response.usage);
+          if (entry.response.truncated) log.truncated = true;
+          return entry.response;
+        }
         if (entry) {
           hits.replies++;
           log.latency = (log.latency ?? 0) + (entry.latency ?? 0);

@@ -1,9 +1,11 @@
+import { createBatchActivities } from './batch.ts';
 import { heartbeating } from './heartbeat.ts';
 import { createRunCase } from './run-case.ts';
 import { createRunCases, type PoolDeps } from './run-cases.ts';
 import { createScheduleActivities, type ScheduleDeps } from './plan-and-judge.ts';
 import { createTrack, type TrackDeps } from './track.ts';
 
+export type { BatchRef, BatchRoundTask, ReceivedBatch, SubmittedBatch } from './batch.ts';
 export type { CaseDeps, CaseTask } from './case-runner.ts';
 export type { ExperimentClient, PoolDeps, PoolInput, PoolResult } from './run-cases.ts';
 export type { Judged, PlannedFire, ScheduleDeps } from './plan-and-judge.ts';
@@ -12,6 +14,7 @@ export type { RunReader, TrackDeps, TrackTask } from './track.ts';
 /** The activities a worker registers, built around the suite it loaded and its reads of runs in Temporal. */
 export function createActivities(deps: PoolDeps & ScheduleDeps & { track: TrackDeps }) {
   const { planScheduledRun, judgeRun } = createScheduleActivities(deps);
+  const batch = createBatchActivities(deps);
   // Every activity heartbeats: the pools on their own schedule (run-cases.ts), the others while they work.
   return {
     runCases: createRunCases(deps),
@@ -19,6 +22,10 @@ export function createActivities(deps: PoolDeps & ScheduleDeps & { track: TrackD
     track: heartbeating(createTrack(deps.track)),
     planScheduledRun: heartbeating(planScheduledRun),
     judgeRun: heartbeating(judgeRun),
+    submitBatch: heartbeating(batch.submitBatch),
+    pollBatch: batch.pollBatch,
+    cancelBatch: batch.cancelBatch,
+    receiveBatch: heartbeating(batch.receiveBatch),
   };
 }
 

@@ -31,6 +31,7 @@ const FILES = [
   'test/durable/resume-worker-kill.test.ts',
   'test/durable/resume-server-kill.test.ts',
   'test/e2e/schedule.test.ts',
+  'test/e2e/batch.test.ts',
 ];
 
 const kept = mkdtempSync(join(tmpdir(), 'llm-evals-histories-'));

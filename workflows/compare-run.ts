@@ -124,6 +124,7 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
               }
             : { cases: input.datasets![e.dataset]! }),
           parallelism: input.parallelism,
+          ...(input.batch ? { batch: input.batch } : {}),
         },
       ],
     }).then(
@@ -162,8 +163,9 @@ export async function compareRun(input: RunInput, carry: RunCarry = { done: {} }
     }
   } catch (error) {
     // Cancelled, the run asked its experiments to cancel too; each closes once its pool has reported the calls it
-    // had in flight, paid for. Closing before them would have Temporal terminate them and drop those replies.
-    if (isCancellation(error) && patched(CANCEL_WAITS_FOR_EXPERIMENTS))
+    // had in flight, paid for (and a batch run's experiments have cancelled their providers' batches). Closing before
+    // them would have Temporal terminate them and drop those replies.
+    if (isCancellation(error) && (patched(CANCEL_WAITS_FOR_EXPERIMENTS) || input.batch))
       await CancellationScope.nonCancellable(() => condition(() => running.size === 0));
     throw error;
   }

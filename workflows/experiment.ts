@@ -26,9 +26,12 @@ import {
   type ExperimentState,
   type RetryJob,
 } from '../src/core/experiment-state.ts';
+import type { BatchPolling } from '../src/core/batch.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import type { ExperimentCases } from '../src/core/run-input.ts';
+import type { BatchWait } from '../src/core/progress.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
+import { batchRounds } from './batch-rounds.ts';
 import { exchangeUpdate, experimentProgressQuery, retryUpdate } from './messages.ts';
 
 /**
@@ -44,6 +47,8 @@ export interface ExperimentInput {
   plan?: ExperimentCases;
   cases?: [key: string, hash: string][];
   parallelism: number;
+  /** `--batch`: the calls go out as the provider's batches before the pool runs; absent in other runs. */
+  batch?: BatchPolling;
 }
 
 /** How the experiment ended: its counts, and `stopped` when the gate stopped the run before every case was done. */
@@ -159,10 +164,12 @@ async function runExperiment(
     }
   };
 
+  const batch: { wait?: BatchWait } = {};
   setHandler(experimentProgressQuery, () => ({
     done: state.queue.done,
     errors: state.queue.errors,
     total: state.queue.total,
+    ...(batch.wait ? { batch: batch.wait } : {}),
   }));
   setHandler(retryUpdate, (report) => handleRetryReport(state, report));
   setHandler(exchangeUpdate, (request) => {
@@ -175,6 +182,8 @@ async function runExperiment(
     return answer;
   });
 
+  // A `--batch` run's replies come through the provider's batches first; the pool then finds them in the cache.
+  if (input.batch && !carry) await batchRounds({ ...input, batch: input.batch }, batch);
   for (;;) {
     const step = nextStep(state, updates >= UPDATES_PER_RUN || workflowInfo().continueAsNewSuggested);
     if (step === 'done' || step === 'stop') break;

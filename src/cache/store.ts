@@ -25,6 +25,8 @@ export const ReplyEntrySchema = z.object({
   }),
   /** Seconds the call took when it was paid for. */
   latency: z.number().nullable(),
+  /** The run whose batch paid for it: that run counts it as its own call, not as a reply from the cache. */
+  batchRun: z.string().optional(),
 });
 /** One kept reply: what the provider answered, and the latency of the call that paid for it. */
 export type ReplyEntry = z.infer<typeof ReplyEntrySchema>;

@@ -43,6 +43,8 @@ export interface RunFlags extends SuiteFlags {
   cache?: boolean;
   /** `--cache-only`: call nothing; cases the reply cache has no reply for are skipped. */
   cacheOnly?: boolean;
+  /** `--batch`: the calls go out as each endpoint's Batch API batch, waited on durably, at the batch price. */
+  batch?: boolean;
 }
 
 /** The flags of `track`: which tracker to send to (else the run's own), and the tracker project. */

@@ -181,6 +181,12 @@ function cacheOptions(command: Command): Command {
       new Option('--cache-only', 'call nothing: replies from the cache, other cases skipped').conflicts(
         'cache',
       ),
+    )
+    .addOption(
+      new Option(
+        '--batch',
+        "send the calls as each endpoint's Batch API batch, at its batch price",
+      ).conflicts('cacheOnly'),
     );
 }
 

@@ -3,7 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import { newGate, type GateState } from '../core/coordinator.ts';
-import type { ExperimentProgress, RunProgress } from '../core/progress.ts';
+import type { BatchWait, ExperimentProgress, RunProgress } from '../core/progress.ts';
+import { readBatchWait } from './batch-history.ts';
 import type { CaseResult } from '../core/results.ts';
 import { digestOf, type RunDigest } from '../core/run-change.ts';
 import {
@@ -318,6 +319,7 @@ export class Runs {
             );
             e.done = own.done;
             e.errors = own.errors;
+            if (own.batch) e.batch = own.batch;
           } catch {
             // The experiment may have just closed; the next poll counts it through the run.
           }
@@ -327,6 +329,18 @@ export class Runs {
     };
     if (timeoutMs === undefined) return ask();
     return this.client.connection.withDeadline(Date.now() + timeoutMs, ask);
+  }
+
+  /** The batch each running experiment of a `--batch` run waits on, read from their histories (no worker needed). */
+  async batchWaits(runId: string, experimentIds: readonly string[]): Promise<Map<string, BatchWait>> {
+    const waits = new Map<string, BatchWait>();
+    await Promise.all(
+      experimentIds.map(async (id) => {
+        const wait = await readBatchWait(this.client, experimentWorkflowId(runId, id)).catch(() => undefined);
+        if (wait) waits.set(id, wait);
+      }),
+    );
+    return waits;
   }
 
   /** Every case result a run's experiments hold so far, read from their histories (no worker needed). */

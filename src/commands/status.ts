@@ -6,11 +6,12 @@ import { projectOf } from '../session/open-suite.ts';
 import type { StatusFlags } from '../cli/options.ts';
 import type { GateState } from '../core/coordinator.ts';
 import { missingKeysOf, type MissingKey } from '../core/missing-key.ts';
-import type { RunProgress } from '../core/progress.ts';
+import type { BatchWait, RunProgress } from '../core/progress.ts';
 import { diffRuns, type RunChange } from '../core/run-change.ts';
 import { runStateOf } from '../core/run-state.ts';
 import { contenderName } from '../report/columns.ts';
 import { renderChange, renderRegression } from '../report/change.ts';
+import { renderBatchWait } from '../report/batch-wait.ts';
 import { formatSeconds } from '../report/format.ts';
 import { renderTable } from '../report/table.ts';
 import { linkForCommand, runPage } from '../session/link.ts';
@@ -35,6 +36,15 @@ async function progressOf(
     runId,
     input.experiments.map((e) => e.id),
   );
+  // A `--batch` run waits on its batches with no worker up: its histories say which.
+  const running = input.experiments.filter((e) => !results.some((r) => r.experimentId === e.id));
+  const waits =
+    input.batch && !record.closed
+      ? await link.runs.batchWaits(
+          runId,
+          running.map((e) => e.id),
+        )
+      : new Map<string, BatchWait>();
   return {
     runId,
     live: false,
@@ -56,6 +66,7 @@ async function progressOf(
         done: mine.length,
         errors: mine.filter((r) => r.status !== 'scored').length,
         state,
+        ...(waits.has(e.id) ? { batch: waits.get(e.id)! } : {}),
       };
     }),
   };
@@ -100,6 +111,13 @@ function renderMissing(missing: readonly MissingKey[]): string {
         pc.yellow(`waiting: no worker serving it has ${envVar} for ${contender}`) +
         ` (start \`llm-evals worker\` where ${envVar} is set)\n`,
     )
+    .join('');
+}
+
+/** A line per experiment waiting on its batch (a `--batch` run). */
+function batchWaits(experiments: readonly { id: string; batch?: BatchWait }[]): string {
+  return experiments
+    .flatMap((e) => (e.batch ? [`${e.id}: ${renderBatchWait(e.batch, Date.now())}\n`] : []))
     .join('');
 }
 
@@ -173,6 +191,7 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
               { width: io.columns },
             ) +
             '\n' +
+            batchWaits(progress.experiments) +
             renderWaits(waited) +
             (schedule ? `a run of schedule ${pc.bold(schedule.name)}\n` : '') +
             (change ? renderChange(change, { width: io.columns }) + '\n' : '') +

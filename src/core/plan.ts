@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Json } from '../api/types.ts';
+import { BatchSettingsSchema } from './batch-settings.ts';
 import type { Contender, Experiment, RateLimit } from './matrix.ts';
 
 /** A case as the plan knows it: enough to find it on disk and notice if it changed. */
@@ -37,6 +38,8 @@ export const RunSettingsSchema = z.object({
   repeat: z.number().optional(),
   /** How the run uses the reply cache; absent (runs before it, scheduled runs) calls everything and keeps it. */
   cache: CacheModeSchema.optional(),
+  /** `--batch`: the calls go out as the providers' batches, at their batch price; absent in other runs. */
+  batch: BatchSettingsSchema.optional(),
 });
 /** How a run runs: `parallelism` cases in flight per experiment, `concurrency` experiments at once (0 = all). */
 export type RunSettings = z.infer<typeof RunSettingsSchema>;

@@ -1,3 +1,15 @@
+/** A batch an experiment waits on: where, which round, its requests done of total, when made and when it expires. */
+export interface BatchWait {
+  batchId: string;
+  provider: string;
+  round: number;
+  done: number;
+  total: number;
+  /** Seconds since the epoch, as the provider states them. */
+  submittedAt?: number;
+  expiresAt?: number;
+}
+
 /** One experiment's progress as the run workflow knows it. */
 export interface ExperimentStatus {
   id: string;
@@ -5,6 +17,8 @@ export interface ExperimentStatus {
   done: number;
   errors: number;
   state: 'pending' | 'running' | 'completed' | 'stopped' | 'cancelled';
+  /** The batch it waits on (a `--batch` run), as the experiment answered. */
+  batch?: BatchWait;
 }
 
 /** The run's progress: per experiment, the counts of those that finished; running ones are asked themselves. */
@@ -18,6 +32,7 @@ export interface ExperimentProgress {
   done: number;
   errors: number;
   total: number;
+  batch?: BatchWait;
 }
 
 /**

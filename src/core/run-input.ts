@@ -1,3 +1,4 @@
+import type { BatchPolling } from './batch.ts';
 import type { Contender, RateLimit } from './matrix.ts';
 import type { Plan } from './plan.ts';
 import type { RunSchedule } from './schedule-spec.ts';
@@ -44,6 +45,8 @@ export interface RunInput {
   schedule?: RunSchedule;
   /** Where each finished experiment is sent besides the local log; absent in runs started before trackers. */
   tracking?: Tracking;
+  /** `--batch`: how experiments wait on their batches; absent in other runs. */
+  batch?: BatchPolling;
 }
 
 /** A plan's cases as `[key, hash]` per dataset, in plan order: what the plan store keeps. */
@@ -93,6 +96,7 @@ export function toRunInput(runId: string, plan: Plan, cases: PlanRef, tracking?:
     ...(Object.keys(plan.inFlight).length ? { inFlight: plan.inFlight } : {}),
     ...(plan.abortAfter ? { abortAfter: plan.abortAfter } : {}),
     ...(tracking ? { tracking } : {}),
+    ...(plan.settings.batch ? { batch: { poll: plan.settings.batch.poll } } : {}),
   };
 }
 

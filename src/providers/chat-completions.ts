@@ -154,6 +154,16 @@ export class ChatCompletionsProvider implements Provider {
     }
     const failed = errorInBody(completion, call);
     if (failed) throw failed;
+    return this.responseOf(model, completion);
+  }
+
+  /** The body a call of `model` sends for `request`: what a batch's line carries too. */
+  requestBody(model: CalledModel, request: CompletionRequest): ChatCompletionCreateParamsNonStreaming {
+    return chatBody(model, request, this.config);
+  }
+
+  /** A completion as the adapter gets it: text, usage priced from the catalog when it states no cost, the cut mark. */
+  async responseOf(model: CalledModel, completion: ChatCompletion): Promise<ProviderResponse> {
     const choice = (completion.choices as ChatCompletion['choices'] | undefined)?.[0];
     // No status: a reply without a choice is a provider hiccup, retried like a dropped connection.
     if (!choice) throw new ProviderError('the reply has no choices', this.name, model.id);

@@ -1,5 +1,6 @@
 import type { CatalogEntry } from '../api/types.ts';
 import { CatalogStore, catalogCacheFile } from './catalog-cache.ts';
+import { OpenAIBatchApi } from './batch.ts';
 import { ChatCompletionsProvider, type TokenPrices } from './chat-completions.ts';
 import { fetchServedModels, modelsUrl, type ListsModels, type ServedList } from './served-models.ts';
 
@@ -16,6 +17,10 @@ export interface EndpointSettings {
   /** For every model of the endpoint unless the model states its own. */
   prices?: PricesPerMillion;
   models: { model: string; prices?: PricesPerMillion }[];
+  /** The endpoint serves OpenAI's Batch API (`/v1/files` + `/v1/batches`), so `--batch` may use it. */
+  batch?: boolean;
+  /** The share of the price a batch's reply costs less (OpenAI's: 0.5). */
+  batchDiscount?: number;
 }
 
 const perToken = (prices: PricesPerMillion | undefined): TokenPrices =>
@@ -51,6 +56,15 @@ export class OpenAICompatibleProvider extends ChatCompletionsProvider implements
       source: () => endpoint.baseUrl,
       fetch: (url) => fetchServedModels(url, key ? env[key] : undefined),
     });
+    this.batch = endpoint.batch
+      ? new OpenAIBatchApi({
+          name,
+          baseUrl: () => endpoint.baseUrl,
+          ...(endpoint.apiKeyEnv ? { apiKeyEnv: endpoint.apiKeyEnv } : {}),
+          env,
+        })
+      : undefined;
+    this.batchDiscount = endpoint.batchDiscount ?? 0.5;
   }
 
   private readonly address: string;
@@ -63,6 +77,15 @@ export class OpenAICompatibleProvider extends ChatCompletionsProvider implements
     } catch {
       return undefined;
     }
+  }
+
+  private readonly batch: OpenAIBatchApi | undefined;
+  /** The share of the price a batch's reply costs less: its cost is the call's times (1 − this). */
+  readonly batchDiscount: number;
+
+  /** The endpoint's Batch API, when its section says `batch: true`. */
+  batchApi(): OpenAIBatchApi | undefined {
+    return this.batch;
   }
 
   /** The endpoint's base URL: `verify` and the run commands check that it accepts a connection before any call. */

@@ -1,3 +1,4 @@
+import { batchLabel } from '../core/batch.ts';
 import { reportColumns } from './columns.ts';
 import { cacheHtml } from './cache-line.ts';
 import { counted, formatCount } from './format.ts';
@@ -67,6 +68,12 @@ function header(snapshot: Snapshot, ranking: string, failed: boolean): string {
 const LEGEND =
   '<p class="legend note"><span class="b">best</span><span class="v">best value</span>click a header to sort</p>';
 
+/** A `--batch` run's word on its costs, after the standings' note. */
+function batchNote(snapshot: Snapshot): string {
+  const batch = snapshot.settings.batch;
+  return batch ? ` Costs at the batch price (${esc(batchLabel(batch.discounts))}).` : '';
+}
+
 function runSection(snapshot: Snapshot): string {
   const refused = snapshot.refused.length
     ? `<h3>Refused</h3><ul>${snapshot.refused.map((r) => `<li>${esc(r.message)}</li>`).join('')}</ul>`
@@ -132,7 +139,7 @@ export function renderHtml(snapshot: Snapshot): string {
     section(
       'overall',
       'Global standings',
-      `<p class="note">Each contender across all cases.</p>\n${LEGEND}\n${standingsHtml(s.overall, columns)}\n${bestHtml(s.overall, s.ranking)}`,
+      `<p class="note">Each contender across all cases.${batchNote(snapshot)}</p>\n${LEGEND}\n${standingsHtml(s.overall, columns)}\n${bestHtml(s.overall, s.ranking)}`,
     ),
     section('datasets', 'Standings by dataset', `${LEGEND}\n${perGroup(s.datasets, true)}`),
     section(

@@ -1,3 +1,4 @@
+import { batchLabel } from '../core/batch.ts';
 import pc from 'picocolors';
 import type { Estimate } from '../core/estimate.ts';
 import { sumEstimates } from '../core/estimate.ts';
@@ -61,7 +62,8 @@ export function renderMatrix(
       (repeats > 1 ? `${counted(repeats, 'repeat')} × ` : '') +
       `${counted(datasets, 'dataset')}), ${counted(plan.cases.length, 'case')}, ${counted(total.calls, 'call')}`,
     `estimated: ${formatCount(total.inputTokens)} tokens in, ${formatCount(total.outputTokens)} tokens out, ` +
-      `${formatCost(total.costUsd)}${total.costUsd === null ? ' (some prices unknown)' : ''}`,
+      `${formatCost(total.costUsd)}${total.costUsd === null ? ' (some prices unknown)' : ''}` +
+      (plan.settings.batch ? ` (${batchLabel(plan.settings.batch.discounts)})` : ''),
   ];
   return lines.join('\n');
 }

@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import type { Contender } from '../core/matrix.ts';
 import type { RunProgress } from '../core/progress.ts';
+import { renderBatchWait } from './batch-wait.ts';
 import { contenderSettings } from './columns.ts';
 import { contenderColour, contenderLabel } from './palette.ts';
 
@@ -23,6 +24,7 @@ export function renderProgress(
     const filled = total ? Math.round((done / total) * WIDTH) : 0;
     const bar = contenderColour(i)('█'.repeat(filled)) + pc.dim('░'.repeat(WIDTH - filled));
     const errors = p?.errors ? pc.red(` ${p.errors} errors`) : '';
-    return `${bar} ${String(done).padStart(String(total).length)}/${total} ${contenderLabel(c, i)}${contenderSettings(c)} ${pc.dim(e.dataset)}${errors}`;
+    const batch = p?.batch ? pc.dim(` ${renderBatchWait(p.batch, Date.now())}`) : '';
+    return `${bar} ${String(done).padStart(String(total).length)}/${total} ${contenderLabel(c, i)}${contenderSettings(c)} ${pc.dim(e.dataset)}${errors}${batch}`;
   });
 }

@@ -1,4 +1,5 @@
 import { renderBreakdown } from './breakdown.ts';
+import { batchLabel } from '../core/batch.ts';
 import { renderCacheCounts } from './cache-line.ts';
 import { renderChange, renderRegression } from './change.ts';
 import { renderHtml } from './html.ts';
@@ -41,6 +42,14 @@ export function renderReport(format: ReportFormat, snapshot: Snapshot, options: 
     '\n' +
     change +
     regression +
-    (cached ? cached + '\n' : '')
+    (cached ? cached + '\n' : '') +
+    batchLine(snapshot)
   );
+}
+
+/** A `--batch` run's word on its costs: `cost at the batch price (batch, −50 %): openai`. */
+function batchLine(snapshot: Snapshot): string {
+  const batch = snapshot.settings.batch;
+  if (!batch) return '';
+  return `cost at the batch price (${batchLabel(batch.discounts)}): ${Object.keys(batch.discounts).join(', ')}\n`;
 }

@@ -92,7 +92,10 @@ export async function estimateRun(planned: PlannedRun): Promise<Map<string, Esti
     }
     const price = prices.get(`${c.provider}:${c.id}`);
     const known = price?.inputPrice !== undefined && price.outputPrice !== undefined;
-    const costUsd = known ? inputTokens * price.inputPrice! + outputTokens * price.outputPrice! : null;
+    // A `--batch` run pays its provider's batch price.
+    const share = 1 - (planned.plan.settings.batch?.discounts[c.provider] ?? 0);
+    const full = known ? inputTokens * price.inputPrice! + outputTokens * price.outputPrice! : null;
+    const costUsd = full === null ? null : full * share;
     estimates.set(e.id, { calls: e.caseKeys.length, inputTokens, outputTokens, costUsd });
   }
   return estimates;

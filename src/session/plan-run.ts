@@ -7,7 +7,8 @@ import { readCatalogs, type ReadCatalog } from '../providers/catalog-check.ts';
 import type { Io } from '../cli/io.ts';
 import { openSuite } from './open-suite.ts';
 import type { RunFlags } from '../cli/options.ts';
-import { ConfigError } from '../errors.ts';
+import { parseBatchPoll } from '../core/batch.ts';
+import { ConfigError, quote } from '../errors.ts';
 import { loadCases, selectCases, shortPath, type LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { resolveModelIds } from '../suite/model-ids.ts';
@@ -37,6 +38,14 @@ export function casesForRun(
     );
   }
   return selected;
+}
+
+/** The waits between looks at a batch: `LLM_EVALS_BATCH_POLL` (`FIRST,LAST` seconds), else 30 s up to 10 min. */
+function batchPoll(env: NodeJS.ProcessEnv): [number, number] {
+  const poll = parseBatchPoll(env.LLM_EVALS_BATCH_POLL);
+  if (poll) return poll;
+  const problem = `expected FIRST,LAST seconds (such as 30,600), got ${quote(env.LLM_EVALS_BATCH_POLL)}`;
+  throw new ConfigError(undefined, 'LLM_EVALS_BATCH_POLL', problem);
 }
 
 /** A planned run with the suite and cases it was planned from. */
@@ -71,6 +80,7 @@ export async function planSuite(
     parallelism: flags.parallelism,
     repeat: flags.repeat,
     cache: cacheModeOf(flags),
+    ...(flags.batch ? { batch: batchPoll(io.env) } : {}),
     concurrency: flags.concurrency ?? availableParallelism(),
     options: JSON.parse(JSON.stringify(flags)) as Record<string, Json>,
   });

@@ -70,6 +70,10 @@ export const EndpointSectionSchema = z.strictObject({
   rate_limit: RateLimitSchema.optional(),
   max_concurrency: MaxConcurrencySchema.optional(),
   models: z.array(EndpointModelEntrySchema).optional(),
+  /** The endpoint serves OpenAI's Batch API: `compare --batch` sends its calls as one batch per experiment. */
+  batch: z.boolean().optional(),
+  /** The share a batch's reply costs less than a call (default 0.5, OpenAI's). */
+  batch_discount: z.number().min(0).max(1).optional(),
 });
 
 /** The known request types: what an adapter can send. */

@@ -105,6 +105,8 @@ export function endpointProvider(name: string, section: EndpointSection): OpenAI
     baseUrl: section.base_url,
     ...(section.api_key_env ? { apiKeyEnv: section.api_key_env } : {}),
     ...(section.prices ? { prices: section.prices } : {}),
+    ...(section.batch ? { batch: true } : {}),
+    ...(section.batch_discount !== undefined ? { batchDiscount: section.batch_discount } : {}),
     models: (section.models ?? []).map(({ model, prices }) => ({ model, ...(prices ? { prices } : {}) })),
   });
 }

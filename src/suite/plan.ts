@@ -3,6 +3,7 @@ import { expandContenders, planExperiments, repeatContenders } from '../core/mat
 import type { CacheMode, Plan } from '../core/plan.ts';
 import { weightProblems } from '../core/weights.ts';
 import { ConfigError, quote } from '../errors.ts';
+import { batchSettings } from './batch-plan.ts';
 import type { LoadedCase } from './cases.ts';
 import { readLineup, type Lineup, type SettingOverrides } from './lineup.ts';
 import type { LoadedSuite } from './load.ts';
@@ -17,6 +18,8 @@ export interface PlanOptions {
   repeat?: number;
   /** How the run uses the reply cache; none: calls everything and keeps the replies. */
   cache?: CacheMode;
+  /** `--batch`: the waits between looks at a batch (seconds, first and last); none: calls go one by one. */
+  batch?: [number, number];
   options?: Record<string, Json>;
 }
 
@@ -45,6 +48,12 @@ export function checkContenders(file: string, lineup: Lineup, models: readonly s
     : 'no contender: the lineup lists no model; add a provider section with models, such as ' +
       '`openrouter: { vendors: { openai: { models: [gpt-4.1-mini] } } }`, or pass -m';
   throw new ConfigError(file, models.length ? '-m' : undefined, problem);
+}
+
+/** The dataset with the most cases: the biggest experiment a contender makes of it. */
+function largestDataset(datasets: readonly { name: string; caseKeys: string[] }[]) {
+  const top = [...datasets].sort((a, b) => b.caseKeys.length - a.caseKeys.length)[0];
+  return { dataset: top?.name ?? '', cases: top?.caseKeys.length ?? 0 };
 }
 
 /** Expands the lineup over the selected cases into a Plan: contenders × datasets, each an experiment. */
@@ -88,6 +97,15 @@ export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], opti
       concurrency: options.concurrency,
       ...(options.repeat && options.repeat > 1 ? { repeat: options.repeat } : {}),
       ...(options.cache ? { cache: options.cache } : {}),
+      ...(options.batch
+        ? batchSettings(
+            { registry: suite.registry, file: config.file },
+            contenders,
+            options.batch,
+            options.cache,
+            largestDataset(datasets),
+          )
+        : {}),
     },
     ...(config.values.weighted_score ? { weights: config.values.weighted_score.weights } : {}),
     ...(config.values.errors ? { abortAfter: config.values.errors.abort_after } : {}),

@@ -125,6 +125,8 @@ describe('createProgram: flags', () => {
     ['--no-cache', ['compare', '--no-cache'], { cache: false }],
     ['--cache-only', ['run', '-m', 'a/b', '--cache-only'], { cache: true, cacheOnly: true }],
     ['start --no-cache', ['start', '--no-cache'], { cache: false }],
+    ['--batch', ['compare', '--batch'], { batch: true, cache: true }],
+    ['start --batch', ['start', '--batch'], { batch: true }],
     [
       'schedule create --cache',
       ['schedule', 'create', 'nightly', '--every', '1d', '--cache'],

@@ -180,6 +180,20 @@ export const HISTORY_PATHS: HistoryPath[] = [
       workflowType(h) === 'scheduledRun' && ofType(h, 'WORKFLOW_EXECUTION_COMPLETED').length > 0,
   },
   {
+    name: 'experiment-batch',
+    what: 'a --batch experiment: its rounds submit, wait on a timer, read the replies, then its pool runs',
+    matches: (h) =>
+      workflowType(h) === 'experiment' &&
+      activities(h, 'submitBatch') > 1 &&
+      activities(h, 'receiveBatch') > 0 &&
+      ofType(h, 'WORKFLOW_EXECUTION_COMPLETED').length > 0,
+  },
+  {
+    name: 'experiment-batch-cancelled',
+    what: 'a --batch experiment cancelled while it waits: it cancels its batch at the provider',
+    matches: (h) => workflowType(h) === 'experiment' && activities(h, 'cancelBatch') > 0,
+  },
+  {
     name: 'run-regressed',
     what: 'a scheduled run judged against the previous one and found regressed',
     matches: (h) => workflowType(h) === 'compareRun' && resultText(h).includes('"regressed"'),

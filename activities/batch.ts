@@ -1,0 +1,172 @@
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { Case, CompletionRequest, Model, ProviderResponse } from '../src/api/types.ts';
+import type { Contender } from '../src/core/matrix.ts';
+import { UNKNOWN_USAGE } from '../src/core/results.ts';
+import { batchProvider, type BatchStatus } from '../src/providers/batch.ts';
+import type { CaseDeps } from './case-runner.ts';
+import { createPlanCases, type PlanCases } from './plan-cases.ts';
+import type { ExperimentCases } from '../src/core/run-input.ts';
+import { replyKeyOf } from './cached-model.ts';
+import { gatedModel, type CallLog } from './gated-model.ts';
+
+/** One round of an experiment's batch: which run, experiment and round, the contender and the cases to collect. */
+export interface BatchRoundTask {
+  runId: string;
+  experimentId: string;
+  dataset: string;
+  contender: Contender;
+  round: number;
+  /** The experiment's cases: listed (a run before the plan store), or its plan's reference and how many. */
+  cases?: [key: string, hash: string][];
+  plan?: ExperimentCases;
+  total?: number;
+}
+
+/** What a round sent: the batch (none when every request already had its reply) and how many requests it holds. */
+export interface SubmittedBatch {
+  batchId?: string;
+  requests: number;
+  /** False when the batch was made by an earlier attempt of this round (found by its metadata), not by this one. */
+  created?: boolean;
+  /** Seconds since the epoch at which the provider made it. */
+  createdAt?: number;
+  expiresAt?: number;
+}
+
+/** A batch to look at, cancel or read: the provider it lives at and its id. */
+export interface BatchRef {
+  provider: string;
+  batchId: string;
+}
+
+/** What reading an ended batch put in the reply cache, and the requests that got no reply (with the first reasons). */
+export interface ReceivedBatch {
+  replies: number;
+  failed: number;
+  reasons: string[];
+}
+
+/** Thrown by the recording model instead of calling: the request waits for its batch. */
+class Deferred extends Error {}
+
+/** How many adapters a round runs at once while it collects their requests: they call nothing, so many. */
+const COLLECTING = 32;
+
+const apiOf = (deps: Pick<CaseDeps, 'registry'>, name: string) => {
+  const found = batchProvider(deps.registry.get(name));
+  if (!found) throw new Error(`this worker's provider ${name} has no batch API`);
+  return found;
+};
+
+/**
+ * Builds the batch activities: a round's submit (the adapters run with a model that answers from the reply cache or
+ * records the request and defers; the requests go out as one batch tagged with run, experiment and round), a look at
+ * a batch, its replies written into the reply cache at the batch price, and a cancel.
+ */
+export function createBatchActivities(deps: CaseDeps & { plans?: PlanCases }) {
+  const plans = deps.plans ?? createPlanCases(deps);
+  const prepared = new Map<string, Promise<void>>();
+  return {
+    submitBatch: async (task: BatchRoundTask): Promise<SubmittedBatch> => {
+      const { provider, api } = apiOf(deps, task.contender.provider);
+      const requests = new Map<string, object>();
+      const log: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };
+      // Built like the pool's, so a request's key here is the key the pool looks its reply up by.
+      const gated = gatedModel(
+        task.contender,
+        deps.registry.get(task.contender.provider)!,
+        deps.gate,
+        task.runId,
+        log,
+        1,
+      );
+      const recording: Model = {
+        ...gated,
+        complete: async (request: CompletionRequest): Promise<ProviderResponse> => {
+          const key = replyKeyOf(gated, task.contender, deps.registry.get(task.contender.provider)!, request);
+          const entry = await deps.replies?.get(key);
+          if (entry) return entry.response;
+          requests.set(key, provider.requestBody(gated, request));
+          throw new Deferred(key);
+        },
+      };
+      const runAdapter = async (kase: Case) => {
+        if (!prepared.has(kase.dataset))
+          prepared.set(kase.dataset, Promise.resolve(deps.adapter.prepare(kase.dataset)));
+        await prepared.get(kase.dataset);
+        // Its reply is of no use here: what counts is the request it made, or that it made none.
+        await deps.adapter.call(kase, recording);
+      };
+      const listed =
+        task.cases ?? Array.from({ length: task.total ?? 0 }, (_, index) => plans.caseAt(task.plan!, index));
+      const cases = listed.flatMap(([key, hash]) => {
+        const kase = deps.cases.get(key);
+        // A case missing or changed on disk is the pool's to report, as in any run.
+        return kase && kase.hash === hash ? [kase] : [];
+      });
+      for (let i = 0; i < cases.length; i += COLLECTING) {
+        await Promise.all(
+          cases.slice(i, i + COLLECTING).map((kase) => runAdapter(kase).catch(() => undefined)),
+        );
+      }
+      if (!requests.size) return { requests: 0 };
+      const tag = { run: task.runId, experiment: task.experimentId, round: String(task.round) };
+      const lines = [...requests].map(([customId, body]) => ({ customId, body }));
+      const { batch, created } = await api.submit(lines, tag);
+      return {
+        batchId: batch.id,
+        requests: batch.total || lines.length,
+        created,
+        ...(batch.createdAt !== undefined ? { createdAt: batch.createdAt } : {}),
+        ...(batch.expiresAt !== undefined ? { expiresAt: batch.expiresAt } : {}),
+      };
+    },
+
+    pollBatch: async (ref: BatchRef): Promise<BatchStatus> => {
+      return apiOf(deps, ref.provider).api.retrieve(ref.batchId);
+    },
+
+    cancelBatch: async (ref: BatchRef): Promise<BatchStatus> => {
+      return apiOf(deps, ref.provider).api.cancel(ref.batchId);
+    },
+
+    receiveBatch: async (ref: BatchRef & { runId: string; contender: Contender }): Promise<ReceivedBatch> => {
+      const { provider, api } = apiOf(deps, ref.provider);
+      const log: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };
+      const model = gatedModel(ref.contender, deps.registry.get(ref.provider)!, deps.gate, '', log, 1);
+      const lines = await api.results(await api.retrieve(ref.batchId));
+      const received: ReceivedBatch = { replies: 0, failed: 0, reasons: [] };
+      const share = 1 - provider.batchDiscount;
+      for (const line of lines) {
+        if (line.body === undefined || line.error !== undefined) {
+          received.failed++;
+          if (received.reasons.length < 3) received.reasons.push(line.error ?? 'no reply');
+          continue;
+        }
+        let response: ProviderResponse;
+        try {
+          response = await provider.responseOf(model, line.body as ChatCompletion);
+        } catch (error) {
+          received.failed++;
+          if (received.reasons.length < 3) received.reasons.push((error as Error).message);
+          continue;
+        }
+        const { costUsd } = response.usage;
+        const usage = { ...response.usage, costUsd: costUsd === null ? null : costUsd * share };
+        await deps.replies?.put({
+          version: 1,
+          key: line.customId,
+          storedAt: new Date().toISOString(),
+          provider: ref.provider,
+          model: ref.contender.id,
+          response: { ...response, usage },
+          // A batch's requests have no latency of their own: the provider ran them when it chose.
+          latency: null,
+          batchRun: ref.runId,
+        });
+        received.replies++;
+      }
+      return received;
+    },
+  };
+}

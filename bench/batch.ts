@@ -1,0 +1,118 @@
+// What `compare --batch` sends and costs. With N cases (2000) of the toy suite against the fake Batch API
+// (test/helpers/batch-server.ts, which also answers chat completions one by one), it runs the real `llm-evals compare`
+// on its own embedded Temporal server twice, each with an empty reply cache: with `--batch` (looks at the batch
+// every 1 to 4 s), then without. It prints per run the batches created, the requests they held, the chat calls made
+// one by one, the cases scored, the run's cost from its snapshot and its wall time, and what the batch run printed.
+// Usage: node --import tsx bench/batch.ts [N]     (default: 2000)
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Snapshot } from '../src/core/snapshot.ts';
+import { BatchServer } from '../test/helpers/batch-server.ts';
+
+const n = Number(process.argv[2] ?? 2000);
+const repo = resolve(import.meta.dirname, '..');
+const bin = join(repo, 'bin', 'llm-evals.mjs');
+const root = join(repo, 'tmp', 'bench-batch');
+const suiteDir = join(root, 'suite');
+const env: NodeJS.ProcessEnv = {
+  ...process.env,
+  NO_COLOR: '1',
+  COLUMNS: '120',
+  LLM_EVALS_STATE_DIR: join(root, 'state'),
+  LLM_EVALS_TEMPORAL_PORT: process.env.LLM_EVALS_TEMPORAL_PORT ?? '7645',
+  LLM_EVALS_BATCH_POLL: '1,4',
+  BENCH_BATCH_KEY: 'sk-bench',
+  TEMPORAL_ADDRESS: '',
+};
+
+function writeSuite(url: string): void {
+  const evals = join(suiteDir, 'evals');
+  mkdirSync(evals, { recursive: true });
+  writeFileSync(
+    join(evals, '.llm-evals.config.yml'),
+    [
+      `import: ${join(repo, 'examples/toy-suite/lib/toy-suite.ts')}`,
+      'adapter: ToyAdapter',
+      'scorer: ToyScorer',
+      'request_types: [prompt]',
+      'openai:',
+      `  base_url: ${url}`,
+      '  api_key_env: BENCH_BATCH_KEY',
+      '  prices: { input: 1000, output: 2000 }',
+      '  batch: true',
+      '  models: [gpt-x]',
+      '',
+    ].join('\n'),
+  );
+  for (let i = 0; i < n; i++) {
+    const folder = join(evals, 'datasets', 'd', 'cases', 'v', String(i).padStart(5, '0'));
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, 'input.txt'), `case ${i}\n`);
+    writeFileSync(join(folder, 'expected.json'), JSON.stringify({ animal: 'case', name: `v/${i}` }));
+  }
+}
+
+async function cli(args: string[], extra: NodeJS.ProcessEnv = {}) {
+  const started = performance.now();
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: suiteDir,
+    env: { ...env, ...extra },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
+  const code = await new Promise<number | null>((done) => child.on('close', done));
+  const seconds = (performance.now() - started) / 1000;
+  if (code !== 0) throw new Error(`llm-evals ${args.join(' ')} exited ${code}:\n${stderr.slice(-4000)}`);
+  return { seconds, stdout, stderr };
+}
+
+/** The snapshot the last run saved. */
+function lastSnapshot(): Snapshot {
+  const dir = join(suiteDir, 'evals', 'results');
+  const file = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .at(-1)!;
+  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as Snapshot;
+}
+
+rmSync(root, { recursive: true, force: true });
+const server = new BatchServer({ delayMs: 2000, chat: true });
+writeSuite(await server.start());
+await cli(['server', 'start']).catch((error: Error) => console.error(error.message));
+const rows: string[] = [];
+let printed = '';
+try {
+  for (const batch of [true, false]) {
+    const before = {
+      batches: server.batches.length,
+      requests: server.requests.length,
+      chat: server.chatCalls,
+    };
+    const flags = ['compare', '-p', '16', '--display', 'tui', '--no-open', ...(batch ? ['--batch'] : [])];
+    const run = await cli(flags, {
+      LLM_EVALS_CACHE_DIR: join(root, batch ? 'replies-batch' : 'replies-direct'),
+    });
+    const snapshot = lastSnapshot();
+    const cost = snapshot.results.reduce((sum, r) => sum + (r.usage.costUsd ?? 0), 0);
+    const scored = snapshot.results.filter((r) => r.status === 'scored').length;
+    rows.push(
+      `${(batch ? 'compare --batch' : 'compare').padEnd(16)} batches ${server.batches.length - before.batches}  ` +
+        `requests in them ${server.requests.length - before.requests}  chat calls ${server.chatCalls - before.chat}  ` +
+        `scored ${scored}/${n}  cost $${cost.toFixed(4)}  wall ${run.seconds.toFixed(1)} s`,
+    );
+    if (batch)
+      printed =
+        run.stdout.split('\n').slice(0, 6).join('\n') + '\n' + run.stderr.split('\n').slice(-6).join('\n');
+  }
+} finally {
+  await cli(['server', 'stop']).catch(() => undefined);
+  await server.stop();
+}
+console.log(`${n} cases, 1 contender, the fake Batch API ending each batch 2 s after it was made`);
+for (const row of rows) console.log(row);
+console.log('\nwhat compare --batch printed (table head, last lines of stderr):\n' + printed);
