@@ -2,8 +2,9 @@
 // user's): loading the suite (`cases`), `start --no-worker` (plan + workflow start), one `worker` serving the run,
 // `status` while it runs, and `report` of every result. Prints wall time and peak memory (max RSS) of each process,
 // cases per second, the largest workflow history (events and bytes) against Temporal's limits, and the calls made.
-// With --kills, the worker is SIGKILLed at a third of the calls and a fresh one started, the server SIGKILLed at
-// two thirds and started again, and a third worker finishes: the run must still hold every case, none paid twice.
+// With --kills, the worker gets a Ctrl-C (SIGINT) at a quarter of the calls, `resume RUN` takes over and is
+// SIGKILLed at half, a fresh worker takes over and the server is SIGKILLed at three quarters and started again: the
+// run must still hold every case once, and repeat at most the calls in flight at each SIGKILL.
 // Usage: node --import tsx bench/big-run.ts [cases=20000] [contenders=2] [parallelism=8] [concurrency=4] [--kills]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -103,9 +104,12 @@ const start = timed([
 const runId = start.stdout.trim().split('\n').pop()!;
 const total = cases * contenders;
 
-/** A worker serving the run until it closes, with its peak memory once it exits. */
-function worker(): { child: ChildProcess; done: Promise<{ code: number | null; rssMb: number }> } {
-  const child = spawn('/usr/bin/time', [...TIME, process.execPath, bin, 'worker', '--until', runId], {
+/** A process serving the run (a worker until it closes, or `resume`), with its peak memory once it exits. */
+function worker(args = ['worker', '--until', runId]): {
+  child: ChildProcess;
+  done: Promise<{ code: number | null; rssMb: number }>;
+} {
+  const child = spawn('/usr/bin/time', [...TIME, process.execPath, bin, ...args], {
     cwd: dir,
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -133,12 +137,19 @@ let workerPeak = 0;
 let first = worker();
 let status: { seconds: number; rssMb: number } | undefined;
 if (kills) {
-  await untilCalls(total / 3);
+  await untilCalls(total / 4);
+  const before = calls().length;
+  process.kill(nodeOf(first.child), 'SIGINT');
+  const interrupted = await first.done;
+  workerPeak = Math.max(workerPeak, interrupted.rssMb);
+  lines.push(`worker Ctrl-C (SIGINT) at ${before} calls: exit ${interrupted.code} at ${calls().length}`);
+  first = worker(['resume', runId]);
+  await untilCalls(total / 2);
   process.kill(nodeOf(first.child), 'SIGKILL');
   workerPeak = Math.max(workerPeak, (await first.done).rssMb);
-  lines.push(`worker SIGKILLed at ${calls().length} calls`);
+  lines.push(`resume SIGKILLed at ${calls().length} calls`);
   first = worker();
-  await untilCalls((2 * total) / 3);
+  await untilCalls((3 * total) / 4);
   serverPeak = Math.max(serverPeak, serverPeakMb());
   process.kill(serverPid(), 'SIGKILL');
   lines.push(`server SIGKILLed at ${calls().length} calls`);
