@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
 import { recordFileIn, writeRecordingSuite } from '../helpers/recording-suite.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
+import { CLOSED, until } from '../helpers/until.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
 // A regression run measures the model of today: a schedule's fires call every case, whatever the reply cache holds,
@@ -16,18 +16,6 @@ afterAll(() => {
   for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
   dirs.removeAll();
 });
-
-const CLOSED = ['completed', 'regressed', 'aborted', 'failed', 'cancelled'];
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(500);
-  }
-}
 
 describe('scheduled runs and the reply cache (D5)', () => {
   it('a fire calls every case even when the cache holds them all; a schedule made with --cache reads it', async () => {

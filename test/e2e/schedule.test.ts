@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
 import { writeRecordingSuite } from '../helpers/recording-suite.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
+import { CLOSED, until } from '../helpers/until.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
 // D5 through the real CLI on the shared test server: a schedule firing every 2 s with a worker of the suite, the
@@ -31,18 +32,6 @@ interface Shown {
   change?: { before: { runId: string }; after: { runId: string }; rows: unknown[] };
   workers: { identity: string }[];
 }
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(500);
-  }
-}
-
-const CLOSED = ['completed', 'regressed', 'aborted', 'failed', 'cancelled'];
 
 describe('scheduled regression runs (D5) through the CLI', () => {
   it('fires every 2 s, shows the change, regresses on a drop, pauses, triggers, deletes; diff works offline', async () => {

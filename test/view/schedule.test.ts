@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
 import { writeRecordingSuite } from '../helpers/recording-suite.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
+import { CLOSED, until } from '../helpers/until.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
 // A schedule's page and the runs list's schedule filter on real scheduled runs: a case answered right, then wrong (its
@@ -18,18 +18,6 @@ afterAll(() => {
   for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
   dirs.removeAll();
 });
-
-const CLOSED = ['completed', 'regressed', 'aborted', 'failed', 'cancelled'];
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(500);
-  }
-}
 
 describe("the view's schedule page", () => {
   it('lists the case that flipped over the runs, beside the trend; the runs list filters by the schedule', async () => {
