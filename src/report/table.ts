@@ -25,12 +25,19 @@ function needsOf(column: Column, cells: readonly string[]): ColumnNeeds {
   const all = [column.header, ...cells];
   const cellWidths = cells.map(visibleWidth);
   return {
-    natural: Math.max(...all.map(visibleWidth)),
-    cells: Math.max(0, ...cellWidths),
-    words: Math.max(...all.map((t) => longestWord(t))),
-    graphemes: Math.max(...all.map(widestGrapheme)),
+    natural: maxOf(all.map(visibleWidth)),
+    cells: maxOf(cellWidths),
+    words: maxOf(all.map((t) => longestWord(t))),
+    graphemes: maxOf(all.map(widestGrapheme)),
     key: Boolean(column.key),
   };
+}
+
+/** The largest of `values`, 0 for none: a loop, since Math.max(...values) runs out of stack at a million rows. */
+function maxOf(values: readonly number[]): number {
+  let most = 0;
+  for (const v of values) if (v > most) most = v;
+  return most;
 }
 
 /** One box: the header row and the rows, each cell wrapped to its column's width. */
