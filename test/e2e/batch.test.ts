@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchServer, lineUserText, type BatchLine } from '../helpers/batch-server.ts';
 import { runCli, runCliLong, startCli, type CliResult } from '../helpers/cli.ts';
+import { killServer, ownServerEnv, startServer } from '../helpers/durable.ts';
 import { TempDirs, TOY_SUITE, writeTree } from '../helpers/suite-dir.ts';
 import { cliEnv, numberedCases, providerSuite, rowsByModel, savedSnapshot } from '../providers/cli-suite.ts';
 
@@ -292,4 +293,49 @@ describe('compare --batch with a request the provider refuses', () => {
       await server.stop();
     }
   }, 180_000);
+});
+
+describe('a --batch run whose worker and Temporal server are SIGKILLed while it waits (D3)', () => {
+  it('makes exactly one batch, and a new worker on the restarted server scores every case once', async () => {
+    const server = new BatchServer({ delayMs: 8000 });
+    const url = await server.start();
+    const project = providerSuite(dirs, section('openai', url, true), numberedCases(20));
+    const runEnv = { ...env(), ...(await ownServerEnv(project)) };
+    const cli = (args: string[]) => runCliLong(args, { cwd: project, env: runEnv });
+    try {
+      await startServer(project, runEnv);
+      const started = await cli(['start', '--batch', '--no-worker']);
+      expect(started.code, started.stderr).toBe(0);
+      const runId = started.stdout.trim().split('\n').pop()!;
+      const first = startCli(['worker', '--until', runId], { cwd: project, env: runEnv });
+      const deadline = Date.now() + 60_000;
+      while (server.batches.length === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(server.batches).toHaveLength(1);
+      // Both gone while the provider works: the batch id must already be in the history, and the wait a timer.
+      first.child.kill('SIGKILL');
+      await first.done;
+      killServer(project);
+      await startServer(project, runEnv);
+      const second = await runCliLong(['worker', '--until', runId], {
+        cwd: project,
+        env: runEnv,
+        timeoutMs: 180_000,
+      });
+      expect(second.code, second.stderr).toBe(0);
+      const report = await cli(['report', runId, '--format', 'json']);
+      expect(report.code, report.stderr).toBe(0);
+      const results = (JSON.parse(report.stdout) as { results: { caseKey: string; status: string }[] })
+        .results;
+      expect(server.batches).toHaveLength(1);
+      expect(server.requests).toHaveLength(20);
+      expect(server.chatCalls).toBe(0);
+      expect(results).toHaveLength(20);
+      expect(new Set(results.map((r) => r.caseKey)).size).toBe(20);
+      expect(results.every((r) => r.status === 'scored')).toBe(true);
+    } finally {
+      await runCli(['server', 'stop', '--force'], { cwd: project, env: runEnv });
+      await server.stop();
+    }
+  }, 300_000);
 });
