@@ -227,8 +227,10 @@ function pairedChanges(
       keys.map((k) => then.values[k] ?? null),
       { seed: seedOf(`${before.runId}|${after.runId}|${row.contender}|${row.dataset}`) },
     );
+    // In case-key order: a run's results come in the order its calls finished, which differs from run to run.
     const flips = (from: boolean) =>
-      keys
+      [...keys]
+        .sort()
         .filter((k) => {
           const [b, a] = [then.values[k], now.values[k]];
           return (

@@ -60,6 +60,18 @@ describe('diff: the paired test of each row and the cases that flipped', () => {
     expect(text).toContain('right → wrong d/005: "r1 says 1" → "r2 says 0"');
   });
 
+  it('lists the flipped cases in case-key order, whatever order the run recorded them in', () => {
+    const after = run(
+      'r2',
+      all(40, 1).map((v, i) => (i % 4 === 0 ? 0 : v)),
+    );
+    const reversed = <T>(o: Record<string, T>) => Object.fromEntries(Object.entries(o).reverse());
+    const own = after.perCase![0]!;
+    after.perCase = [{ ...own, values: reversed(own.values), replies: reversed(own.replies) }];
+    const p = diffRuns(run('r1', all(40, 1)), after).rows[0]!.paired!;
+    expect(p.toWrong.map((f) => f.caseKey)).toEqual(keys(40).filter((_, i) => i % 4 === 0));
+  });
+
   it('a one-case wobble is noise', () => {
     const after = all(40, 1).map((v, i) => (i === 7 ? 0 : v));
     const p = diffRuns(run('r1', all(40, 1)), run('r2', after)).rows[0]!.paired!;
