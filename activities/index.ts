@@ -1,5 +1,6 @@
 import { createBatchActivities } from './batch.ts';
 import { heartbeating } from './heartbeat.ts';
+import { createPlanCases } from './plan-cases.ts';
 import { createRunCase } from './run-case.ts';
 import { createRunCases, type PoolDeps } from './run-cases.ts';
 import { createScheduleActivities, type ScheduleDeps } from './plan-and-judge.ts';
@@ -12,7 +13,9 @@ export type { Judged, PlannedFire, ScheduleDeps } from './plan-and-judge.ts';
 export type { RunReader, TrackDeps, TrackTask } from './track.ts';
 
 /** The activities a worker registers, built around the suite it loaded and its reads of runs in Temporal. */
-export function createActivities(deps: PoolDeps & ScheduleDeps & { track: TrackDeps }) {
+export function createActivities(given: PoolDeps & ScheduleDeps & { track: TrackDeps }) {
+  // One reader of the runs' case lists for the pools, the retries and the batch rounds: a plan is read and kept once.
+  const deps = { ...given, plans: given.plans ?? createPlanCases(given) };
   const { planScheduledRun, judgeRun } = createScheduleActivities(deps);
   const batch = createBatchActivities(deps);
   // Every activity heartbeats: the pools on their own schedule (run-cases.ts), the others while they work.

@@ -21,11 +21,17 @@ export function createPlanCases(
   store = new PlanStore(plansDir()),
 ): PlanCases {
   const kept = new Map<string, PlannedCases[string]>();
+  // The plan file last read: a run's experiments share it, one per dataset, so it is parsed once, not per dataset.
+  let file: { plan: string; cases: PlannedCases | undefined } | undefined;
+  const fromFile = (plan: string) => {
+    if (file?.plan !== plan) file = { plan, cases: store.get(plan) };
+    return file.cases;
+  };
   const listOf = ({ plan, dataset, digest }: ExperimentCases) => {
     const id = `${plan}/${dataset}`;
     const known = kept.get(id);
     if (known) return known;
-    const list = store.get(plan)?.[dataset] ?? fromSuite({ plan, dataset, digest });
+    const list = fromFile(plan)?.[dataset] ?? fromSuite({ plan, dataset, digest });
     if (kept.size >= KEPT) kept.delete(kept.keys().next().value!);
     kept.set(id, list);
     return list;

@@ -1,4 +1,4 @@
-import { CancellationScope, condition, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
+import { CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
 import { BATCH_ENDED, MAX_BATCH_ROUNDS, nextPollDelay, type BatchPolling } from '../src/core/batch.ts';
 import type { BatchWait } from '../src/core/progress.ts';
@@ -86,13 +86,4 @@ export async function batchRounds(
     shown.wait = undefined;
     if (received.replies === 0) return;
   }
-}
-
-/**
- * In a cancelled batch run, waits (itself not cancellable) until its experiments have closed: each cancels its
- * provider's batch first. Without the wait the run closed at once and Temporal terminated the experiments, batches
- * left running at the provider.
- */
-export async function untilExperimentsClosed(error: unknown, closed: () => boolean): Promise<void> {
-  if (isCancellation(error)) await CancellationScope.nonCancellable(() => condition(closed));
 }
