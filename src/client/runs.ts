@@ -187,19 +187,25 @@ export class Runs {
 
   /**
    * The input with its cases listed (`datasets`), read from the plan store when this machine holds the run's plan
-   * (as it does where the run started); else as it is, and a snapshot lists the cases that have a result. For reading
-   * only: what a workflow receives never carries the list.
+   * (as it does where the run started), else none and a snapshot lists the cases that have a result. Read when first
+   * asked for: `status`, the cache's mode and the counts need only the sizes, and a plan of a million cases is 36 MB.
+   * For reading only: what a workflow receives never carries the list.
    */
   private withCases(input: RunInput): RunInput {
     if (input.datasets || !input.plan) return input;
     const { digest } = input.plan;
-    let cases = this.plans.get(digest);
-    if (!cases) {
-      cases = casesOf(input, (d) => this.planStore.get(d)) ?? null;
-      this.plans.clear();
-      this.plans.set(digest, cases);
-    }
-    return cases ? { ...input, datasets: cases } : input;
+    const cases = () => {
+      if (!this.plans.has(digest)) {
+        this.plans.clear();
+        this.plans.set(digest, casesOf(input, (d) => this.planStore.get(d)) ?? null);
+      }
+      return this.plans.get(digest) ?? undefined;
+    };
+    return Object.defineProperty({ ...input }, 'datasets', {
+      get: cases,
+      enumerable: true,
+      configurable: true,
+    });
   }
 
   private handle(workflowId: string) {
