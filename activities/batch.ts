@@ -69,7 +69,6 @@ export function createBatchActivities(deps: CaseDeps & { plans?: PlanCases }) {
   return {
     submitBatch: async (task: BatchRoundTask): Promise<SubmittedBatch> => {
       const { provider, api } = apiOf(deps, task.contender.provider);
-      const requests = new Map<string, object>();
       const log: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };
       // Built like the pool's, so a request's key here is the key the pool looks its reply up by.
       const gated = gatedModel(
@@ -80,22 +79,23 @@ export function createBatchActivities(deps: CaseDeps & { plans?: PlanCases }) {
         log,
         1,
       );
-      const recording: Model = {
+      /** A model that answers from the reply cache or records the request (into the case's own list) and defers. */
+      const recording = (into: Map<string, object>): Model => ({
         ...gated,
         complete: async (request: CompletionRequest): Promise<ProviderResponse> => {
           const key = replyKeyOf(gated, task.contender, deps.registry.get(task.contender.provider)!, request);
           const entry = await deps.replies?.get(key);
           if (entry) return entry.response;
-          requests.set(key, provider.requestBody(gated, request));
+          into.set(key, provider.requestBody(gated, request));
           throw new Deferred(key);
         },
-      };
-      const runAdapter = async (kase: Case) => {
+      });
+      const runAdapter = async (kase: Case, into: Map<string, object>) => {
         if (!prepared.has(kase.dataset))
           prepared.set(kase.dataset, Promise.resolve(deps.adapter.prepare(kase.dataset)));
         await prepared.get(kase.dataset);
         // Its reply is of no use here: what counts is the request it made, or that it made none.
-        await deps.adapter.call(kase, recording);
+        await deps.adapter.call(kase, recording(into));
       };
       const listed =
         task.cases ?? Array.from({ length: task.total ?? 0 }, (_, index) => plans.caseAt(task.plan!, index));
@@ -104,10 +104,15 @@ export function createBatchActivities(deps: CaseDeps & { plans?: PlanCases }) {
         // A case missing or changed on disk is the pool's to report, as in any run.
         return kase && kase.hash === hash ? [kase] : [];
       });
+      // Each case records into its own list, so the batch holds the requests in case order, whichever adapter
+      // finished first: a later round's batch is then the earlier one's order less what was answered.
+      const requests = new Map<string, object>();
       for (let i = 0; i < cases.length; i += COLLECTING) {
+        const made = cases.slice(i, i + COLLECTING).map(() => new Map<string, object>());
         await Promise.all(
-          cases.slice(i, i + COLLECTING).map((kase) => runAdapter(kase).catch(() => undefined)),
+          cases.slice(i, i + COLLECTING).map((kase, j) => runAdapter(kase, made[j]!).catch(() => undefined)),
         );
+        for (const one of made) for (const [key, body] of one) requests.set(key, body);
       }
       if (!requests.size) return { requests: 0 };
       const tag = { run: task.runId, experiment: task.experimentId, round: String(task.round) };

@@ -7,7 +7,7 @@ import { cachedModel, replyCache } from '../../activities/cached-model.ts';
 import type { GateClient } from '../../activities/gated-model.ts';
 import type { Scorer } from '../../src/api/scorer.ts';
 import { EchoAdapter } from '../../src/api/testing.ts';
-import type { Case } from '../../src/api/types.ts';
+import type { Case, Model } from '../../src/api/types.ts';
 import { ReplyStore } from '../../src/cache/store.ts';
 import type { Contender } from '../../src/core/matrix.ts';
 import { UNKNOWN_USAGE } from '../../src/core/results.ts';
@@ -51,7 +51,10 @@ const gate = new Proxy({} as GateClient, {
   get: () => () => Promise.reject(new Error('the gate was asked')),
 });
 
-async function setUp(options: ConstructorParameters<typeof BatchServer>[0] = {}) {
+async function setUp(
+  options: ConstructorParameters<typeof BatchServer>[0] = {},
+  adapter: EchoAdapter = new EchoAdapter(),
+) {
   server = new BatchServer({ delayMs: 0, ...options });
   const url = await server.start();
   const provider = new OpenAICompatibleProvider(
@@ -65,7 +68,7 @@ async function setUp(options: ConstructorParameters<typeof BatchServer>[0] = {})
     inputOf: () => Promise.resolve({ header: { settings: { cache: 'read' } } }),
   });
   const deps = {
-    adapter: new EchoAdapter(),
+    adapter,
     scorer: {} as Scorer,
     registry: new ProviderRegistry([provider]),
     cases,
@@ -147,5 +150,19 @@ describe('the batch activities against a fake Batch API', () => {
     const next = await activities.submitBatch(task(2));
     expect(next.requests).toBe(1);
     expect(server!.batches.map((b) => b.lines.length)).toEqual([3, 1]);
+  });
+
+  it('send the requests in case order, whichever adapter asked first', async () => {
+    // The first case's adapter asks last: the batch still lists its request first.
+    class LaterFirst extends EchoAdapter {
+      override async call(kase: Case, model: Model) {
+        await new Promise((resolve) => setTimeout(resolve, (4 - (kase.expected as { n: number }).n) * 30));
+        return super.call(kase, model);
+      }
+    }
+    const { activities } = await setUp({}, new LaterFirst());
+    await activities.submitBatch(task(1));
+    const asked = server!.batches[0]!.lines.map((l) => l.body.messages.at(-1)!.content);
+    expect(asked).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']);
   });
 });
