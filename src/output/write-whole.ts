@@ -1,4 +1,13 @@
-import { copyFileSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  copyFileSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 
 /**
@@ -30,17 +39,47 @@ export function shownPath(file: string, cwd = process.cwd()): string {
   return /^[\w./@%+=:,-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }
 
+/** How much text is gathered before it is written: few writes, and never the whole file in one string. */
+const PIECES_PER_WRITE = 1 << 20;
+
+/** Writes text that comes in pieces, a megabyte at a time: a file larger than V8's longest string can be written. */
+function writePieces(file: string, pieces: Iterable<string>): void {
+  const fd = openSync(file, 'w');
+  const write = (text: string) => {
+    const bytes = Buffer.from(text);
+    for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at);
+  };
+  try {
+    let buffered = '';
+    for (const piece of pieces) {
+      buffered += piece;
+      if (buffered.length < PIECES_PER_WRITE) continue;
+      write(buffered);
+      buffered = '';
+    }
+    write(buffered);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Writes a file whole or not at all: into a temporary file beside it, then renamed over it, so a full disk or a
  * killed process never leaves a truncated snapshot or report where a good one is expected. `again` is the advice a
- * failure ends with (the command that writes the file again). `copyOf`: the text is that file's, copied.
+ * failure ends with (the command that writes the file again). `copyOf`: the text is that file's, copied; `pieces`:
+ * the text in pieces, for a file too large to hold as one string.
  */
-export function writeWhole(file: string, text: string | { copyOf: string }, again: string): void {
+export function writeWhole(
+  file: string,
+  text: string | { copyOf: string } | { pieces: Iterable<string> },
+  again: string,
+): void {
   const temp = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
   try {
     mkdirSync(dirname(file), { recursive: true });
     if (typeof text === 'string') writeFileSync(temp, text);
-    else copyFileSync(text.copyOf, temp);
+    else if ('copyOf' in text) copyFileSync(text.copyOf, temp);
+    else writePieces(temp, text.pieces);
     renameSync(temp, file);
   } catch (error) {
     try {

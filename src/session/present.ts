@@ -14,8 +14,9 @@ export type Display = 'none' | 'tui' | 'browser' | 'both';
 
 /**
  * Shows a saved run as the flags and the lineup's `results.display` ask, rendered from the snapshot exactly as saved
- * (so `render` rebuilds the same report later). Returns the exit code: an aborted or partial run is 1, and so is one
- * in which a contender produced no scored case, unless `--allow-failures`.
+ * (`saveSnapshot` left it as its file reads back, so `render` rebuilds the same report later). Returns the exit code:
+ * an aborted or partial run is 1, and so is one in which a contender produced no scored case, unless
+ * `--allow-failures`.
  */
 export async function presentRun(
   snapshot: Snapshot,
@@ -25,10 +26,8 @@ export async function presentRun(
   io: Io,
   defaults: { display?: Display; breakdown?: boolean } = {},
 ): Promise<number> {
-  // What was written, not the object in memory: a JSON round trip is what `render` will read.
-  const saved = JSON.parse(JSON.stringify(snapshot)) as Snapshot;
   await deliverReports(
-    saved,
+    snapshot,
     {
       display: flags.display ?? defaults.display ?? suite.config.values.results?.display ?? 'both',
       format: flags.format,
@@ -42,20 +41,20 @@ export async function presentRun(
     },
     io,
   );
-  for (const line of renderTracking(saved)) io.stderr.write(line + '\n');
+  for (const line of renderTracking(snapshot)) io.stderr.write(line + '\n');
   // The remote tracker's page opens like the report's, unless --no-open.
   if (flags.open !== false) {
-    for (const page of trackerPages(saved)) {
+    for (const page of trackerPages(snapshot)) {
       const why = await openInBrowser(page, io.env);
       if (why) io.stderr.write(`not opened: ${why}\n`);
     }
   }
-  const closing = renderEstimateLine(saved);
+  const closing = renderEstimateLine(snapshot);
   if (closing) io.stderr.write(pc.dim(closing) + '\n');
   // An aborted run reports what finished, then fails the command.
   if (snapshot.status !== 'completed') return 1;
   // A contender with nothing scored is a broken setup (a wrong id, a server down), not a result: say so in the code.
-  const failed = namedFailures(saved).filter((f) => f.scored === 0);
+  const failed = namedFailures(snapshot).filter((f) => f.scored === 0);
   if (failed.length === 0 || flags.allowFailures) return 0;
   const names = failed.map((f) => f.name).join(', ');
   io.stderr.write(

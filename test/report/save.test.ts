@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,34 @@ describe('saveSnapshot and readSnapshot', () => {
     const file = saveSnapshot(snapshot, join(dir, 'results'));
     expect(file).toBe(join(dir, 'results', '20261130-120000-test.json'));
     expect(readSnapshot(file)).toEqual(snapshot);
+  });
+
+  it('writes each case and result on a line of its own, in JSON that reads back whole', () => {
+    const snapshot = snapshotFixture({ score: 1 });
+    const text = readFileSync(saveSnapshot(snapshot, join(dir, 'lines')), 'utf8');
+    const lines = text.split('\n');
+    for (const list of [snapshot.cases, snapshot.results]) {
+      for (const item of list)
+        expect(lines).toContain(`    ${JSON.stringify(item)}${item === list.at(-1) ? '' : ','}`);
+    }
+    // Everything else is indented as JSON.stringify(snapshot, null, 2) indents it.
+    expect(text).toContain(
+      `  "contenders": ${JSON.stringify(snapshot.contenders, null, 2).replaceAll('\n', '\n  ')},\n`,
+    );
+    expect(JSON.parse(text)).toEqual(snapshot);
+  });
+
+  it('leaves the snapshot in memory as its file reads back: no undefined key, NaN as null', () => {
+    const snapshot = snapshotFixture({ score: 1 });
+    const first = snapshot.results[0]!;
+    first.score = NaN;
+    (first as { latency?: number | null }).latency = undefined;
+    (snapshot as { rescoreOf?: unknown }).rescoreOf = undefined;
+    const file = saveSnapshot(snapshot, join(dir, 'as-read'));
+    expect(snapshot.results[0]!.score).toBeNull();
+    expect('latency' in snapshot.results[0]!).toBe(false);
+    expect('rescoreOf' in snapshot).toBe(false);
+    expect(snapshot).toStrictEqual(JSON.parse(readFileSync(file, 'utf8')));
   });
 
   it.each<[string, unknown, RegExp]>([
