@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
+import { readSnapshot } from '../src/output/save.ts';
 
 const kills = process.argv.includes('--kills');
 const [cases = 20_000, contenders = 2, parallelism = 8, concurrency = 4] = process.argv
@@ -91,7 +92,12 @@ const lines: string[] = [];
 let serverPeak = 0;
 
 spawnSync(process.execPath, [bin, 'server', 'start'], { cwd: dir, env, stdio: 'inherit' });
+// Each figure is printed as it is measured: a later step that fails leaves the earlier ones.
+console.log(
+  `cases: ${cases} × ${contenders} contenders (${datasets} datasets), -p ${parallelism} -j ${concurrency}${kills ? ', with kills' : ''}`,
+);
 const load = timed(['cases']);
+console.log(`load the suite (cases): ${load.seconds.toFixed(1)} s, peak ${load.rssMb.toFixed(0)} MB`);
 const start = timed([
   'start',
   '--no-worker',
@@ -102,6 +108,9 @@ const start = timed([
   String(concurrency),
 ]);
 const runId = start.stdout.trim().split('\n').pop()!;
+console.log(
+  `start (plan + workflow start): ${start.seconds.toFixed(1)} s, peak ${start.rssMb.toFixed(0)} MB`,
+);
 const total = cases * contenders;
 
 /** A process serving the run (a worker until it closes, or `resume`), with its peak memory once it exits. */
@@ -158,6 +167,7 @@ if (kills) {
 } else {
   await untilCalls(total / 2);
   status = timed(['status', runId]);
+  console.log(`status mid-run: ${status.seconds.toFixed(1)} s, peak ${status.rssMb.toFixed(0)} MB`);
 }
 const last = await first.done;
 workerPeak = Math.max(workerPeak, last.rssMb);
@@ -167,12 +177,13 @@ if (last.code !== 0 && kills) {
   workerPeak = Math.max(workerPeak, again.rssMb);
 }
 const runSeconds = (Date.now() - began) / 1000;
+console.log(
+  `run: ${runSeconds.toFixed(1)} s, ${(total / runSeconds).toFixed(0)} cases/s, worker peak ${workerPeak.toFixed(0)} MB`,
+);
 const report = timed(['report', runId, '--format', 'json', '-o', 'report.json']);
-const results = (
-  JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as {
-    results: { caseKey: string; experimentId: string }[];
-  }
-).results;
+console.log(`report (every result): ${report.seconds.toFixed(1)} s, peak ${report.rssMb.toFixed(0)} MB`);
+// Read as `render` reads it: a million results pass V8's longest string as one file.
+const { results } = readSnapshot(join(dir, 'report.json'));
 serverPeak = Math.max(serverPeak, serverPeakMb());
 
 // The largest history of the run's workflows, against Temporal's warnings (10,240 events, 10 MB).
@@ -190,18 +201,6 @@ spawnSync(process.execPath, [bin, 'server', 'stop', '--force'], { cwd: dir, env,
 const made = calls();
 // A kill repeats the calls in flight then (at most -p per experiment running), never a case already recorded.
 const repeated = made.length - new Set(made).size;
-console.log(
-  `cases: ${cases} × ${contenders} contenders (${datasets} datasets), -p ${parallelism} -j ${concurrency}${kills ? ', with kills' : ''}`,
-);
-console.log(`load the suite (cases): ${load.seconds.toFixed(1)} s, peak ${load.rssMb.toFixed(0)} MB`);
-console.log(
-  `start (plan + workflow start): ${start.seconds.toFixed(1)} s, peak ${start.rssMb.toFixed(0)} MB`,
-);
-console.log(
-  `run: ${runSeconds.toFixed(1)} s, ${(total / runSeconds).toFixed(0)} cases/s, worker peak ${workerPeak.toFixed(0)} MB`,
-);
-if (status) console.log(`status mid-run: ${status.seconds.toFixed(1)} s, peak ${status.rssMb.toFixed(0)} MB`);
-console.log(`report (every result): ${report.seconds.toFixed(1)} s, peak ${report.rssMb.toFixed(0)} MB`);
 console.log(`largest workflow history: ${events} events, ${(bytes / 1048576).toFixed(1)} MB`);
 console.log(`server: peak ${serverPeak.toFixed(0)} MB`);
 for (const line of lines) console.log(line);

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { join, resolve } from 'node:path';
 import type { RunFlags } from '../cli/options.ts';
 import { ConfigError } from '../errors.ts';
@@ -65,11 +66,70 @@ function keyPath(path: readonly PropertyKey[]): string {
   return path.map((k, i) => (typeof k === 'number' ? `[${k}]` : `${i > 0 ? '.' : ''}${String(k)}`)).join('');
 }
 
-/** Reads a saved snapshot and checks it against the schema, refusing files of another format version. */
-export function readSnapshot(file: string): Snapshot {
+/**
+ * Above this size a snapshot is read line by line: the whole file as one string could pass V8's longest string
+ * (536,870,888 characters). Below it, one parse is faster.
+ */
+const WHOLE_READ_LIMIT = 400 * 1024 * 1024;
+
+/** A file's lines, read 16 MB at a time. */
+function* linesOf(file: string): Generator<string> {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(16 * 1024 * 1024);
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    for (let read; (read = readSync(fd, buffer, 0, buffer.length, null)) > 0;) {
+      const lines = (rest + decoder.write(buffer.subarray(0, read))).split('\n');
+      rest = lines.pop()!;
+      yield* lines;
+    }
+    rest += decoder.end();
+    if (rest) yield rest;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Parses a snapshot as `snapshotPieces` writes it, each case and result on a line of its own: those lines one by
+ * one, the rest as one small document. Undefined when the file is laid out otherwise.
+ */
+function parseByLines(file: string): unknown {
+  let rest = '';
+  const lists = new Map<string, unknown[]>();
+  let list: unknown[] | undefined;
+  for (const line of linesOf(file)) {
+    const opened = /^ {2}"(cases|results)": \[$/.exec(line);
+    if (opened) {
+      list = [];
+      lists.set(opened[1]!, list);
+      rest += `  "${opened[1]!}": [`;
+    } else if (list && line.startsWith('    ')) {
+      try {
+        list.push(JSON.parse(line.endsWith(',') ? line.slice(0, -1) : line));
+      } catch {
+        return undefined;
+      }
+    } else {
+      list = undefined;
+      rest += line + '\n';
+    }
+  }
+  const data = JSON.parse(rest) as Record<string, unknown>;
+  for (const [key, items] of lists) data[key] = items;
+  return data;
+}
+
+/**
+ * Reads a saved snapshot and checks it against the schema, refusing files of another format version. A file over
+ * `wholeReadLimit` bytes is read line by line when it is laid out as `saveSnapshot` writes it.
+ */
+export function readSnapshot(file: string, wholeReadLimit = WHOLE_READ_LIMIT): Snapshot {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    const large = statSync(file).size > wholeReadLimit;
+    data = (large ? parseByLines(file) : undefined) ?? JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new ConfigError(file, undefined, `not a readable snapshot (${(error as Error).message})`);
   }

@@ -31,6 +31,21 @@ describe('saveSnapshot and readSnapshot', () => {
     expect(JSON.parse(text)).toEqual(snapshot);
   });
 
+  it('reads a large snapshot line by line, as it reads a small one whole', () => {
+    const snapshot = snapshotFixture({ score: 1 });
+    const file = saveSnapshot(snapshot, join(dir, 'by-lines'));
+    // A limit of 0 bytes takes every file for a large one.
+    expect(readSnapshot(file, 0)).toEqual(readSnapshot(file));
+    expect(readSnapshot(file, 0)).toEqual(snapshot);
+  });
+
+  it('reads a large snapshot laid out otherwise (an earlier version indented every result) whole', () => {
+    const snapshot = snapshotFixture({ score: 1 });
+    const file = join(dir, 'indented.json');
+    writeFileSync(file, JSON.stringify(snapshot, null, 2) + '\n');
+    expect(readSnapshot(file, 0)).toEqual(snapshot);
+  });
+
   it('leaves the snapshot in memory as its file reads back: no undefined key, NaN as null', () => {
     const snapshot = snapshotFixture({ score: 1 });
     const first = snapshot.results[0]!;
