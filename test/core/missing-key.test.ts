@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { closeVendor, grantSlot, newGate } from '../../src/core/coordinator.ts';
-import { missingKeysOf, missingKeyWindow } from '../../src/core/missing-key.ts';
+import { missingKeysOf, missingKeyWindow, missingProviderWindow } from '../../src/core/missing-key.ts';
 
 describe('missing keys told to the gate', () => {
   it.each([
@@ -33,6 +33,30 @@ describe('missing keys told to the gate', () => {
       expected: [
         { envVar: 'A_KEY', contender: 'acme/m' },
         { envVar: 'Z_KEY', contender: 'zed/m (low)' },
+      ],
+    },
+    {
+      name: 'a provider the worker does not know',
+      windows: { [missingProviderWindow('lan', 'lan/m')]: 2000 },
+      now: 1000,
+      expected: [{ provider: 'lan', contender: 'lan/m' }],
+    },
+    {
+      name: 'a provider lapsed',
+      windows: { [missingProviderWindow('lan', 'lan/m')]: 1000 },
+      now: 1000,
+      expected: [],
+    },
+    {
+      name: 'keys and providers together, by contender',
+      windows: {
+        [missingProviderWindow('lan', 'lan/m')]: 9000,
+        [missingKeyWindow('A_KEY', 'acme/m')]: 9000,
+      },
+      now: 1000,
+      expected: [
+        { envVar: 'A_KEY', contender: 'acme/m' },
+        { provider: 'lan', contender: 'lan/m' },
       ],
     },
   ])('$name', ({ windows, now, expected }) => {
