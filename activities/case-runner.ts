@@ -6,7 +6,7 @@ import { transportErrorResult } from '../src/core/outcomes.ts';
 import { capReply, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
-import { MISSING_KEY_SECONDS, missingKeyWindow, missingProviderWindow } from '../src/core/missing-key.ts';
+import { lacking, MISSING_KEY_SECONDS, type MissingKey } from '../src/core/missing-key.ts';
 import { gatedModel, TransportError, type CallLog, type GateClient } from './gated-model.ts';
 import { cachedModel, cacheFields, SKIPPED_NOTE, type CacheLog, type ReplyCache } from './cached-model.ts';
 
@@ -71,12 +71,12 @@ export type Prepared = Map<string, Promise<void>>;
 export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map()) {
   // When this worker last told each run's gate that it cannot call a contender: once per few seconds is enough.
   const told = new Map<string, number>();
-  const tellMissing = async (task: CaseTask, window: string) => {
-    const key = `${task.runId} ${window}`;
+  const tellMissing = async (task: CaseTask, missing: MissingKey) => {
+    const key = `${task.runId} ${lacking(missing)} ${task.contender.id}`;
     if ((told.get(key) ?? 0) > Date.now() - 5000) return;
     told.set(key, Date.now());
     // Only `status`'s word depends on it: the case waits all the same when the gate cannot be told.
-    await deps.gate.closeVendor(task.runId, window, MISSING_KEY_SECONDS).catch(() => undefined);
+    await deps.gate.cannotCall(task.runId, missing, MISSING_KEY_SECONDS).catch(() => undefined);
   };
   return async function runOne(task: CaseTask, attempts: number): Promise<CaseOutcome> {
     const startedAt = new Date();
@@ -121,7 +121,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
     // A worker whose config lacks the run's endpoint (or whose helper lacks the provider) makes no call: the case
     // waits, as for a missing key, for a worker that knows it.
     if (!provider) {
-      await tellMissing(task, missingProviderWindow(task.contender.provider, task.contender.id));
+      await tellMissing(task, { provider: task.contender.provider, contender: task.contender.id });
       return { deferred: 'paused' };
     }
     let reply: Reply | undefined;
@@ -137,7 +137,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
       failure = error;
     }
     // The gate's word wins over whatever the adapter made of the call it stopped.
-    if (log.missingKey) await tellMissing(task, missingKeyWindow(log.missingKey, task.contender.id));
+    if (log.missingKey) await tellMissing(task, { envVar: log.missingKey, contender: task.contender.id });
     if (log.control) return { deferred: log.control };
     if (cache.skipped) return finish({ status: 'error', error: SKIPPED_NOTE, skipped: true });
     if (failure instanceof TransportError) {
