@@ -549,13 +549,16 @@ export class Runs {
       }
     }
     waiting.abort();
-    // The gate is asked for slots until the last pool stopped; it has nothing to clean up.
-    if (how !== 'left') {
-      await this.handle(gateWorkflowId(runId))
-        .terminate('its run was cancelled')
-        .catch(() => undefined);
-    }
+    // The gate is asked for slots and told outcomes until the last pool stopped: it stays while the run may run.
+    if (how !== 'left') await this.endGate(runId);
     return { how, ...(waitedFor !== undefined ? { waitedFor } : {}) };
+  }
+
+  /** Ends the gate of a cancelled run, which has nothing to clean up; one already closed is left as it is. */
+  async endGate(runId: string): Promise<void> {
+    await this.handle(gateWorkflowId(runId))
+      .terminate('its run was cancelled')
+      .catch(() => undefined);
   }
 
   /**

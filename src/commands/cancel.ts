@@ -21,6 +21,8 @@ export async function cancelCommand(runId: string, flags: StatusFlags, io: Io): 
   try {
     const { state } = await link.runs.stateOf(runId);
     if (state !== 'running' && state !== 'paused') {
+      // A cancel that stopped waiting left the gate to the one that sees the run closed.
+      if (state === 'cancelled') await link.runs.endGate(runId);
       io.stdout.write(`run ${runId} is already ${pc.yellow(state)}: nothing to cancel\n`);
       return 0;
     }
@@ -38,7 +40,7 @@ export async function cancelCommand(runId: string, flags: StatusFlags, io: Io): 
     if (how === 'left') {
       io.stderr.write(
         `stopped waiting: run ${runId} is cancelled, no call starts from now on; the worker serving it records ` +
-          'the calls in flight and closes it\n',
+          `the calls in flight and closes it (llm-evals cancel ${runId} waits for it again)\n`,
       );
       return 130;
     }

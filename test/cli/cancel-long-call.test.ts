@@ -1,9 +1,12 @@
+import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, it } from 'vitest';
+import { gateWorkflowId } from '../../src/core/run-input.ts';
 import { runCli, startCli, stripAnsi, type CliProcess } from '../helpers/cli.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { completion, userText } from '../providers/chat-server.ts';
 import { reportOf, waitForState } from '../helpers/recording-suite.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
+import { temporalAddress } from '../helpers/temporal.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
 
 // `cancel` while a worker still waits for a reply that takes longer than cancel's own wait for the run to close: it
@@ -45,7 +48,7 @@ async function slowCallUnderWay() {
 const WAITING =
   'waiting for 1 call in flight to finish (Ctrl-C to stop waiting; the run is cancelled either way)';
 
-describe('cancel during a call longer than its wait', () => {
+describe.concurrent('cancel during a call longer than its wait', () => {
   it('waits for the call while a worker serves the run, says so, and its reply is in the report', async ({
     expect,
   }) => {
@@ -80,5 +83,34 @@ describe('cancel during a call longer than its wait', () => {
     expect((Date.now() - killedAt) / 1000).toBeLessThan(20);
     expect((await waitForState(project, env, runId, 'cancelled', 30_000)).state).toBe('cancelled');
     expect(server.hits).toHaveLength(1);
+  }, 150_000);
+
+  it('Ctrl-C stops the wait: the run stays cancelled, its worker records the reply and closes it', async ({
+    expect,
+  }) => {
+    const { server, project, env, runId } = await slowCallUnderWay();
+    const cancel = startCli(['cancel', runId], { cwd: project, env });
+    spawned.push(cancel);
+    await cancel.waitFor(new RegExp(WAITING.replace(/[()]/g, '\\$&')), 30_000);
+    cancel.child.kill('SIGINT');
+    const done = await cancel.done;
+    expect(done.code).toBe(130);
+    expect(stripAnsi(done.stderr)).toContain(
+      `stopped waiting: run ${runId} is cancelled, no call starts from now on; the worker serving it records ` +
+        `the calls in flight and closes it (llm-evals cancel ${runId} waits for it again)`,
+    );
+    expect(stripAnsi(done.stderr)).not.toMatch(/\n\s+at /);
+
+    await waitForState(project, env, runId, 'cancelled', 40_000);
+    const { report } = await reportOf(project, env, runId);
+    expect(report.results.map((r) => [r.caseKey, r.status])).toEqual([['pets/bulk/001', 'scored']]);
+    expect(server.hits).toHaveLength(1);
+    const again = await runCli(['cancel', runId], { cwd: project, env });
+    expect(stripAnsi(again.stdout)).toContain(`run ${runId} is already cancelled: nothing to cancel`);
+    // The gate the first cancel left open, as the run might still call, is closed by the one that saw it closed.
+    const connection = await Connection.connect({ address: temporalAddress() });
+    const gate = new Client({ connection }).workflow.getHandle(gateWorkflowId(runId));
+    expect((await gate.describe()).status.name).toBe('TERMINATED');
+    await connection.close();
   }, 150_000);
 });
