@@ -6,7 +6,7 @@ import { transportErrorResult } from '../src/core/outcomes.ts';
 import { capReply, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
-import { MISSING_KEY_SECONDS, missingKeyWindow } from '../src/core/missing-key.ts';
+import { lacking, MISSING_KEY_SECONDS, type MissingKey } from '../src/core/missing-key.ts';
 import { gatedModel, TransportError, type CallLog, type GateClient } from './gated-model.ts';
 import { cachedModel, cacheFields, SKIPPED_NOTE, type CacheLog, type ReplyCache } from './cached-model.ts';
 
@@ -69,15 +69,14 @@ export type Prepared = Map<string, Promise<void>>;
  * given the same `prepared` prepare each dataset once between them.
  */
 export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map()) {
-  // When this worker last told each run's gate that it lacks a key for a contender: once per few seconds is enough.
+  // When this worker last told each run's gate that it cannot call a contender: once per few seconds is enough.
   const told = new Map<string, number>();
-  const tellMissing = async (task: CaseTask, envVar: string) => {
-    const window = missingKeyWindow(envVar, task.contender.id);
-    const key = `${task.runId} ${window}`;
+  const tellMissing = async (task: CaseTask, missing: MissingKey) => {
+    const key = `${task.runId} ${lacking(missing)} ${task.contender.id}`;
     if ((told.get(key) ?? 0) > Date.now() - 5000) return;
     told.set(key, Date.now());
     // Only `status`'s word depends on it: the case waits all the same when the gate cannot be told.
-    await deps.gate.closeVendor(task.runId, window, MISSING_KEY_SECONDS).catch(() => undefined);
+    await deps.gate.cannotCall(task.runId, missing, MISSING_KEY_SECONDS).catch(() => undefined);
   };
   return async function runOne(task: CaseTask, attempts: number): Promise<CaseOutcome> {
     const startedAt = new Date();
@@ -119,8 +118,12 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
       });
     }
     const provider = deps.registry.get(task.contender.provider);
-    if (!provider)
-      return finish({ status: 'error', error: `this worker has no provider ${task.contender.provider}` });
+    // A worker whose config lacks the run's endpoint (or whose helper lacks the provider) makes no call: the case
+    // waits, as for a missing key, for a worker that knows it.
+    if (!provider) {
+      await tellMissing(task, { provider: task.contender.provider, contender: task.contender.id });
+      return { deferred: 'paused' };
+    }
     let reply: Reply | undefined;
     let failure: unknown;
     try {
@@ -134,7 +137,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
       failure = error;
     }
     // The gate's word wins over whatever the adapter made of the call it stopped.
-    if (log.missingKey) await tellMissing(task, log.missingKey);
+    if (log.missingKey) await tellMissing(task, { envVar: log.missingKey, contender: task.contender.id });
     if (log.control) return { deferred: log.control };
     if (cache.skipped) return finish({ status: 'error', error: SKIPPED_NOTE, skipped: true });
     if (failure instanceof TransportError) {

@@ -3,6 +3,7 @@ import { Context } from '@temporalio/activity';
 import type { CompletionRequest, Model, Provider, ProviderResponse, Usage } from '../src/api/types.ts';
 import type { Failure, GateState, SlotAnswer, SlotRequest } from '../src/core/coordinator.ts';
 import type { Contender } from '../src/core/matrix.ts';
+import type { MissingKey } from '../src/core/missing-key.ts';
 import { addUsage } from '../src/core/results.ts';
 import { classifyFailure, defaultBackoff, type FailureClass } from '../src/core/retry.ts';
 import { traced } from './trace-context.ts';
@@ -11,6 +12,8 @@ import { traced } from './trace-context.ts';
 export interface GateClient {
   slot(runId: string, request: SlotRequest): Promise<SlotAnswer>;
   closeVendor(runId: string, vendor: string, seconds: number): Promise<void>;
+  /** Tells the gate this worker cannot call a contender (no key, no such provider), for `seconds`: status says so. */
+  cannotCall(runId: string, missing: MissingKey, seconds: number): Promise<void>;
   /** Gives back the places in flight a call held (`leased` in its slot's answer). */
   endCall(runId: string, holder: string): Promise<void>;
   /** Tells the gate how cases ended, in finishing order (`null` for a success); answers the run's state after them. */

@@ -73,7 +73,8 @@ export function createRunCases(deps: PoolDeps) {
     const { handedOver, before, quieted } = deps.pools.enter(`${input.workflowId}/${activityId}`, attempt);
     const { runId, experimentId, contender } = input;
     const state = newPool({ ...input, contender: contender.key, retried: attempt > 1 });
-    const beat = setInterval(() => context.heartbeat(), HEARTBEAT_SECONDS * 500);
+    // Its calls in flight ride on the heartbeat: `cancel` says how many it waits for (src/core/cancel-wait.ts).
+    const beat = setInterval(() => context.heartbeat({ calls: state.running }), HEARTBEAT_SECONDS * 500);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const listeners: [AbortSignal, () => void][] = [];
     try {

@@ -2,6 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Failure, GateState, SlotAnswer, SlotRequest } from '../src/core/coordinator.ts';
 import type { ExchangeAnswer, ExchangeRequest, RetryReport } from '../src/core/experiment-state.ts';
 import type { ExperimentProgress, RunProgress } from '../src/core/progress.ts';
+import type { MissingKey } from '../src/core/missing-key.ts';
 
 /** Asks the run workflow for its progress: each experiment's state and the counts of those that finished. */
 export const runProgressQuery = defineQuery<RunProgress>('runProgress');
@@ -24,6 +25,8 @@ export const successesSignal = defineSignal<[count: number]>('successes');
 export const outcomesUpdate = defineUpdate<GateState['state'], [(Failure | null)[]]>('outcomes');
 /** Closes a vendor for every call of the run for some seconds, after a retryable failure. */
 export const closeVendorSignal = defineSignal<[vendor: string, seconds: number]>('closeVendor');
+/** A worker cannot call a contender (no key, no such provider) and sent its cases back: `status` says so a while. */
+export const cannotCallSignal = defineSignal<[missing: MissingKey, seconds: number]>('cannotCall');
 /** Answers a pause: true goes on, false stops the run. */
 export const answerPauseSignal = defineSignal<[goOn: boolean]>('answerPause');
 /** Sent by the run when it is over, so the gate can close. */

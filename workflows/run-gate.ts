@@ -2,6 +2,7 @@ import {
   allHandlersFinished,
   condition,
   continueAsNew,
+  patched,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -16,8 +17,10 @@ import {
   renewCalls,
   type GateState,
 } from '../src/core/coordinator.ts';
+import { noteCannotCall } from '../src/core/missing-key.ts';
 import {
   answerPauseSignal,
+  cannotCallSignal,
   closeVendorSignal,
   endCallSignal,
   finishSignal,
@@ -27,6 +30,13 @@ import {
   slotUpdate,
   successesSignal,
 } from './messages.ts';
+
+/**
+ * The patch under which the gate keeps a worker's word that it cannot call a contender (before, no gate had the
+ * signal: workers told it as a vendor window under a name no call waits on). Asked when the word arrives, so only
+ * gates told one record the marker.
+ */
+const CANNOT_CALL_NOTES = 'gate-cannot-call-notes';
 
 /** Messages one gate run handles before it continues as new, far below the 2,000 updates a workflow run may take. */
 const MESSAGES_PER_RUN = 1000;
@@ -71,6 +81,11 @@ export async function runGate(gate: GateState): Promise<GateState> {
     return gate.state;
   });
   setHandler(closeVendorSignal, (vendor, seconds) => closeVendor(gate, vendor, Date.now() + seconds * 1000));
+  setHandler(cannotCallSignal, (missing, seconds) => {
+    if (!patched(CANNOT_CALL_NOTES)) return;
+    messages++;
+    noteCannotCall(gate, missing, Date.now(), seconds);
+  });
   setHandler(answerPauseSignal, (goOn) => answerPause(gate, goOn));
   setHandler(finishSignal, () => {
     finished = true;

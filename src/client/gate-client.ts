@@ -5,6 +5,7 @@ import { closedUntil, type GateState, type SlotAnswer, type SlotRequest } from '
 import { gateWorkflowId } from '../core/run-input.ts';
 import { again } from './again.ts';
 import {
+  cannotCallSignal,
   closeVendorSignal,
   endCallSignal,
   gateQuery,
@@ -155,6 +156,11 @@ export function temporalGate(client: Client): TemporalGate {
     async endCall(runId, holder) {
       release(runId, holder);
       await again(() => client.workflow.getHandle(gateWorkflowId(runId)).signal(endCallSignal, holder));
+    },
+    async cannotCall(runId, missing, seconds) {
+      await again(() =>
+        client.workflow.getHandle(gateWorkflowId(runId)).signal(cannotCallSignal, missing, seconds),
+      );
     },
     async closeVendor(runId, vendor, seconds) {
       views.delete(runId);

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
+import { lookAtCancel, type PendingWork } from '../core/cancel-wait.ts';
 import { newGate, type GateState } from '../core/coordinator.ts';
 import type { BatchWait, ExperimentProgress, RunProgress } from '../core/progress.ts';
 import { readBatchWait } from './batch-history.ts';
@@ -28,6 +29,7 @@ import {
   runProgressQuery,
 } from '../../workflows/messages.ts';
 import { followExperimentResults, readExperimentResults } from './experiment-history.ts';
+import { protoMs } from './namespace.ts';
 
 export type { RunResult };
 
@@ -64,8 +66,11 @@ export interface RunListing {
 /** How long a command's worker goes on serving a completed run's gate, at most, for it to close. */
 const GATE_CLOSE_WAIT_MS = 10_000;
 
-/** How long `cancel` waits for a worker to close a cancelled run before it terminates it. */
-const CANCEL_WAIT_MS = 15_000;
+/** How often `cancel` looks whether a worker still serves the run it is waiting for. */
+const CANCEL_LOOK_MS = 2000;
+
+/** `PENDING_ACTIVITY_STATE_STARTED` and `…_CANCEL_REQUESTED` in Temporal's API: a worker holds the activity. */
+const HELD = [2, 3];
 
 /** A run id Temporal does not know is bad input (exit 2), said plainly; any other failure goes on as it was. */
 function noSuchRun(runId: string, error: unknown): never {
@@ -492,24 +497,105 @@ export class Runs {
       .catch((error: unknown) => noSuchRun(runId, error));
   }
 
-  /** Cancels a run's workflow (and with it every experiment still running) and its gate. */
-  async cancel(runId: string, waitMs = CANCEL_WAIT_MS): Promise<'cancelled' | 'terminated'> {
+  /** Cancels a run as cancelAndWait does, to the end: how it closed. */
+  async cancel(runId: string, graceMs?: number): Promise<'cancelled' | 'terminated'> {
+    const { how } = await this.cancelAndWait(runId, graceMs === undefined ? {} : { graceMs });
+    return how === 'terminated' ? 'terminated' : 'cancelled';
+  }
+
+  /**
+   * Cancels a run's workflow (and with it every experiment still running) and, once it closed, its gate. A worker
+   * closes the run after its pools reported the calls they had in flight, however long those take: cancel waits as
+   * long as a worker serves the run (`lookAtCancel`), telling `onWaiting` once how many calls it waits for, and ends
+   * the run itself (terminated, its experiments with it) only when none does. `stop` ends the wait early: the run
+   * stays cancelled and its worker closes it (`left`). `waitedFor` is the most calls in flight seen while waiting;
+   * `graceMs` how long a run no worker is seen serving may take to close (CANCEL_GRACE_MS).
+   */
+  async cancelAndWait(
+    runId: string,
+    options: { stop?: AbortSignal; onWaiting?: (calls: number) => void; graceMs?: number } = {},
+  ): Promise<{ how: 'cancelled' | 'terminated' | 'left'; waitedFor?: number }> {
     const run = this.handle(runWorkflowId(runId));
     await run.cancel().catch((error: unknown) => noSuchRun(runId, error));
-    // A worker closes the run: its pools stop starting calls and report the ones in flight. Without a worker within
-    // `waitMs`, the run is terminated, its experiments with it (their parent-close policy).
-    const stop = new AbortController();
-    const timer = setTimeout(() => stop.abort(), waitMs);
-    await this.closed(runId, stop.signal);
-    clearTimeout(timer);
-    const how = stop.signal.aborted ? 'terminated' : 'cancelled';
-    if (how === 'terminated')
-      await run.terminate('cancelled, and no worker closed it').catch(() => undefined);
-    // The gate is asked for slots until the last pool stopped; it has nothing to clean up.
+    const asked = Date.now();
+    const waiting = new AbortController();
+    let closed = false;
+    const closing = this.closed(runId, waiting.signal).then(() => (closed = !waiting.signal.aborted));
+    const stopped = new Promise<void>((resolve) =>
+      options.stop?.addEventListener('abort', () => resolve(), { once: true }),
+    );
+    let waitedFor: number | undefined;
+    let how: 'cancelled' | 'terminated' | 'left' = 'cancelled';
+    for (;;) {
+      await Promise.race([closing, stopped, sleep(CANCEL_LOOK_MS)]);
+      if (closed) break;
+      if (options.stop?.aborted) {
+        how = 'left';
+        break;
+      }
+      const pending = await this.pendingWork(runId).catch(() => undefined);
+      if (closed) break;
+      // A server that does not answer tells nothing about the workers: the look is made again.
+      if (!pending) continue;
+      const look = lookAtCancel(pending, Date.now(), Date.now() - asked, options.graceMs);
+      if (look.served) {
+        if (waitedFor === undefined) options.onWaiting?.(look.calls);
+        waitedFor = Math.max(waitedFor ?? 0, look.calls);
+      }
+      if (look.next === 'terminate') {
+        how = 'terminated';
+        await run.terminate('cancelled, and no worker closed it').catch(() => undefined);
+        break;
+      }
+    }
+    waiting.abort();
+    // The gate is asked for slots and told outcomes until the last pool stopped: it stays while the run may run.
+    if (how !== 'left') await this.endGate(runId);
+    return { how, ...(waitedFor !== undefined ? { waitedFor } : {}) };
+  }
+
+  /** Ends the gate of a cancelled run, which has nothing to clean up; one already closed is left as it is. */
+  async endGate(runId: string): Promise<void> {
     await this.handle(gateWorkflowId(runId))
       .terminate('its run was cancelled')
       .catch(() => undefined);
-    return how;
+  }
+
+  /**
+   * The activities a run and its running experiments have pending, as Temporal describes them: whether a worker holds
+   * each and when it last heartbeat, and a pool's calls in flight (its heartbeat's details).
+   */
+  private async pendingWork(runId: string): Promise<PendingWork[]> {
+    const run = await this.handle(runWorkflowId(runId)).describe();
+    const children = await Promise.all(
+      (run.raw.pendingChildren ?? []).flatMap(({ workflowId }) =>
+        workflowId
+          ? [
+              this.handle(workflowId)
+                .describe()
+                .catch(() => undefined),
+            ]
+          : [],
+      ),
+    );
+    return [run, ...children].flatMap((described) =>
+      (described?.raw.pendingActivities ?? []).map((activity) => {
+        const seenAt = protoMs(activity.lastHeartbeatTime) ?? protoMs(activity.lastStartedTime);
+        const details = activity.heartbeatDetails?.payloads?.length
+          ? fromPayloadsAtIndex<{ calls?: unknown } | undefined>(
+              defaultPayloadConverter,
+              0,
+              activity.heartbeatDetails.payloads,
+            )
+          : undefined;
+        return {
+          type: activity.activityType?.name ?? '',
+          started: HELD.includes(Number(activity.state)),
+          ...(seenAt !== undefined ? { seenAt } : {}),
+          ...(typeof details?.calls === 'number' ? { calls: details.calls } : {}),
+        };
+      }),
+    );
   }
 
   /** Runs found through visibility, newest first; `project`, `suite` and `scheduleId` keep those that match. */

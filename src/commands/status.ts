@@ -103,13 +103,18 @@ function renderWaits(waited: Record<string, number> | null): string {
   return parts.length ? `waited: ${parts.join(', ')}\n` : '';
 }
 
-/** `waiting: no worker … has KEY for contender`, a line each: why a served run's cases are not called. */
+/**
+ * `waiting: no worker … has KEY for contender` (or knows its provider), a line each: why a served run's cases are not
+ * called, and what to start so that they are.
+ */
 function renderMissing(missing: readonly MissingKey[]): string {
   return missing
-    .map(
-      ({ envVar, contender }) =>
-        pc.yellow(`waiting: no worker serving it has ${envVar} for ${contender}`) +
-        ` (start \`llm-evals worker\` where ${envVar} is set)\n`,
+    .map((m) =>
+      'envVar' in m
+        ? pc.yellow(`waiting: no worker serving it has ${m.envVar} for ${m.contender}`) +
+          ` (start \`llm-evals worker\` where ${m.envVar} is set)\n`
+        : pc.yellow(`waiting: no worker serving it knows provider ${m.provider} for ${m.contender}`) +
+          ` (start \`llm-evals worker\` in a project whose config or helper defines ${m.provider})\n`,
     )
     .join('');
 }

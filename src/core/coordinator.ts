@@ -9,6 +9,7 @@ import {
   type InFlight,
 } from './concurrency.ts';
 import type { RateLimit } from './matrix.ts';
+import type { CannotCall } from './missing-key.ts';
 
 /** How many failures in a row pause a run that has no `abort_after`. */
 export const PAUSE_STREAK = 100;
@@ -33,6 +34,8 @@ export interface GateState {
   waited: Record<string, number>;
   /** Calls in flight per `max_concurrency` key (absent from gates started before it existed). */
   inFlight?: InFlight;
+  /** Workers' words that they cannot call a contender (no key, no such provider): `status` says why cases wait. */
+  cannotCall?: CannotCall;
 }
 
 /** One failed case as the gate remembers it. */

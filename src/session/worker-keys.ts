@@ -5,8 +5,8 @@ import { readLineup } from '../suite/lineup.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 
 /**
- * One line per key this worker lacks, naming the variable and the contenders that need it: their cases are not
- * called here, and wait for a worker that has it.
+ * One line per provider this worker does not know and per key it lacks, naming them and the contenders that need
+ * them: their cases are not called here, and wait for a worker that can call them.
  */
 export function keylessLines(
   registry: ProviderRegistry,
@@ -14,19 +14,29 @@ export function keylessLines(
   env: NodeJS.ProcessEnv,
 ): string[] {
   const needing = new Map<string, Set<string>>();
+  const unknown = new Map<string, Set<string>>();
   for (const { provider, id } of contenders) {
-    for (const key of registry.get(provider)?.envKeys ?? []) {
+    const known = registry.get(provider);
+    if (!known) unknown.set(provider, (unknown.get(provider) ?? new Set()).add(id));
+    for (const key of known?.envKeys ?? []) {
       if (!env[key]) needing.set(key, (needing.get(key) ?? new Set()).add(id));
     }
   }
-  return [...needing].map(
-    ([key, ids]) =>
-      `${key} is not set in this worker's environment: it will not call ${[...ids].join(', ')}; ` +
-      `their cases wait for a worker that has ${key}`,
-  );
+  return [
+    ...[...unknown].map(
+      ([provider, ids]) =>
+        `this worker knows no provider ${provider}: it will not call ${[...ids].join(', ')}; ` +
+        'their cases wait for a worker that knows it',
+    ),
+    ...[...needing].map(
+      ([key, ids]) =>
+        `${key} is not set in this worker's environment: it will not call ${[...ids].join(', ')}; ` +
+        `their cases wait for a worker that has ${key}`,
+    ),
+  ];
 }
 
-/** Says at a worker's start which of the lineup's contenders it cannot call for want of a key. */
+/** Says at a worker's start which of the lineup's (or its run's) contenders it cannot call, and why. */
 export function warnKeyless(
   suite: LoadedSuite,
   io: Io,

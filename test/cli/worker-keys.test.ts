@@ -72,4 +72,59 @@ describe('a worker without the key of a contender', () => {
     expect(done.experiments).toMatchObject([{ done: 4, errors: 0, state: 'completed' }]);
     expect(server.hits.map((h) => h.status)).toEqual([200, 200, 200, 200]);
   }, 240_000);
+
+  it('a worker whose config lacks the endpoint says so, leaves its cases waiting, and one that has it finishes them', async ({
+    expect,
+  }) => {
+    const server = new FaultServer({});
+    servers.push(server);
+    const url = await server.start();
+    const cases = numberedCases(4);
+    const project = providerSuite(dirs, `lan:\n  base_url: ${url}\n  models: [m]\n`, cases);
+    // The same suite and cases, in a project whose config knows another endpoint only.
+    const elsewhere = providerSuite(dirs, `other:\n  base_url: ${url}\n  models: [m]\n`, cases);
+    const env = cliEnv(await warmCache(), {});
+
+    const start = await runCli(['start', '--no-worker'], { cwd: project, env });
+    expect(start.code, start.stderr).toBe(0);
+    const runId = start.stdout.trim();
+
+    const worker = startCli(['worker', '--until', runId], { cwd: elsewhere, env });
+    spawned.push(worker);
+    await worker.waitFor(
+      /warning: this worker knows no provider lan: it will not call lan\/m; their cases wait for a worker that knows it/,
+      30_000,
+    );
+    let said = '';
+    for (let tries = 0; tries < 60 && !said.includes('waiting:'); tries++) {
+      await sleep(500);
+      said = (await runCli(['status', runId], { cwd: elsewhere, env })).stdout;
+    }
+    expect(said).toMatch(new RegExp(`run ${runId} \\(.+\\): running, 0/4 cases`));
+    expect(said).toContain(
+      'waiting: no worker serving it knows provider lan for lan/m (start `llm-evals worker` in a project whose config or helper defines lan)',
+    );
+    const waiting = await statusOf(elsewhere, env, runId);
+    expect(waiting).toMatchObject({
+      state: 'running',
+      done: 0,
+      waitingFor: [{ provider: 'lan', contender: 'lan/m' }],
+    });
+    expect(server.hits).toHaveLength(0);
+
+    worker.child.kill('SIGINT');
+    expect((await worker.done).code).toBe(0);
+
+    const finisher = await runCliLong(['worker', '--until', runId], {
+      cwd: project,
+      env,
+      timeoutMs: 150_000,
+    });
+    expect(finisher.code, finisher.stderr).toBe(0);
+    expect(finisher.stderr).not.toContain('warning');
+    const done = await statusOf(project, env, runId);
+    expect(done).toMatchObject({ state: 'completed', done: 4, total: 4 });
+    expect(done.experiments).toMatchObject([{ done: 4, errors: 0, state: 'completed' }]);
+    expect(server.hits.map((h) => h.status)).toEqual([200, 200, 200, 200]);
+  }, 240_000);
 });

@@ -1,47 +1,61 @@
 import { describe, expect, it } from 'vitest';
-import { closeVendor, grantSlot, newGate } from '../../src/core/coordinator.ts';
-import { missingKeysOf, missingKeyWindow } from '../../src/core/missing-key.ts';
+import { grantSlot, newGate } from '../../src/core/coordinator.ts';
+import { missingKeysOf, noteCannotCall, type MissingKey } from '../../src/core/missing-key.ts';
 
-describe('missing keys told to the gate', () => {
-  it.each([
-    { name: 'none told', windows: {}, now: 1000, expected: [] },
+const openai: MissingKey = { envVar: 'OPENAI_API_KEY', contender: 'openai/gpt-x' };
+const lan: MissingKey = { provider: 'lan', contender: 'lan/m' };
+
+/** A gate told `notes` in order, each `[what, at, seconds]`. */
+function told(...notes: [MissingKey, number, number][]) {
+  const gate = newGate({});
+  for (const [missing, at, seconds] of notes) noteCannotCall(gate, missing, at, seconds);
+  return gate;
+}
+
+describe("the gate's word that workers cannot call a contender", () => {
+  it.each<{ name: string; gate: ReturnType<typeof told>; now: number; expected: MissingKey[] }>([
+    { name: 'none told', gate: told(), now: 1000, expected: [] },
+    { name: 'a missing key, standing', gate: told([openai, 1000, 45]), now: 45_999, expected: [openai] },
+    { name: 'a missing key, lapsed', gate: told([openai, 1000, 45]), now: 46_000, expected: [] },
+    { name: 'a provider this worker does not know', gate: told([lan, 0, 45]), now: 1000, expected: [lan] },
     {
-      name: 'one standing',
-      windows: { [missingKeyWindow('OPENAI_API_KEY', 'openai/gpt-x')]: 2000 },
-      now: 1000,
-      expected: [{ envVar: 'OPENAI_API_KEY', contender: 'openai/gpt-x' }],
+      name: 'told again: the later word stands',
+      gate: told([lan, 0, 45], [lan, 40_000, 45]),
+      now: 60_000,
+      expected: [lan],
     },
     {
-      name: 'one lapsed',
-      windows: { [missingKeyWindow('OPENAI_API_KEY', 'openai/gpt-x')]: 1000 },
+      name: 'keys and providers together, by contender',
+      gate: told([lan, 0, 45], [openai, 0, 45], [{ envVar: 'A_KEY', contender: 'acme/m' }, 0, 45]),
       now: 1000,
-      expected: [],
+      expected: [{ envVar: 'A_KEY', contender: 'acme/m' }, lan, openai],
     },
     {
-      name: 'vendor windows are not keys',
-      windows: { openai: 5000, 'lan:m': 5000 },
+      name: 'two keys one contender lacks, each said',
+      gate: told([openai, 0, 45], [{ envVar: 'B_KEY', contender: 'openai/gpt-x' }, 0, 45]),
       now: 1000,
-      expected: [],
+      expected: [{ envVar: 'B_KEY', contender: 'openai/gpt-x' }, openai],
     },
     {
-      name: 'sorted by contender, a contender id with spaces kept whole',
-      windows: {
-        [missingKeyWindow('Z_KEY', 'zed/m (low)')]: 9000,
-        [missingKeyWindow('A_KEY', 'acme/m')]: 9000,
+      name: "a gate told by a worker before the signal: its vendor window still says it, a vendor's does not",
+      gate: {
+        ...newGate({}),
+        closedUntil: { 'missing key OPENAI_API_KEY openai/gpt-x': 2000, openai: 5000 },
       },
       now: 1000,
-      expected: [
-        { envVar: 'A_KEY', contender: 'acme/m' },
-        { envVar: 'Z_KEY', contender: 'zed/m (low)' },
-      ],
+      expected: [openai],
     },
-  ])('$name', ({ windows, now, expected }) => {
-    expect(missingKeysOf({ closedUntil: windows }, now)).toEqual(expected);
+  ])('$name', ({ gate, now, expected }) => {
+    expect(missingKeysOf(gate, now)).toEqual(expected);
   });
 
-  it('holds back no call: no vendor or model is named like a missing key', () => {
-    const gate = newGate({});
-    closeVendor(gate, missingKeyWindow('OPENAI_API_KEY', 'openai/gpt-x'), 60_000);
+  it('keeps only the words still standing, so the state stays small', () => {
+    const gate = told([lan, 0, 45], [openai, 50_000, 45]);
+    expect(Object.values(gate.cannotCall ?? {}).map((n) => n.contender)).toEqual(['openai/gpt-x']);
+  });
+
+  it('holds back no call', () => {
+    const gate = told([openai, 0, 60]);
     expect(grantSlot(gate, { keys: [], vendor: 'openai', model: 'openai:openai/gpt-x' }, 1000)).toEqual({
       startAt: 1000,
     });

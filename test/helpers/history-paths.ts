@@ -142,6 +142,11 @@ export const HISTORY_PATHS: HistoryPath[] = [
       workflowType(h) === 'compareRun' && ofType(h, 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW').length > 0,
   },
   {
+    name: 'gate-cannot-call',
+    what: 'a gate told by a worker that it cannot call a contender (no key, no such provider), then finished',
+    matches: (h) => workflowType(h) === 'runGate' && signals(h, 'cannotCall') > 0 && signals(h, 'finish') > 0,
+  },
+  {
     name: 'gate-paused-answered',
     what: 'a gate that paused the run and was answered',
     matches: (h) => workflowType(h) === 'runGate' && signals(h, 'answerPause') > 0,

@@ -9,12 +9,16 @@ export interface Received {
   body: Record<string, unknown>;
 }
 
-/** One scripted answer: a status, headers and a JSON body; or `drop` to close the socket without answering. */
+/**
+ * One scripted answer: a status, headers and a JSON body; or `drop` to close the socket without answering. `delayMs`
+ * holds it back that long, as a slow model's reply is.
+ */
 export interface Answer {
   status?: number;
   headers?: Record<string, string>;
   body?: unknown;
   drop?: boolean;
+  delayMs?: number;
 }
 
 /**
@@ -40,9 +44,13 @@ export class JsonServer {
           body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
         };
         const answer = this.respond(request, arrivedAt);
-        if (answer.drop) return void req.socket.destroy();
-        res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
-        res.end(JSON.stringify(answer.body ?? {}));
+        const write = () => {
+          if (answer.drop) return void req.socket.destroy();
+          res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
+          res.end(JSON.stringify(answer.body ?? {}));
+        };
+        if (answer.delayMs) setTimeout(write, answer.delayMs);
+        else write();
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

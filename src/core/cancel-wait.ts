@@ -1,0 +1,56 @@
+// `cancel RUN` asks the run to cancel and waits for a worker to close it: the worker's pools start no call and report
+// the calls they have in flight, paid for, before their experiments close. A call can take minutes, so a fixed wait
+// dropped the long ones. Instead cancel waits as long as a worker is seen serving the run (its activities heartbeat),
+// and ends the run itself only when none is: then nothing of the run is under way anywhere, and nothing is lost.
+
+/** An activity a cancelled run (or one of its experiments) still has pending, as Temporal describes it. */
+export interface PendingWork {
+  /** The activity's type: `runCases` (a pool), `runCase` (a retried case's call), `track`… */
+  type: string;
+  /** Whether a worker holds it (started, or asked to cancel while it runs), not merely scheduled. */
+  started: boolean;
+  /** When a worker last showed it alive (epoch ms): its last heartbeat, else its start. */
+  seenAt?: number;
+  /** The calls a pool said it had in flight at its last heartbeat. */
+  calls?: number;
+}
+
+/**
+ * How recent a heartbeat says a worker still serves the run: the pools' heartbeat timeout is 5 s and Temporal records
+ * a heartbeat at most every 4 s of it, so a live worker's is never older than this, and a dead one's soon is.
+ */
+export const SERVED_WITHIN_MS = 10_000;
+
+/**
+ * How long cancel waits for the run to close before it takes the absence of a worker's activity for no worker: a
+ * worker alive between two activities (the run's cancellation still on its way to the experiments) closes it sooner.
+ */
+export const CANCEL_GRACE_MS = 15_000;
+
+/** What one look at a cancelled run's pending work says: whether a worker serves it, its calls in flight, what next. */
+export interface CancelLook {
+  served: boolean;
+  calls: number;
+  next: 'wait' | 'terminate';
+}
+
+/**
+ * Decides, from what a cancelled run still has pending at `now`, after `waitedMs`, whether cancel keeps waiting: as
+ * long as a worker serves it, else for `graceMs` at most.
+ */
+export function lookAtCancel(
+  pending: readonly PendingWork[],
+  now: number,
+  waitedMs: number,
+  graceMs = CANCEL_GRACE_MS,
+): CancelLook {
+  const alive = pending.filter(
+    (work) => work.started && now - (work.seenAt ?? -Infinity) <= SERVED_WITHIN_MS,
+  );
+  const calls = alive.reduce(
+    (sum, work) => sum + (work.type === 'runCase' ? 1 : work.type === 'runCases' ? (work.calls ?? 0) : 0),
+    0,
+  );
+  const served = alive.length > 0;
+  return { served, calls, next: served || waitedMs < graceMs ? 'wait' : 'terminate' };
+}

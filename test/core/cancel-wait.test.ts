@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import {
+  CANCEL_GRACE_MS,
+  lookAtCancel,
+  SERVED_WITHIN_MS,
+  type PendingWork,
+} from '../../src/core/cancel-wait.ts';
+
+const NOW = 1_000_000;
+const pool = (calls: number, seenAgo = 1000): PendingWork => ({
+  type: 'runCases',
+  started: true,
+  seenAt: NOW - seenAgo,
+  calls,
+});
+
+describe('a cancelled run: wait for its worker or end it', () => {
+  it.each<{
+    name: string;
+    pending: PendingWork[];
+    waited: number;
+    served: boolean;
+    calls: number;
+    next: string;
+  }>([
+    {
+      name: 'nothing pending, within the grace',
+      pending: [],
+      waited: 2000,
+      served: false,
+      calls: 0,
+      next: 'wait',
+    },
+    {
+      name: 'nothing pending, past the grace',
+      pending: [],
+      waited: CANCEL_GRACE_MS,
+      served: false,
+      calls: 0,
+      next: 'terminate',
+    },
+    {
+      name: 'a pool heartbeating, long past the grace: its calls are waited for',
+      pending: [pool(2)],
+      waited: 10 * CANCEL_GRACE_MS,
+      served: true,
+      calls: 2,
+      next: 'wait',
+    },
+    {
+      name: 'pools and a retried call add up',
+      pending: [pool(2), pool(1), { type: 'runCase', started: true, seenAt: NOW }],
+      waited: 0,
+      served: true,
+      calls: 4,
+      next: 'wait',
+    },
+    {
+      name: 'a pool whose worker died (no heartbeat for longer than a live one leaves)',
+      pending: [pool(3, SERVED_WITHIN_MS + 1)],
+      waited: CANCEL_GRACE_MS,
+      served: false,
+      calls: 0,
+      next: 'terminate',
+    },
+    {
+      name: 'scheduled, no worker took it',
+      pending: [{ type: 'runCases', started: false, seenAt: NOW }],
+      waited: CANCEL_GRACE_MS,
+      served: false,
+      calls: 0,
+      next: 'terminate',
+    },
+    {
+      name: 'a pool that never heartbeat, just started',
+      pending: [{ type: 'runCases', started: true, seenAt: NOW - 100 }],
+      waited: CANCEL_GRACE_MS,
+      served: true,
+      calls: 0,
+      next: 'wait',
+    },
+    {
+      name: 'a tracker sending: served, but no call',
+      pending: [{ type: 'track', started: true, seenAt: NOW }],
+      waited: CANCEL_GRACE_MS,
+      served: true,
+      calls: 0,
+      next: 'wait',
+    },
+    {
+      name: 'started but never seen',
+      pending: [{ type: 'runCase', started: true }],
+      waited: CANCEL_GRACE_MS,
+      served: false,
+      calls: 0,
+      next: 'terminate',
+    },
+  ])('$name', ({ pending, waited, served, calls, next }) => {
+    expect(lookAtCancel(pending, NOW, waited)).toEqual({ served, calls, next });
+  });
+});
