@@ -25,14 +25,14 @@ const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one :
  */
 export function replySource(r: Result): string | undefined {
   if (r.skipped) return 'not called: the reply cache had no reply for it (--cache-only)';
+  const named = (one: string, many: string, ids: readonly string[]) =>
+    `${ids.length === 1 ? one : many} ${ids.join(', ')}`;
   const batch = r.batch
-    ? `from ${r.batch.ids.length ? `${r.batch.ids.length === 1 ? 'batch' : 'batches'} ${r.batch.ids.join(', ')}` : 'a batch'} of this run (at the batch price)`
+    ? `from ${r.batch.ids.length ? named('batch', 'batches', r.batch.ids) : 'a batch'} of this run (at the batch price)`
     : undefined;
   const cached = r.cached;
   if (!cached) return batch;
-  const runs = cached.runs?.length
-    ? ` (${cached.runs.length === 1 ? 'run' : 'runs'} ${cached.runs.join(', ')})`
-    : '';
+  const runs = cached.runs?.length ? ` (${named('run', 'runs', cached.runs)})` : '';
   const replies = plural(cached.replies, 'reply', 'replies');
   const calls = cached.calls
     ? `, ${plural(cached.calls, 'call', 'calls')} made (${formatCost(cached.paidUsd)} paid by this run${batch ? `, ${batch}` : ''})`
