@@ -168,6 +168,7 @@ export function createBatchActivities(deps: CaseDeps & { plans?: PlanCases }) {
           // A batch's requests have no latency of their own: the provider ran them when it chose.
           latency: null,
           batchRun: ref.runId,
+          batchId: ref.batchId,
         });
         received.replies++;
       }

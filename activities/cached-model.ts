@@ -22,15 +22,25 @@ export interface CacheLog {
   calls: number;
   paidUsd: number;
   skipped?: boolean;
+  /** The runs that paid for the replies found, where their entries say. */
+  runs?: string[];
+  /** Calls this run's own batches answered, and the batches (where their entries say). */
+  batched?: { calls: number; ids: string[] };
 }
+
+const add = (list: string[] | undefined, item: string | undefined): string[] =>
+  item === undefined || list?.includes(item) ? (list ?? []) : [...(list ?? []), item];
 
 /** Thrown instead of calling under `--cache-only` when the cache has no reply for the request. */
 export class CacheMiss extends Error {}
 
 /** What a case result says of its cached replies (nothing when none came from the cache). */
-export function cacheFields(log: CacheLog): Pick<CaseResult, 'cached'> {
-  const { replies, calls, paidUsd } = log;
-  return replies > 0 ? { cached: { replies, calls, paidUsd } } : {};
+export function cacheFields(log: CacheLog): Pick<CaseResult, 'cached' | 'batch'> {
+  const { replies, calls, paidUsd, runs, batched } = log;
+  return {
+    ...(replies > 0 ? { cached: { replies, calls, paidUsd, ...(runs?.length ? { runs } : {}) } } : {}),
+    ...(batched ? { batch: batched } : {}),
+  };
 }
 
 /** The error a case `--cache-only` skipped records. */
@@ -80,12 +90,17 @@ export function cachedModel(
           // This run's own batch paid for it: a call made, at the batch price, not a reply found.
           hits.calls++;
           hits.paidUsd += entry.response.usage.costUsd ?? 0;
+          hits.batched = {
+            calls: (hits.batched?.calls ?? 0) + 1,
+            ids: add(hits.batched?.ids, entry.batchId),
+          };
           log.usage = addUsage(log.usage, entry.response.usage);
           if (entry.response.truncated) log.truncated = true;
           return entry.response;
         }
         if (entry) {
           hits.replies++;
+          hits.runs = add(hits.runs, entry.batchRun ?? entry.run);
           log.latency = (log.latency ?? 0) + (entry.latency ?? 0);
           log.usage = addUsage(log.usage, entry.response.usage);
           if (entry.response.truncated) log.truncated = true;
@@ -108,6 +123,7 @@ export function cachedModel(
         model: contender.id,
         response,
         latency: (log.latency ?? 0) - before,
+        run: runId,
       };
       await cache.put(entry).catch((error: unknown) => cache.writeFailed?.(error));
       return response;

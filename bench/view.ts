@@ -5,6 +5,8 @@
 // and served by a real `worker` over 4 contenders × 60 cases, so their rows have experiments' histories to read;
 // the older ones are runs ended at once.
 // Usage: node --import tsx bench/view.ts [runs=1000] [results=20000] [real=60]
+// BENCH_VIEW_NODE_ARGS: Node flags for the view's process (`--max-semi-space-size=64` runs it with V8's own heap
+// sizes on this machine: the view then does not start itself again with its own).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -191,7 +193,8 @@ try {
   writeFileSync(join(dir, 'evals', 'results', 'big.json'), JSON.stringify(snapshot));
 
   // The real command, as a user starts it: its own process, so its memory is its own.
-  const view = spawn(process.execPath, [bin, 'view', '--no-open', '--port', '0'], {
+  const nodeArgs = (process.env.BENCH_VIEW_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const view = spawn(process.execPath, [...nodeArgs, bin, 'view', '--no-open', '--port', '0'], {
     cwd: dir,
     env: { ...env, TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -27,6 +27,10 @@ export const ReplyEntrySchema = z.object({
   latency: z.number().nullable(),
   /** The run whose batch paid for it: that run counts it as its own call, not as a reply from the cache. */
   batchRun: z.string().optional(),
+  /** The batch that paid for it, so a case's page can name it. */
+  batchId: z.string().optional(),
+  /** The run whose call paid for it, so a later run's case page can say whose reply it reuses. */
+  run: z.string().optional(),
 });
 /** One kept reply: what the provider answered, and the latency of the call that paid for it. */
 export type ReplyEntry = z.infer<typeof ReplyEntrySchema>;

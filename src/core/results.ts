@@ -38,7 +38,20 @@ export const CaseResultSchema = z.object({
    * Replies of it came from the reply cache (`replies`; `calls` were made): latency, tokens and cost above are those
    * of the calls that paid for them, `paidUsd` what this run paid.
    */
-  cached: z.object({ replies: z.number(), calls: z.number(), paidUsd: z.number() }).optional(),
+  cached: z
+    .object({
+      replies: z.number(),
+      calls: z.number(),
+      paidUsd: z.number(),
+      /** The runs whose calls or batches paid for those replies, as far as their cache entries say. */
+      runs: z.array(z.string()).optional(),
+    })
+    .optional(),
+  /**
+   * Calls of it that this run's own batches answered (`--batch`), at the batch price, and those batches' ids (none
+   * known for replies kept before the entries named their batch). Counted in `cached.calls` too when it has one.
+   */
+  batch: z.object({ calls: z.number(), ids: z.array(z.string()) }).optional(),
   /** `--cache-only` found no reply for it in the cache: it was not called, and reports leave it out. */
   skipped: z.literal(true).optional(),
 });

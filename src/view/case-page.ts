@@ -6,20 +6,38 @@ import { layout, type PageContext } from './pages.ts';
 
 type Result = RunView['snapshot']['results'][number];
 
+/** Where a result's reply came from: this run's batch, the reply cache, `--cache-only`'s skip, or a call. */
+export type ReplyOrigin = 'batch' | 'cache' | 'skipped' | 'call';
+
+/** Where a result's reply came from, as a word for the page's markup and tests. */
+export function replyOrigin(r: Result): ReplyOrigin {
+  if (r.skipped) return 'skipped';
+  if (r.cached) return 'cache';
+  return r.batch ? 'batch' : 'call';
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
 /**
- * Where a result's reply came from, in words: the reply cache (how many replies, how many calls this run made and
- * paid), else a call. `undefined` when it was a plain call, or skipped. Batch runs add their case here: a result
- * that records its batch says which, the same way.
+ * Where a result's reply came from, in words: this run's own batch (which one, at the batch price), the reply cache
+ * (which run paid for it, how many replies, how many calls this run made and paid), else a call. `undefined` when it
+ * was a plain call.
  */
 export function replySource(r: Result): string | undefined {
   if (r.skipped) return 'not called: the reply cache had no reply for it (--cache-only)';
+  const named = (one: string, many: string, ids: readonly string[]) =>
+    `${ids.length === 1 ? one : many} ${ids.join(', ')}`;
+  const batch = r.batch
+    ? `from ${r.batch.ids.length ? named('batch', 'batches', r.batch.ids) : 'a batch'} of this run (at the batch price)`
+    : undefined;
   const cached = r.cached;
-  if (!cached) return undefined;
-  const replies = `${cached.replies} ${cached.replies === 1 ? 'reply' : 'replies'}`;
+  if (!cached) return batch;
+  const runs = cached.runs?.length ? ` (${named('run', 'runs', cached.runs)})` : '';
+  const replies = plural(cached.replies, 'reply', 'replies');
   const calls = cached.calls
-    ? `, ${cached.calls} ${cached.calls === 1 ? 'call' : 'calls'} made (${formatCost(cached.paidUsd)} paid by this run)`
+    ? `, ${plural(cached.calls, 'call', 'calls')} made (${formatCost(cached.paidUsd)} paid by this run${batch ? `, ${batch}` : ''})`
     : ', no call made (nothing paid by this run)';
-  return `from the reply cache: ${replies}${calls}; latency, tokens and cost are those of the calls that first paid for them`;
+  return `from the reply cache${runs}: ${replies}${calls}; latency, tokens and cost are those of the calls that first paid for them`;
 }
 
 /** What the report's result block leaves out and a case page has room for: where the reply came from, tokens, time. */
@@ -34,7 +52,7 @@ function extraFacts(r: Result | undefined): string {
     `finished ${r.finishedAt}`,
   ];
   return (
-    `<p class="note source" data-source="${source ? (r.cached ? 'cache' : 'skipped') : 'call'}">` +
+    `<p class="note source" data-source="${replyOrigin(r)}">` +
     `${esc(source ?? 'called for this run')}</p>` +
     `<p class="note facts">${facts.map(esc).join(' · ')}</p>`
   );

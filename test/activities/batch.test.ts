@@ -129,7 +129,13 @@ describe('the batch activities against a fake Batch API', () => {
     );
     const reply = await new EchoAdapter().call(cases.get('d/v/2')!, model);
     expect(reply.output).toEqual({ n: 2 });
-    expect(hits).toEqual({ replies: 0, calls: 1, paidUsd: expect.closeTo(0.02, 9) as number });
+    // Found as this run's own call, with the batch that paid for it named.
+    expect(hits).toEqual({
+      replies: 0,
+      calls: 1,
+      paidUsd: expect.closeTo(0.02, 9) as number,
+      batched: { calls: 1, ids: [batchId] },
+    });
   });
 
   it('leave out the requests the batch failed, for the next round to send again', async () => {

@@ -46,8 +46,11 @@ describe('results from the reply cache in a run stopped by Ctrl-C and resumed (D
     expect(cached.sort()).toEqual(
       suite.caseKeys.filter((k) => k.startsWith('north/')).flatMap((k) => [k, k]),
     );
+    // The first run paid for them, and is named.
+    const filled = readdirSync(results).find((f) => !f.includes(runId))!;
+    const fillId = (JSON.parse(readFileSync(join(results, filled), 'utf8')) as Snapshot).runId;
     for (const r of snapshot.results.filter((r) => r.cached)) {
-      expect(r.cached).toEqual({ replies: 1, calls: 0, paidUsd: 0 });
+      expect(r.cached).toEqual({ replies: 1, calls: 0, paidUsd: 0, runs: [fillId] });
       expect(r.usage.inputTokens).not.toBeNull();
     }
   }, 240_000);

@@ -110,7 +110,8 @@ describe('the reply cache through the real CLI', () => {
       'local-llm/echo pets/clear/002',
       'local-llm/picky pets/clear/001',
     ]) {
-      expect(now[key]!.cached).toEqual({ replies: 1, calls: 0, paidUsd: 0 });
+      // The run that paid for the reply is named, for the view's case page.
+      expect(now[key]!.cached).toEqual({ replies: 1, calls: 0, paidUsd: 0, runs: [before.runId] });
       expect(now[key]!.usage).toEqual(was[key]!.usage);
       expect(now[key]!.usage.costUsd).toBeGreaterThan(0);
       expect(now[key]!.latency).toBe(was[key]!.latency);

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { temporalAddress } from '../helpers/temporal.ts';
 import { writeViewSuite } from './view-suite.ts';
 import { Client, Connection } from '@temporalio/client';
 import { runWorkflowId } from '../../src/core/run-input.ts';
+import { VIEW_V8_FLAGS } from '../../src/view/lean.ts';
 
 const dirs = new TempDirs();
 afterAll(() => dirs.removeAll());
@@ -90,6 +91,29 @@ describe('llm-evals view, the command', () => {
       await connection.close();
     }
   }, 60_000);
+
+  // Linux's /proc shows what the process now runs as; elsewhere execve works the same, unseen.
+  it.runIf(process.platform === 'linux')(
+    'starts itself again, same pid, with the V8 flags that keep its heap small, and serves',
+    async () => {
+      const view = startCli(['view', '--no-open', '--port', '0'], {
+        cwd: dir,
+        env: { TEMPORAL_ADDRESS: '127.0.0.1:1' },
+      });
+      try {
+        const [, origin] = await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//);
+        const args = readFileSync(`/proc/${view.child.pid}/cmdline`, 'utf8').split('\0');
+        expect(args.slice(1, 1 + VIEW_V8_FLAGS.length)).toEqual(VIEW_V8_FLAGS);
+        expect(args).toContain('view');
+        expect((await fetch(`${origin}/saved`)).status).toBe(200);
+      } finally {
+        view.child.kill('SIGINT');
+        await view.done;
+      }
+      expect((await view.done).code).toBe(0);
+    },
+    60_000,
+  );
 
   it("with Temporal down, shows the project's saved snapshots, read-only and labelled", async () => {
     const done = await runCli(['compare', '--no-open'], {

@@ -78,6 +78,22 @@ describe('the view’s pure parts', () => {
       /^from the reply cache: 2 replies, 3 calls made \(\$0\.0123 paid by this run\)/,
     ],
     ['skipped', { skipped: true }, /^not called: the reply cache had no reply/],
+    [
+      "this run's batch",
+      { batch: { calls: 1, ids: ['batch_7'] } },
+      /^from batch batch_7 of this run \(at the batch price\)$/,
+    ],
+    ["this run's batch, its id not kept", { batch: { calls: 1, ids: [] } }, /^from a batch of this run/],
+    [
+      'the cache, paid by another run',
+      { cached: { replies: 1, calls: 0, paidUsd: 0, runs: ['r-0'] } },
+      /^from the reply cache \(run r-0\): 1 reply, no call made/,
+    ],
+    [
+      'the cache and a batch of this run',
+      { cached: { replies: 1, calls: 1, paidUsd: 0.5 }, batch: { calls: 1, ids: ['b1'] } },
+      /^from the reply cache: 1 reply, 1 call made \(\$0\.5000 paid by this run, from batch b1 of this run \(at the batch price\)\)/,
+    ],
   ])('replySource: %s', (_, extra, said) => {
     const told = replySource({ ...snapshot.results[0]!, ...extra });
     if (said) expect(told).toMatch(said);
