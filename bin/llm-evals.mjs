@@ -9,6 +9,8 @@ installCompileCache();
 
 const checkout = new URL('../dev/build.mjs', import.meta.url);
 if (existsSync(checkout)) await (await import(checkout.href)).ensureBuilt();
+// A command whose memory grows with the suite starts again at once with a smaller heap (src/cli/lean.ts).
+(await import('../dist/lean.js')).relaunchLean();
 const { main } = await import('../dist/cli.js');
 const code = await main(process.argv.slice(2));
 // Exit now — a native Temporal runtime or an idle connection must not keep a finished command alive — but only once

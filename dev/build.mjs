@@ -24,12 +24,16 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = join(ROOT, 'dist');
 const STAMP = join(DIST, '.built');
 const SOURCES = ['cli.ts', 'worker.ts', 'package.json', 'src', 'activities', 'workflows', 'temporal'];
-/** The entry points and the names they get in dist/: the CLI, the library, its testing fakes, the worker. */
+/**
+ * The entry points and the names they get in dist/: the CLI, the library, its testing fakes, the worker, and the
+ * relaunch the bin asks for before it loads the CLI.
+ */
 export const ENTRIES = {
   cli: 'cli.ts',
   index: 'src/index.ts',
   testing: 'src/api/testing.ts',
   worker: 'worker.ts',
+  lean: 'src/cli/lean.ts',
 };
 
 function newestSource() {

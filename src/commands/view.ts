@@ -5,7 +5,6 @@ import type { SuiteFlags } from '../cli/options.ts';
 import { ConfigError } from '../errors.ts';
 import { openInBrowser } from '../output/open-browser.ts';
 import { linkIfRunning } from '../client/connect.ts';
-import { relaunchLean } from '../view/lean.ts';
 import { casesByProject, savedDirOf, suiteOf } from '../view/projects.ts';
 import { SavedSnapshots } from '../view/saved.ts';
 import { LOOPBACK, serveView } from '../view/serve.ts';
@@ -28,8 +27,6 @@ const DEFAULT_PORT = 7357;
  * for cancel, continue and stop. Serves until Ctrl-C. `ready` is told the address once it listens (for tests).
  */
 export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string) => void): Promise<number> {
-  // Only the command's own process, not a caller that runs it in its process, is started again.
-  if (io.stdout === process.stdout) relaunchLean();
   const host = flags.host ?? '127.0.0.1';
   const loopback = LOOPBACK.includes(host);
   if (flags.token !== undefined && !/^[A-Za-z0-9_-]{16,}$/.test(flags.token))

@@ -8,7 +8,7 @@ import { temporalAddress } from '../helpers/temporal.ts';
 import { writeViewSuite } from './view-suite.ts';
 import { Client, Connection } from '@temporalio/client';
 import { runWorkflowId } from '../../src/core/run-input.ts';
-import { VIEW_V8_FLAGS } from '../../src/view/lean.ts';
+import { LEAN_V8_FLAGS } from '../../src/cli/lean.ts';
 
 const dirs = new TempDirs();
 afterAll(() => dirs.removeAll());
@@ -103,7 +103,7 @@ describe('llm-evals view, the command', () => {
       try {
         const [, origin] = await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//);
         const args = readFileSync(`/proc/${view.child.pid}/cmdline`, 'utf8').split('\0');
-        expect(args.slice(1, 1 + VIEW_V8_FLAGS.length)).toEqual(VIEW_V8_FLAGS);
+        expect(args.slice(1, 1 + LEAN_V8_FLAGS.length)).toEqual(LEAN_V8_FLAGS);
         expect(args).toContain('view');
         expect((await fetch(`${origin}/saved`)).status).toBe(200);
       } finally {

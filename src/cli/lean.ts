@@ -1,0 +1,58 @@
+/**
+ * The V8 flags a command that holds a suite, a run's results or a worker's runs in memory runs with: a young
+ * generation of 2 MB semi-spaces, and an old generation that grows by a quarter at a time. Left to itself V8 grows
+ * each semi-space to 32–64 MB while such a command reads cases, decodes histories or parses snapshots (most of which
+ * survive a scavenge: they are the suite or the report being made), lets the old generation grow up to fourfold
+ * before collecting it, and keeps the memory. Measured in bench/RESULTS.md (the view, and `bench/big-run.ts`).
+ */
+export const LEAN_V8_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=25'];
+
+/** The commands that run lean: those whose memory grows with the suite or the run. */
+const HEAVY = new Set([
+  'cases',
+  'verify',
+  'compare',
+  'run',
+  'start',
+  'resume',
+  'worker',
+  'report',
+  'render',
+  'rescore',
+  'view',
+]);
+
+/** What a relaunch needs of the process: its Node flags, its arguments, and the `execve` of Node 22.15 and later. */
+export interface Relaunchable {
+  execPath: string;
+  execArgv: readonly string[];
+  argv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  execve?: (file: string, args?: readonly string[], env?: NodeJS.ProcessEnv) => never;
+}
+
+/**
+ * The arguments this process would be started again with to run with {@link LEAN_V8_FLAGS}; `undefined` when its
+ * command is not one that grows with the suite, or when it already runs with a young generation of a set size (these
+ * flags, or the user's own, on the command line or in NODE_OPTIONS). V8 sizes its heap only as Node starts:
+ * `v8.setFlagsFromString` is too late.
+ */
+export function leanArgs(
+  proc: Pick<Relaunchable, 'execPath' | 'execArgv' | 'argv' | 'env'>,
+): string[] | undefined {
+  const command = proc.argv.slice(2).find((a) => !a.startsWith('-'));
+  if (!command || !HEAVY.has(command)) return undefined;
+  const sized = (flags: string) => flags.includes('--max-semi-space-size');
+  if (proc.execArgv.some(sized) || sized(proc.env.NODE_OPTIONS ?? '')) return undefined;
+  return [proc.execPath, ...LEAN_V8_FLAGS, ...proc.execArgv, ...proc.argv.slice(1)];
+}
+
+/**
+ * Replaces this process by itself started with {@link LEAN_V8_FLAGS} (same pid, same streams, same signals), once,
+ * before the command loads anything; returns when it cannot (no `execve`: Windows, an older Node) or need not. A
+ * child process instead would leave this one's memory held beside it, and stand between the command and its signals.
+ */
+export function relaunchLean(proc: Relaunchable = process): void {
+  const args = leanArgs(proc);
+  if (args && proc.execve) proc.execve(proc.execPath, args, proc.env);
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { leanArgs, LEAN_V8_FLAGS, relaunchLean, type Relaunchable } from '../../src/cli/lean.ts';
+
+const BIN = '/p/bin/llm-evals.mjs';
+
+describe('a command whose memory grows with the suite, relaunched with a small heap', () => {
+  it.each<[string, string[], string[], NodeJS.ProcessEnv, string[] | undefined]>([
+    ['the view', [], ['view', '--port', '0'], {}, ['/node', ...LEAN_V8_FLAGS, BIN, 'view', '--port', '0']],
+    [
+      'a worker',
+      [],
+      ['worker', '--until', 'r1'],
+      {},
+      ['/node', ...LEAN_V8_FLAGS, BIN, 'worker', '--until', 'r1'],
+    ],
+    [
+      'report, after an option',
+      [],
+      ['-v', 'report', 'r1'],
+      {},
+      ['/node', ...LEAN_V8_FLAGS, BIN, '-v', 'report', 'r1'],
+    ],
+    [
+      "node's own flags kept, after ours",
+      ['--enable-source-maps'],
+      ['compare'],
+      {},
+      ['/node', ...LEAN_V8_FLAGS, '--enable-source-maps', BIN, 'compare'],
+    ],
+    ['a quick command (status)', [], ['status', 'r1'], {}, undefined],
+    ['no command (help)', [], ['--help'], {}, undefined],
+    ['already relaunched', [...LEAN_V8_FLAGS], ['compare'], {}, undefined],
+    ["the user's own young generation", ['--max-semi-space-size=16'], ['compare'], {}, undefined],
+    [
+      "the user's own, in NODE_OPTIONS",
+      [],
+      ['compare'],
+      { NODE_OPTIONS: '--max-semi-space-size=16' },
+      undefined,
+    ],
+  ])('leanArgs: %s', (_, execArgv, args, env, expected) => {
+    expect(leanArgs({ execPath: '/node', execArgv, argv: ['/node', BIN, ...args], env })).toEqual(expected);
+  });
+
+  it('relaunchLean calls execve with those arguments and the same environment, or returns without it', () => {
+    const calls: unknown[][] = [];
+    const proc: Relaunchable = {
+      execPath: '/node',
+      execArgv: [],
+      argv: ['/node', BIN, 'view'],
+      env: { A: '1' },
+      execve: ((...args: unknown[]) => void calls.push(args)) as unknown as Relaunchable['execve'],
+    };
+    relaunchLean(proc);
+    expect(calls).toEqual([['/node', ['/node', ...LEAN_V8_FLAGS, BIN, 'view'], { A: '1' }]]);
+    const { execve: _, ...without } = proc;
+    expect(() => relaunchLean(without)).not.toThrow();
+  });
+});
