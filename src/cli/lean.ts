@@ -1,26 +1,20 @@
 /**
- * The V8 flags a command that holds a suite, a run's results or a worker's runs in memory runs with: a young
- * generation of 2 MB semi-spaces, and an old generation that grows by a quarter at a time. Left to itself V8 grows
- * each semi-space to 32–64 MB while such a command reads cases, decodes histories or parses snapshots (most of which
- * survive a scavenge: they are the suite or the report being made), lets the old generation grow up to fourfold
- * before collecting it, and keeps the memory. Measured in bench/RESULTS.md (the view, and `bench/big-run.ts`).
+ * The V8 flags a command that reads a whole suite or run runs with: a young generation of 2 MB semi-spaces, and an
+ * old generation that grows by a quarter at a time. Left to itself V8 grows each semi-space to 32–64 MB while such a
+ * command reads cases, decodes histories or parses snapshots (most of which survive a scavenge: they are the suite
+ * or the page being made), lets the old generation grow up to fourfold before collecting it, and keeps the memory.
+ * Measured in bench/RESULTS.md (the view, and `bench/big-run.ts`).
  */
 export const LEAN_V8_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=25'];
 
-/** The commands that run lean: those whose memory grows with the suite or the run. */
-const HEAVY = new Set([
-  'cases',
-  'verify',
-  'compare',
-  'run',
-  'start',
-  'resume',
-  'worker',
-  'report',
-  'render',
-  'rescore',
-  'view',
-]);
+/**
+ * The commands that run lean: those that read the whole suite or a run's saved results and exit, whose memory at
+ * 100,000 cases is mostly V8's young generation (`bench/big-run.ts`: `cases` 358 → 220 MB, `start` 331 → 209 MB,
+ * in the same time). A worker (and `compare`, `run`, `resume`, which serve their run in process) is left at V8's
+ * sizes: with these flags it ran 100,000 × 2 cases 40 % slower (1,209 vs 1,693 cases/s), and so did `report` (20.2
+ * vs 14.0 s, for 473 MB instead of 818).
+ */
+const LEAN_COMMANDS = new Set(['cases', 'verify', 'start', 'view']);
 
 /** What a relaunch needs of the process: its Node flags, its arguments, and the `execve` of Node 22.15 and later. */
 export interface Relaunchable {
@@ -33,7 +27,7 @@ export interface Relaunchable {
 
 /**
  * The arguments this process would be started again with to run with {@link LEAN_V8_FLAGS}; `undefined` when its
- * command is not one that grows with the suite, or when it already runs with a young generation of a set size (these
+ * command is not one of {@link LEAN_COMMANDS}, or when it already runs with a young generation of a set size (these
  * flags, or the user's own, on the command line or in NODE_OPTIONS). V8 sizes its heap only as Node starts:
  * `v8.setFlagsFromString` is too late.
  */
@@ -41,7 +35,7 @@ export function leanArgs(
   proc: Pick<Relaunchable, 'execPath' | 'execArgv' | 'argv' | 'env'>,
 ): string[] | undefined {
   const command = proc.argv.slice(2).find((a) => !a.startsWith('-'));
-  if (!command || !HEAVY.has(command)) return undefined;
+  if (!command || !LEAN_COMMANDS.has(command)) return undefined;
   const sized = (flags: string) => flags.includes('--max-semi-space-size');
   if (proc.execArgv.some(sized) || sized(proc.env.NODE_OPTIONS ?? '')) return undefined;
   return [proc.execPath, ...LEAN_V8_FLAGS, ...proc.execArgv, ...proc.argv.slice(1)];

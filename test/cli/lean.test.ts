@@ -3,38 +3,29 @@ import { leanArgs, LEAN_V8_FLAGS, relaunchLean, type Relaunchable } from '../../
 
 const BIN = '/p/bin/llm-evals.mjs';
 
-describe('a command whose memory grows with the suite, relaunched with a small heap', () => {
+describe('a command that reads a whole suite or run, relaunched with a small heap', () => {
   it.each<[string, string[], string[], NodeJS.ProcessEnv, string[] | undefined]>([
     ['the view', [], ['view', '--port', '0'], {}, ['/node', ...LEAN_V8_FLAGS, BIN, 'view', '--port', '0']],
-    [
-      'a worker',
-      [],
-      ['worker', '--until', 'r1'],
-      {},
-      ['/node', ...LEAN_V8_FLAGS, BIN, 'worker', '--until', 'r1'],
-    ],
-    [
-      'report, after an option',
-      [],
-      ['-v', 'report', 'r1'],
-      {},
-      ['/node', ...LEAN_V8_FLAGS, BIN, '-v', 'report', 'r1'],
-    ],
+    ['cases, after an option', [], ['-v', 'cases'], {}, ['/node', ...LEAN_V8_FLAGS, BIN, '-v', 'cases']],
+    ['start', [], ['start', '-m', 'x'], {}, ['/node', ...LEAN_V8_FLAGS, BIN, 'start', '-m', 'x']],
+    ['a worker (its speed comes first)', [], ['worker', '--until', 'r1'], {}, undefined],
+    ['compare, which serves its run in process', [], ['compare'], {}, undefined],
+    ['report', [], ['report', 'r1'], {}, undefined],
     [
       "node's own flags kept, after ours",
       ['--enable-source-maps'],
-      ['compare'],
+      ['cases'],
       {},
-      ['/node', ...LEAN_V8_FLAGS, '--enable-source-maps', BIN, 'compare'],
+      ['/node', ...LEAN_V8_FLAGS, '--enable-source-maps', BIN, 'cases'],
     ],
     ['a quick command (status)', [], ['status', 'r1'], {}, undefined],
     ['no command (help)', [], ['--help'], {}, undefined],
-    ['already relaunched', [...LEAN_V8_FLAGS], ['compare'], {}, undefined],
-    ["the user's own young generation", ['--max-semi-space-size=16'], ['compare'], {}, undefined],
+    ['already relaunched', [...LEAN_V8_FLAGS], ['cases'], {}, undefined],
+    ["the user's own young generation", ['--max-semi-space-size=16'], ['cases'], {}, undefined],
     [
       "the user's own, in NODE_OPTIONS",
       [],
-      ['compare'],
+      ['cases'],
       { NODE_OPTIONS: '--max-semi-space-size=16' },
       undefined,
     ],
