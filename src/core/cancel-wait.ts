@@ -16,10 +16,12 @@ export interface PendingWork {
 }
 
 /**
- * How recent a heartbeat says a worker still serves the run: the pools' heartbeat timeout is 5 s and Temporal records
- * a heartbeat at most every 4 s of it, so a live worker's is never older than this, and a dead one's soon is.
+ * How recent a heartbeat says a worker still serves the run. A dead worker's activity leaves the started state once
+ * its heartbeat timeout passes (5 s for a pool, 15 s for a track), so this is only the backstop for one without a
+ * heartbeat timeout. It is not tight: Temporal records a pool's heartbeat at most every 4 s, and on a loaded machine
+ * a live worker's last recorded heartbeat was seen over 10 s old, which ended a run whose call was still under way.
  */
-export const SERVED_WITHIN_MS = 10_000;
+export const SERVED_WITHIN_MS = 30_000;
 
 /**
  * How long cancel waits for the run to close before it takes the absence of a worker's activity for no worker: a
