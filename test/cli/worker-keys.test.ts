@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, it, type ExpectStatic } from 'vitest';
 import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { statusOf } from '../helpers/recording-suite.ts';
@@ -18,6 +18,38 @@ afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
   dirs.removeAll();
 });
+
+/** Asks `status` until it says why the run waits (30 s at most), and returns what it printed. */
+async function statusOnceWaiting(runId: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
+  let said = '';
+  for (let tries = 0; tries < 60 && !said.includes('waiting:'); tries++) {
+    await sleep(500);
+    said = (await runCli(['status', runId], { cwd, env })).stdout;
+  }
+  return said;
+}
+
+/**
+ * Stops the worker that could not call (Ctrl-C, exit 0), has a worker that can serve the run finish it, and checks
+ * the run ended as if nothing had happened: every case done, none an error, each called once. The finishing worker
+ * must not print `unsaid`.
+ */
+async function finishedByOneThatCan(
+  expect: ExpectStatic,
+  run: { worker: CliProcess; server: FaultServer; project: string; env: NodeJS.ProcessEnv; runId: string },
+  unsaid: string,
+): Promise<void> {
+  const { worker, server, project, env, runId } = run;
+  worker.child.kill('SIGINT');
+  expect((await worker.done).code).toBe(0);
+  const finisher = await runCliLong(['worker', '--until', runId], { cwd: project, env, timeoutMs: 150_000 });
+  expect(finisher.code, finisher.stderr).toBe(0);
+  expect(finisher.stderr).not.toContain(unsaid);
+  const done = await statusOf(project, env, runId);
+  expect(done).toMatchObject({ state: 'completed', done: 4, total: 4 });
+  expect(done.experiments).toMatchObject([{ done: 4, errors: 0, state: 'completed' }]);
+  expect(server.hits.map((h) => h.status)).toEqual([200, 200, 200, 200]);
+}
 
 describe('a worker without the key of a contender', () => {
   it('says so, leaves its cases waiting, and a worker with the key finishes them', async ({ expect }) => {
@@ -40,11 +72,7 @@ describe('a worker without the key of a contender', () => {
       30_000,
     );
     // Its pools have taken the cases and sent them back: the gate holds the worker's word, and `status` says it.
-    let said = '';
-    for (let tries = 0; tries < 60 && !said.includes('waiting:'); tries++) {
-      await sleep(500);
-      said = (await runCli(['status', runId], { cwd: project, env: keyless })).stdout;
-    }
+    const said = await statusOnceWaiting(runId, project, keyless);
     expect(said).toMatch(new RegExp(`run ${runId} \\(.+\\): running, 0/4 cases`));
     expect(said).toContain(
       'waiting: no worker serving it has KEYED_API_KEY for keyed/m (start `llm-evals worker` where KEYED_API_KEY is set)',
@@ -57,20 +85,7 @@ describe('a worker without the key of a contender', () => {
     });
     expect(server.hits).toHaveLength(0);
 
-    worker.child.kill('SIGINT');
-    expect((await worker.done).code).toBe(0);
-
-    const finisher = await runCliLong(['worker', '--until', runId], {
-      cwd: project,
-      env,
-      timeoutMs: 150_000,
-    });
-    expect(finisher.code, finisher.stderr).toBe(0);
-    expect(finisher.stderr).not.toContain('KEYED_API_KEY');
-    const done = await statusOf(project, env, runId);
-    expect(done).toMatchObject({ state: 'completed', done: 4, total: 4 });
-    expect(done.experiments).toMatchObject([{ done: 4, errors: 0, state: 'completed' }]);
-    expect(server.hits.map((h) => h.status)).toEqual([200, 200, 200, 200]);
+    await finishedByOneThatCan(expect, { worker, server, project, env, runId }, 'KEYED_API_KEY');
   }, 240_000);
 
   it('a worker whose config lacks the endpoint says so, leaves its cases waiting, and one that has it finishes them', async ({
@@ -95,11 +110,7 @@ describe('a worker without the key of a contender', () => {
       /warning: this worker knows no provider lan: it will not call lan\/m; their cases wait for a worker that knows it/,
       30_000,
     );
-    let said = '';
-    for (let tries = 0; tries < 60 && !said.includes('waiting:'); tries++) {
-      await sleep(500);
-      said = (await runCli(['status', runId], { cwd: elsewhere, env })).stdout;
-    }
+    const said = await statusOnceWaiting(runId, elsewhere, env);
     expect(said).toMatch(new RegExp(`run ${runId} \\(.+\\): running, 0/4 cases`));
     expect(said).toContain(
       'waiting: no worker serving it knows provider lan for lan/m (start `llm-evals worker` in a project whose config or helper defines lan)',
@@ -112,19 +123,6 @@ describe('a worker without the key of a contender', () => {
     });
     expect(server.hits).toHaveLength(0);
 
-    worker.child.kill('SIGINT');
-    expect((await worker.done).code).toBe(0);
-
-    const finisher = await runCliLong(['worker', '--until', runId], {
-      cwd: project,
-      env,
-      timeoutMs: 150_000,
-    });
-    expect(finisher.code, finisher.stderr).toBe(0);
-    expect(finisher.stderr).not.toContain('warning');
-    const done = await statusOf(project, env, runId);
-    expect(done).toMatchObject({ state: 'completed', done: 4, total: 4 });
-    expect(done.experiments).toMatchObject([{ done: 4, errors: 0, state: 'completed' }]);
-    expect(server.hits.map((h) => h.status)).toEqual([200, 200, 200, 200]);
+    await finishedByOneThatCan(expect, { worker, server, project, env, runId }, 'warning');
   }, 240_000);
 });
