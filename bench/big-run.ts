@@ -1,7 +1,8 @@
 // Measures a big run end to end on the embedded server (one of its own, state under tmp/bench-big-run, never the
 // user's): loading the suite (`cases`), `start --no-worker` (plan + workflow start), one `worker` serving the run,
-// `status` while it runs, and `report` of every result. Prints wall time and peak memory (max RSS) of each process,
-// cases per second, the largest workflow history (events and bytes) against Temporal's limits, and the calls made.
+// `status` while it runs and once it closed, and `report` of every result. Prints wall time and peak memory (max RSS)
+// of each process, cases per second, the largest workflow history (events and bytes) against Temporal's limits, and
+// the calls made.
 // With --kills, the worker gets a Ctrl-C (SIGINT) at a quarter of the calls, `resume RUN` takes over and is
 // SIGKILLed at half, a fresh worker takes over and the server is SIGKILLed at three quarters and started again: the
 // run must still hold every case once, and repeat at most the calls in flight at each SIGKILL.
@@ -182,6 +183,8 @@ console.log(
 );
 const report = timed(['report', runId, '--format', 'json', '-o', 'report.json']);
 console.log(`report (every result): ${report.seconds.toFixed(1)} s, peak ${report.rssMb.toFixed(0)} MB`);
+const closed = timed(['status', runId]);
+console.log(`status of the closed run: ${closed.seconds.toFixed(1)} s, peak ${closed.rssMb.toFixed(0)} MB`);
 // Read as `render` reads it: a million results pass V8's longest string as one file.
 const { results } = readSnapshot(join(dir, 'report.json'));
 serverPeak = Math.max(serverPeak, serverPeakMb());

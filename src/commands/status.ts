@@ -16,13 +16,18 @@ import { formatSeconds } from '../report/format.ts';
 import { renderTable } from '../report/table.ts';
 import { linkForCommand, runPage } from '../session/link.ts';
 import type { TemporalLink } from '../client/connect.ts';
-import type { RunRecord } from '../client/runs.ts';
+import type { RunRecord, RunResult } from '../client/runs.ts';
+import { countedProgress } from '../session/serve.ts';
 
-/** Progress from the run's queries when a worker answers, else counted from the results in the experiments' histories. */
+/**
+ * Progress from the run's queries when a worker answers; from the counts a completed run returned; else counted from
+ * the results in the experiments' histories (a cancelled run returned nothing).
+ */
 async function progressOf(
   link: TemporalLink,
   runId: string,
   record: RunRecord,
+  outcome: RunResult | undefined,
 ): Promise<RunProgress & { live: boolean }> {
   if (!record.closed) {
     try {
@@ -31,6 +36,9 @@ async function progressOf(
       // No worker is serving the run now; count what Temporal already holds.
     }
   }
+  // Reading every result of a large run takes seconds (a million results: 24 s); its own counts are at hand.
+  const counted = outcome && countedProgress(runId, record.input, outcome);
+  if (counted) return { ...counted, live: false };
   const { input } = record;
   const results = await link.runs.results(
     runId,
@@ -138,7 +146,8 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
     }
     for (;;) {
       const record = await link.runs.read(runId);
-      const progress = await progressOf(link, runId, record);
+      const outcome = record.status === 'COMPLETED' ? await link.runs.outcome(runId) : undefined;
+      const progress = await progressOf(link, runId, record, outcome);
       const done = progress.experiments.reduce((n, e) => n + e.done, 0);
       const total = progress.experiments.reduce((n, e) => n + e.total, 0);
       const end = record.closedAt ?? new Date();
@@ -150,7 +159,6 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
       const missing = gate ? missingKeysOf(gate, Date.now()) : [];
       // Waits on limits and for places in flight: the gate's, live, or as it ended.
       const waited = waitsOf(gate ?? (record.closed ? await link.runs.finalGate(runId) : undefined));
-      const outcome = record.status === 'COMPLETED' ? await link.runs.outcome(runId) : undefined;
       const state = runStateOf(record.status, outcome?.state, gate?.state);
       const change = await changeOf(link, runId, record);
       const regression = outcome?.regression ?? [];

@@ -67,6 +67,12 @@ export function closedProgress(runId: string, input: RunInput, result?: RunResul
   };
 }
 
+/** Each experiment's counts as a closed run returned them; undefined when it returned none for one of them. */
+export function countedProgress(runId: string, input: RunInput, result: RunResult): RunProgress | undefined {
+  const counted = new Set(result.experiments.map((e) => e.id));
+  return input.experiments.every((e) => counted.has(e.id)) ? closedProgress(runId, input, result) : undefined;
+}
+
 /** How long a stop waits for the calls in flight when the server does not answer. */
 const DRAIN_WITHOUT_SERVER_MS = 10_000;
 

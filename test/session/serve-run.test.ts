@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.ts';
 import { contenderKey, type Contender } from '../../src/core/matrix.ts';
 import type { RunInput } from '../../src/core/run-input.ts';
-import { serveRun } from '../../src/session/serve.ts';
+import { countedProgress, serveRun } from '../../src/session/serve.ts';
 import type { TemporalLink } from '../../src/client/connect.ts';
 import type { RunResult } from '../../src/client/runs.ts';
 import type { SuiteWorker } from '../../src/client/worker.ts';
@@ -81,5 +81,51 @@ describe('serveRun', () => {
     expect(served).toBe('interrupted');
     expect(Date.now() - started).toBeLessThan(500 + 150);
     expect(stderr.text()).toContain('stopping: the calls in flight finish and are recorded first');
+  });
+});
+
+describe('countedProgress, what `status` shows of a completed run without reading its results', () => {
+  const two: RunInput = {
+    ...input,
+    experiments: [...input.experiments, { id: '002-animals', contender: 0, dataset: 'animals' }],
+    datasets: {
+      animals: [
+        ['animals/v/0', 'h0'],
+        ['animals/v/1', 'h1'],
+      ],
+    },
+  };
+  const returned = (...experiments: RunResult['experiments']): RunResult => ({ ...result, experiments });
+
+  it.each([
+    {
+      name: 'every case of both, one an error',
+      result: returned(
+        { id: '001-animals', cases: 2, errors: 1 },
+        { id: '002-animals', cases: 2, errors: 0 },
+      ),
+      want: [
+        { id: '001-animals', total: 2, done: 2, errors: 1, state: 'completed' },
+        { id: '002-animals', total: 2, done: 2, errors: 0, state: 'completed' },
+      ],
+    },
+    {
+      name: 'an aborted run: one experiment stopped short',
+      result: returned(
+        { id: '001-animals', cases: 2, errors: 2 },
+        { id: '002-animals', cases: 1, errors: 0 },
+      ),
+      want: [
+        { id: '001-animals', total: 2, done: 2, errors: 2, state: 'completed' },
+        { id: '002-animals', total: 2, done: 1, errors: 0, state: 'stopped' },
+      ],
+    },
+    {
+      name: 'no counts for one experiment: the results are read instead',
+      result: returned({ id: '001-animals', cases: 2, errors: 0 }),
+      want: undefined,
+    },
+  ])('$name', ({ result, want }) => {
+    expect(countedProgress('run-1', two, result)?.experiments).toEqual(want);
   });
 });
