@@ -56,11 +56,12 @@ export async function waitForCancelled(
       how = 'left';
       break;
     }
-    const pending = await pendingWork(runs.client, runId).catch(() => undefined);
+    const seen = await pendingWork(runs.client, runId).catch(() => undefined);
     if (closed) break;
     // A server that does not answer tells nothing about the workers: the look is made again.
-    if (!pending) continue;
-    const look = lookAtCancel(pending, Date.now(), Date.now() - asked, options.graceMs);
+    if (!seen) continue;
+    const look = lookAtCancel(seen.pending, Date.now(), Date.now() - asked, options.graceMs, seen.runClosed);
+    if (look.next === 'closed') break;
     if (look.served) {
       if (waitedFor === undefined) options.onWaiting?.(look.calls);
       waitedFor = Math.max(waitedFor ?? 0, look.calls);
@@ -82,10 +83,15 @@ export async function waitForCancelled(
 
 /**
  * The activities a run and its running experiments have pending, as Temporal describes them: whether a worker holds
- * each and when it last heartbeat, and a pool's calls in flight (its heartbeat's details).
+ * each and when it last heartbeat, and a pool's calls in flight (its heartbeat's details); and whether the run has
+ * closed.
  */
-export async function pendingWork(client: Client, runId: string): Promise<PendingWork[]> {
+export async function pendingWork(
+  client: Client,
+  runId: string,
+): Promise<{ runClosed: boolean; pending: PendingWork[] }> {
   const run = await client.workflow.getHandle(runWorkflowId(runId)).describe();
+  if (run.status.name !== 'RUNNING') return { runClosed: true, pending: [] };
   const children = await Promise.all(
     (run.raw.pendingChildren ?? []).flatMap(({ workflowId }) =>
       workflowId
@@ -98,7 +104,7 @@ export async function pendingWork(client: Client, runId: string): Promise<Pendin
         : [],
     ),
   );
-  return [run, ...children].flatMap((described) =>
+  const pending = [run, ...children].flatMap((described) =>
     (described?.raw.pendingActivities ?? []).map((activity) => {
       const seenAt = protoMs(activity.lastHeartbeatTime) ?? protoMs(activity.lastStartedTime);
       const details = activity.heartbeatDetails?.payloads?.length
@@ -116,4 +122,5 @@ export async function pendingWork(client: Client, runId: string): Promise<Pendin
       };
     }),
   );
+  return { runClosed: false, pending };
 }

@@ -29,23 +29,30 @@ export const SERVED_WITHIN_MS = 30_000;
  */
 export const CANCEL_GRACE_MS = 15_000;
 
-/** What one look at a cancelled run's pending work says: whether a worker serves it, its calls in flight, what next. */
+/**
+ * What one look at a cancelled run's pending work says: whether a worker serves it, its calls in flight, what next
+ * (`closed`: the run has closed, and there is nothing left to wait for or to end).
+ */
 export interface CancelLook {
   served: boolean;
   calls: number;
-  next: 'wait' | 'terminate';
+  next: 'wait' | 'terminate' | 'closed';
 }
 
 /**
  * Decides, from what a cancelled run still has pending at `now`, after `waitedMs`, whether cancel keeps waiting: as
- * long as a worker serves it, else for `graceMs` at most.
+ * long as a worker serves it, else for `graceMs` at most. A run seen closed (`runClosed`) has nothing pending because
+ * its worker closed it: the look can come before cancel's own wait for the close has heard of it, and on a loaded
+ * machine it did, and cancel then said Temporal had ended a run its worker had closed (issue #28).
  */
 export function lookAtCancel(
   pending: readonly PendingWork[],
   now: number,
   waitedMs: number,
   graceMs = CANCEL_GRACE_MS,
+  runClosed = false,
 ): CancelLook {
+  if (runClosed) return { served: false, calls: 0, next: 'closed' };
   const alive = pending.filter(
     (work) => work.started && now - (work.seenAt ?? -Infinity) <= SERVED_WITHIN_MS,
   );

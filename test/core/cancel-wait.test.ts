@@ -18,6 +18,7 @@ describe('a cancelled run: wait for its worker or end it', () => {
   it.each<{
     name: string;
     pending: PendingWork[];
+    runClosed?: boolean;
     waited: number;
     served: boolean;
     calls: number;
@@ -95,7 +96,16 @@ describe('a cancelled run: wait for its worker or end it', () => {
       calls: 0,
       next: 'terminate',
     },
-  ])('$name', ({ pending, waited, served, calls, next }) => {
-    expect(lookAtCancel(pending, NOW, waited)).toEqual({ served, calls, next });
+    {
+      name: 'the run closed before cancel heard of it: its worker closed it, nothing is left to end',
+      pending: [],
+      runClosed: true,
+      waited: CANCEL_GRACE_MS + 3000,
+      served: false,
+      calls: 0,
+      next: 'closed',
+    },
+  ])('$name', ({ pending, runClosed, waited, served, calls, next }) => {
+    expect(lookAtCancel(pending, NOW, waited, CANCEL_GRACE_MS, runClosed)).toEqual({ served, calls, next });
   });
 });
