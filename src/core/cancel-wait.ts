@@ -18,8 +18,8 @@ export interface PendingWork {
 /**
  * How recent a heartbeat says a worker still serves the run. A dead worker's activity leaves the started state once
  * its heartbeat timeout passes (5 s for a pool, 15 s for a track), so this is only the backstop for one without a
- * heartbeat timeout. It is not tight: Temporal records a pool's heartbeat at most every 4 s, and on a loaded machine
- * a live worker's last recorded heartbeat was seen over 10 s old, which ended a run whose call was still under way.
+ * heartbeat timeout. It is not tight: a worker of an earlier version sends a pool's heartbeat every 4 s, and a loaded
+ * machine delays it further.
  */
 export const SERVED_WITHIN_MS = 30_000;
 
