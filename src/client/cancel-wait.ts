@@ -2,9 +2,9 @@
 // experiments still have pending, and `lookAtCancel` (src/core/cancel-wait.ts) decides whether a worker still serves
 // the run or the run is to be ended.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
-import { lookAtCancel, type PendingWork } from '../core/cancel-wait.ts';
+import { CLOSED_EXPERIMENT, lookAtCancel, WORKFLOW_TASK, type PendingWork } from '../core/cancel-wait.ts';
 import { runWorkflowId } from '../core/run-input.ts';
 import { protoMs } from './namespace.ts';
 import type { Runs } from './runs.ts';
@@ -14,6 +14,9 @@ const CANCEL_LOOK_MS = 2000;
 
 /** `PENDING_ACTIVITY_STATE_STARTED` and `…_CANCEL_REQUESTED` in Temporal's API: a worker holds the activity. */
 const HELD = [2, 3];
+
+/** `PENDING_WORKFLOW_TASK_STATE_STARTED` in Temporal's API: a worker holds the workflow task. */
+const TASK_HELD = 2;
 
 /** What cancelAndWait is told: when to stop waiting, whom to tell that it waits, and the grace (CANCEL_GRACE_MS). */
 export interface CancelWaitOptions {
@@ -82,9 +85,9 @@ export async function waitForCancelled(
 }
 
 /**
- * The activities a run and its running experiments have pending, as Temporal describes them: whether a worker holds
- * each and when it last heartbeat, and a pool's calls in flight (its heartbeat's details); and whether the run has
- * closed.
+ * What a run and its experiments have pending, as Temporal describes them: each activity (whether a worker holds it,
+ * when it last heartbeat, and a pool's calls in flight from its heartbeat's details), each workflow task (whether a
+ * worker holds it), and each experiment that closed before its run heard of it; and whether the run has closed.
  */
 export async function pendingWork(
   client: Client,
@@ -104,23 +107,36 @@ export async function pendingWork(
         : [],
     ),
   );
-  const pending = [run, ...children].flatMap((described) =>
-    (described?.raw.pendingActivities ?? []).map((activity) => {
-      const seenAt = protoMs(activity.lastHeartbeatTime) ?? protoMs(activity.lastStartedTime);
-      const details = activity.heartbeatDetails?.payloads?.length
-        ? fromPayloadsAtIndex<{ calls?: unknown } | undefined>(
-            defaultPayloadConverter,
-            0,
-            activity.heartbeatDetails.payloads,
-          )
-        : undefined;
-      return {
-        type: activity.activityType?.name ?? '',
-        started: HELD.includes(Number(activity.state)),
-        ...(seenAt !== undefined ? { seenAt } : {}),
-        ...(typeof details?.calls === 'number' ? { calls: details.calls } : {}),
-      };
-    }),
-  );
+  const pending = [run, ...children].flatMap((described) => {
+    if (!described) return [];
+    if (described.status.name === 'RUNNING') return pendingOf(described);
+    const seenAt = described.closeTime?.getTime();
+    return [{ type: CLOSED_EXPERIMENT, started: false, ...(seenAt !== undefined ? { seenAt } : {}) }];
+  });
   return { runClosed: false, pending };
+}
+
+/** What one running workflow has pending: its activities and its workflow task. */
+function pendingOf(described: WorkflowExecutionDescription): PendingWork[] {
+  const activities = (described.raw.pendingActivities ?? []).map((activity): PendingWork => {
+    const seenAt = protoMs(activity.lastHeartbeatTime) ?? protoMs(activity.lastStartedTime);
+    const details = activity.heartbeatDetails?.payloads?.length
+      ? fromPayloadsAtIndex<{ calls?: unknown } | undefined>(
+          defaultPayloadConverter,
+          0,
+          activity.heartbeatDetails.payloads,
+        )
+      : undefined;
+    return {
+      type: activity.activityType?.name ?? '',
+      started: HELD.includes(Number(activity.state)),
+      ...(seenAt !== undefined ? { seenAt } : {}),
+      ...(typeof details?.calls === 'number' ? { calls: details.calls } : {}),
+    };
+  });
+  const task = described.raw.pendingWorkflowTask;
+  if (!task) return activities;
+  const started = Number(task.state) === TASK_HELD;
+  const seenAt = protoMs(started ? task.startedTime : task.scheduledTime);
+  return [...activities, { type: WORKFLOW_TASK, started, ...(seenAt !== undefined ? { seenAt } : {}) }];
 }

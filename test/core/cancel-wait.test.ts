@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   CANCEL_GRACE_MS,
+  CLOSED_EXPERIMENT,
+  HANDOFF_MS,
   lookAtCancel,
   SERVED_WITHIN_MS,
+  WORKFLOW_TASK,
   type PendingWork,
 } from '../../src/core/cancel-wait.ts';
 
@@ -95,6 +98,22 @@ describe('a cancelled run: wait for its worker or end it', () => {
       served: false,
       calls: 0,
       next: 'terminate',
+    },
+    {
+      name: "the pool reported and ended, its experiment's next workflow task not yet taken: the worker closes it",
+      pending: [{ type: WORKFLOW_TASK, started: false, seenAt: NOW - HANDOFF_MS }],
+      waited: CANCEL_GRACE_MS + 5000,
+      served: true,
+      calls: 0,
+      next: 'wait',
+    },
+    {
+      name: 'an experiment closed, its run not yet told: the worker closes the run next',
+      pending: [{ type: CLOSED_EXPERIMENT, started: false, seenAt: NOW - 1000 }],
+      waited: CANCEL_GRACE_MS + 5000,
+      served: true,
+      calls: 0,
+      next: 'wait',
     },
     {
       name: 'the run closed before cancel heard of it: its worker closed it, nothing is left to end',
