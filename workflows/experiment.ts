@@ -82,8 +82,8 @@ const HEARTBEAT_TIMEOUT = '5 seconds';
 const pool = (activityId: string) =>
   proxyActivities<Activities>({
     activityId,
-    // A pool runs as long as its experiment; heartbeats, not this, tell Temporal that its worker died. The SDK sends
-    // them at most every 0.8 × the timeout, so a dead worker is noticed within 4–9 s.
+    // A pool runs as long as its experiment; heartbeats, not this, tell Temporal that its worker died. A worker sends
+    // them each second (src/client/worker.ts), so a dead worker is noticed within 5–6 s.
     startToCloseTimeout: '30 days',
     heartbeatTimeout: HEARTBEAT_TIMEOUT,
     // A pool fails when its worker dies, not because of the cases: the next worker takes over at once.

@@ -2,7 +2,6 @@ import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
-import { lookAtCancel, type PendingWork } from '../core/cancel-wait.ts';
 import { newGate, type GateState } from '../core/coordinator.ts';
 import type { BatchWait, ExperimentProgress, RunProgress } from '../core/progress.ts';
 import { readBatchWait } from './batch-history.ts';
@@ -28,8 +27,8 @@ import {
   gateQuery,
   runProgressQuery,
 } from '../../workflows/messages.ts';
+import { waitForCancelled, type CancelWaited, type CancelWaitOptions } from './cancel-wait.ts';
 import { followExperimentResults, readExperimentResults } from './experiment-history.ts';
-import { protoMs } from './namespace.ts';
 
 export type { RunResult };
 
@@ -65,12 +64,6 @@ export interface RunListing {
 
 /** How long a command's worker goes on serving a completed run's gate, at most, for it to close. */
 const GATE_CLOSE_WAIT_MS = 10_000;
-
-/** How often `cancel` looks whether a worker still serves the run it is waiting for. */
-const CANCEL_LOOK_MS = 2000;
-
-/** `PENDING_ACTIVITY_STATE_STARTED` and `…_CANCEL_REQUESTED` in Temporal's API: a worker holds the activity. */
-const HELD = [2, 3];
 
 /** A run id Temporal does not know is bad input (exit 2), said plainly; any other failure goes on as it was. */
 function noSuchRun(runId: string, error: unknown): never {
@@ -504,54 +497,14 @@ export class Runs {
   }
 
   /**
-   * Cancels a run's workflow (and with it every experiment still running) and, once it closed, its gate. A worker
-   * closes the run after its pools reported the calls they had in flight, however long those take: cancel waits as
-   * long as a worker serves the run (`lookAtCancel`), telling `onWaiting` once how many calls it waits for, and ends
-   * the run itself (terminated, its experiments with it) only when none does. `stop` ends the wait early: the run
-   * stays cancelled and its worker closes it (`left`). `waitedFor` is the most calls in flight seen while waiting;
-   * `graceMs` how long a run no worker is seen serving may take to close (CANCEL_GRACE_MS).
+   * Cancels a run's workflow (and with it every experiment still running) and waits for a worker to close it, as long
+   * as one serves it, then ends its gate (waitForCancelled, in cancel-wait.ts).
    */
-  async cancelAndWait(
-    runId: string,
-    options: { stop?: AbortSignal; onWaiting?: (calls: number) => void; graceMs?: number } = {},
-  ): Promise<{ how: 'cancelled' | 'terminated' | 'left'; waitedFor?: number }> {
-    const run = this.handle(runWorkflowId(runId));
-    await run.cancel().catch((error: unknown) => noSuchRun(runId, error));
-    const asked = Date.now();
-    const waiting = new AbortController();
-    let closed = false;
-    const closing = this.closed(runId, waiting.signal).then(() => (closed = !waiting.signal.aborted));
-    const stopped = new Promise<void>((resolve) =>
-      options.stop?.addEventListener('abort', () => resolve(), { once: true }),
-    );
-    let waitedFor: number | undefined;
-    let how: 'cancelled' | 'terminated' | 'left' = 'cancelled';
-    for (;;) {
-      await Promise.race([closing, stopped, sleep(CANCEL_LOOK_MS)]);
-      if (closed) break;
-      if (options.stop?.aborted) {
-        how = 'left';
-        break;
-      }
-      const pending = await this.pendingWork(runId).catch(() => undefined);
-      if (closed) break;
-      // A server that does not answer tells nothing about the workers: the look is made again.
-      if (!pending) continue;
-      const look = lookAtCancel(pending, Date.now(), Date.now() - asked, options.graceMs);
-      if (look.served) {
-        if (waitedFor === undefined) options.onWaiting?.(look.calls);
-        waitedFor = Math.max(waitedFor ?? 0, look.calls);
-      }
-      if (look.next === 'terminate') {
-        how = 'terminated';
-        await run.terminate('cancelled, and no worker closed it').catch(() => undefined);
-        break;
-      }
-    }
-    waiting.abort();
-    // The gate is asked for slots and told outcomes until the last pool stopped: it stays while the run may run.
-    if (how !== 'left') await this.endGate(runId);
-    return { how, ...(waitedFor !== undefined ? { waitedFor } : {}) };
+  async cancelAndWait(runId: string, options: CancelWaitOptions = {}): Promise<CancelWaited> {
+    await this.handle(runWorkflowId(runId))
+      .cancel()
+      .catch((error: unknown) => noSuchRun(runId, error));
+    return waitForCancelled(this, runId, Date.now(), options);
   }
 
   /** Ends the gate of a cancelled run, which has nothing to clean up; one already closed is left as it is. */
@@ -559,43 +512,6 @@ export class Runs {
     await this.handle(gateWorkflowId(runId))
       .terminate('its run was cancelled')
       .catch(() => undefined);
-  }
-
-  /**
-   * The activities a run and its running experiments have pending, as Temporal describes them: whether a worker holds
-   * each and when it last heartbeat, and a pool's calls in flight (its heartbeat's details).
-   */
-  private async pendingWork(runId: string): Promise<PendingWork[]> {
-    const run = await this.handle(runWorkflowId(runId)).describe();
-    const children = await Promise.all(
-      (run.raw.pendingChildren ?? []).flatMap(({ workflowId }) =>
-        workflowId
-          ? [
-              this.handle(workflowId)
-                .describe()
-                .catch(() => undefined),
-            ]
-          : [],
-      ),
-    );
-    return [run, ...children].flatMap((described) =>
-      (described?.raw.pendingActivities ?? []).map((activity) => {
-        const seenAt = protoMs(activity.lastHeartbeatTime) ?? protoMs(activity.lastStartedTime);
-        const details = activity.heartbeatDetails?.payloads?.length
-          ? fromPayloadsAtIndex<{ calls?: unknown } | undefined>(
-              defaultPayloadConverter,
-              0,
-              activity.heartbeatDetails.payloads,
-            )
-          : undefined;
-        return {
-          type: activity.activityType?.name ?? '',
-          started: HELD.includes(Number(activity.state)),
-          ...(seenAt !== undefined ? { seenAt } : {}),
-          ...(typeof details?.calls === 'number' ? { calls: details.calls } : {}),
-        };
-      }),
-    );
   }
 
   /** Runs found through visibility, newest first; `project`, `suite` and `scheduleId` keep those that match. */

@@ -78,6 +78,12 @@ export async function createSuiteWorker(
     // any worker may take them. The SDK's 10 s made a killed worker's experiments stand still for 15-20 s (the chaos
     // bench); a live worker takes its own tasks within milliseconds, so 3 s only costs a replay when it is stuck.
     stickyQueueScheduleToStartTimeout: '3 seconds',
+    // Heartbeats reach Temporal each second. The SDK's own pace is 0.8 × an activity's heartbeat timeout, a pool's
+    // every 4 s of its 5, so a worker stalled just over a second (a loaded machine) let the pool time out. Temporal
+    // tries a timed-out pool again, but not a cancelled one: its experiment failed, and the reply of the call it still
+    // had in flight, paid for, was lost (issue #28). A pool now outlasts a stall of about 4 s, for one heartbeat a
+    // second per pool, retried case or track.
+    maxHeartbeatThrottleInterval: '1 second',
     ...(options.maxActivities ? { maxConcurrentActivityTaskExecutions: options.maxActivities } : {}),
     ...(options.workflowsInProcess ? { debugMode: true } : {}),
     ...(tracing

@@ -3,23 +3,35 @@
 // dropped the long ones. Instead cancel waits as long as a worker is seen serving the run (its activities heartbeat),
 // and ends the run itself only when none is: then nothing of the run is under way anywhere, and nothing is lost.
 
-/** An activity a cancelled run (or one of its experiments) still has pending, as Temporal describes it. */
+/**
+ * Something a cancelled run (or one of its experiments) still has pending, as Temporal describes it: an activity, a
+ * workflow task (WORKFLOW_TASK), or an experiment that closed before its run heard of it (CLOSED_EXPERIMENT).
+ */
 export interface PendingWork {
-  /** The activity's type: `runCases` (a pool), `runCase` (a retried case's call), `track`… */
+  /** The activity's type (`runCases`: a pool, `runCase`: a retried case's call, `track`…), or one of the two above. */
   type: string;
   /** Whether a worker holds it (started, or asked to cancel while it runs), not merely scheduled. */
   started: boolean;
-  /** When a worker last showed it alive (epoch ms): its last heartbeat, else its start. */
+  /**
+   * When a worker last showed it alive (epoch ms): an activity's last heartbeat, else its start; a workflow task's
+   * start, else when it was scheduled; when the experiment closed.
+   */
   seenAt?: number;
   /** The calls a pool said it had in flight at its last heartbeat. */
   calls?: number;
 }
 
+/** A workflow task of the run or of an experiment: the next step of its workflow, for a worker to take. */
+export const WORKFLOW_TASK = 'workflow task';
+
+/** An experiment that has closed while its run still lists it: the run's worker is about to hear of it. */
+export const CLOSED_EXPERIMENT = 'closed experiment';
+
 /**
  * How recent a heartbeat says a worker still serves the run. A dead worker's activity leaves the started state once
  * its heartbeat timeout passes (5 s for a pool, 15 s for a track), so this is only the backstop for one without a
- * heartbeat timeout. It is not tight: Temporal records a pool's heartbeat at most every 4 s, and on a loaded machine
- * a live worker's last recorded heartbeat was seen over 10 s old, which ended a run whose call was still under way.
+ * heartbeat timeout. It is not tight: a worker of an earlier version sends a pool's heartbeat every 4 s, and a loaded
+ * machine delays it further.
  */
 export const SERVED_WITHIN_MS = 30_000;
 
@@ -29,26 +41,43 @@ export const SERVED_WITHIN_MS = 30_000;
  */
 export const CANCEL_GRACE_MS = 15_000;
 
-/** What one look at a cancelled run's pending work says: whether a worker serves it, its calls in flight, what next. */
+/**
+ * How long a workflow task no worker has taken yet, or an experiment that closed before its run heard of it, counts as
+ * the run's worker at work. Between a pool's last report and the run's close its worker closes the experiment, then
+ * the run, each in a workflow task, with no activity pending: on a loaded machine one such task took 3 s. A live
+ * worker takes a workflow task within moments; a dead one never does, and this short wait keeps its run ending soon.
+ */
+export const HANDOFF_MS = 5000;
+
+/**
+ * What one look at a cancelled run's pending work says: whether a worker serves it, its calls in flight, what next
+ * (`closed`: the run has closed, and there is nothing left to wait for or to end).
+ */
 export interface CancelLook {
   served: boolean;
   calls: number;
-  next: 'wait' | 'terminate';
+  next: 'wait' | 'terminate' | 'closed';
 }
 
 /**
  * Decides, from what a cancelled run still has pending at `now`, after `waitedMs`, whether cancel keeps waiting: as
- * long as a worker serves it, else for `graceMs` at most.
+ * long as a worker serves it, else for `graceMs` at most. A run seen closed (`runClosed`) has nothing pending because
+ * its worker closed it: the look can come before cancel's own wait for the close has heard of it, and on a loaded
+ * machine it did, and cancel then said Temporal had ended a run its worker had closed (issue #28).
  */
 export function lookAtCancel(
   pending: readonly PendingWork[],
   now: number,
   waitedMs: number,
   graceMs = CANCEL_GRACE_MS,
+  runClosed = false,
 ): CancelLook {
-  const alive = pending.filter(
-    (work) => work.started && now - (work.seenAt ?? -Infinity) <= SERVED_WITHIN_MS,
-  );
+  if (runClosed) return { served: false, calls: 0, next: 'closed' };
+  const alive = pending.filter((work) => {
+    const ago = now - (work.seenAt ?? -Infinity);
+    if (work.started) return ago <= SERVED_WITHIN_MS;
+    return (work.type === WORKFLOW_TASK || work.type === CLOSED_EXPERIMENT) && ago <= HANDOFF_MS;
+  });
   const calls = alive.reduce(
     (sum, work) => sum + (work.type === 'runCase' ? 1 : work.type === 'runCases' ? (work.calls ?? 0) : 0),
     0,

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   CANCEL_GRACE_MS,
+  CLOSED_EXPERIMENT,
+  HANDOFF_MS,
   lookAtCancel,
   SERVED_WITHIN_MS,
+  WORKFLOW_TASK,
   type PendingWork,
 } from '../../src/core/cancel-wait.ts';
 
@@ -18,6 +21,7 @@ describe('a cancelled run: wait for its worker or end it', () => {
   it.each<{
     name: string;
     pending: PendingWork[];
+    runClosed?: boolean;
     waited: number;
     served: boolean;
     calls: number;
@@ -95,7 +99,32 @@ describe('a cancelled run: wait for its worker or end it', () => {
       calls: 0,
       next: 'terminate',
     },
-  ])('$name', ({ pending, waited, served, calls, next }) => {
-    expect(lookAtCancel(pending, NOW, waited)).toEqual({ served, calls, next });
+    {
+      name: "the pool reported and ended, its experiment's next workflow task not yet taken: the worker closes it",
+      pending: [{ type: WORKFLOW_TASK, started: false, seenAt: NOW - HANDOFF_MS }],
+      waited: CANCEL_GRACE_MS + 5000,
+      served: true,
+      calls: 0,
+      next: 'wait',
+    },
+    {
+      name: 'an experiment closed, its run not yet told: the worker closes the run next',
+      pending: [{ type: CLOSED_EXPERIMENT, started: false, seenAt: NOW - 1000 }],
+      waited: CANCEL_GRACE_MS + 5000,
+      served: true,
+      calls: 0,
+      next: 'wait',
+    },
+    {
+      name: 'the run closed before cancel heard of it: its worker closed it, nothing is left to end',
+      pending: [],
+      runClosed: true,
+      waited: CANCEL_GRACE_MS + 3000,
+      served: false,
+      calls: 0,
+      next: 'closed',
+    },
+  ])('$name', ({ pending, runClosed, waited, served, calls, next }) => {
+    expect(lookAtCancel(pending, NOW, waited, CANCEL_GRACE_MS, runClosed)).toEqual({ served, calls, next });
   });
 });
