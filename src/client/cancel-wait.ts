@@ -7,6 +7,7 @@ import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common
 import { CLOSED_EXPERIMENT, lookAtCancel, WORKFLOW_TASK, type PendingWork } from '../core/cancel-wait.ts';
 import { runWorkflowId } from '../core/run-input.ts';
 import { protoMs } from './namespace.ts';
+import { pollersOf } from './schedule-runs.ts';
 import type { Runs } from './runs.ts';
 
 /** How often `cancel` looks whether a worker still serves the run it is waiting for. */
@@ -52,8 +53,9 @@ export async function waitForCancelled(
   );
   let waitedFor: number | undefined;
   let how: CancelWaited['how'] = 'cancelled';
-  for (;;) {
-    await Promise.race([closing, stopped, sleep(CANCEL_LOOK_MS)]);
+  // The first look comes at once: a run no worker serves is ended on it, with no wait at all.
+  for (let looks = 0; ; looks++) {
+    if (looks > 0) await Promise.race([closing, stopped, sleep(CANCEL_LOOK_MS)]);
     if (closed) break;
     if (options.stop?.aborted) {
       how = 'left';
@@ -63,7 +65,8 @@ export async function waitForCancelled(
     if (closed) break;
     // A server that does not answer tells nothing about the workers: the look is made again.
     if (!seen) continue;
-    const look = lookAtCancel(seen.pending, Date.now(), Date.now() - asked, options.graceMs, seen.runClosed);
+    const now = Date.now();
+    const look = lookAtCancel(seen.pending, now, now - asked, options.graceMs, seen.runClosed, seen.polls);
     if (look.next === 'closed') break;
     if (look.served) {
       if (waitedFor === undefined) options.onWaiting?.(look.calls);
@@ -87,14 +90,20 @@ export async function waitForCancelled(
 /**
  * What a run and its experiments have pending, as Temporal describes them: each activity (whether a worker holds it,
  * when it last heartbeat, and a pool's calls in flight from its heartbeat's details), each workflow task (whether a
- * worker holds it), and each experiment that closed before its run heard of it; and whether the run has closed.
+ * worker holds it), and each experiment that closed before its run heard of it; whether the run has closed; and when
+ * each worker last polled the run's task queue (`polls`, left out when Temporal did not say).
  */
 export async function pendingWork(
   client: Client,
   runId: string,
-): Promise<{ runClosed: boolean; pending: PendingWork[] }> {
+): Promise<{ runClosed: boolean; pending: PendingWork[]; polls?: number[] }> {
   const run = await client.workflow.getHandle(runWorkflowId(runId)).describe();
   if (run.status.name !== 'RUNNING') return { runClosed: true, pending: [] };
+  // Experiments run on their run's task queue, so its pollers are all the workers that could serve any of them.
+  const polls = pollersOf(client, run.taskQueue).then(
+    (pollers) => pollers.flatMap(({ lastSeen }) => (lastSeen ? [lastSeen.getTime()] : [])),
+    () => undefined,
+  );
   const children = await Promise.all(
     (run.raw.pendingChildren ?? []).flatMap(({ workflowId }) =>
       workflowId
@@ -113,7 +122,8 @@ export async function pendingWork(
     const seenAt = described.closeTime?.getTime();
     return [{ type: CLOSED_EXPERIMENT, started: false, ...(seenAt !== undefined ? { seenAt } : {}) }];
   });
-  return { runClosed: false, pending };
+  const polled = await polls;
+  return { runClosed: false, pending, ...(polled ? { polls: polled } : {}) };
 }
 
 /** What one running workflow has pending: its activities and its workflow task. */

@@ -50,6 +50,14 @@ export const CANCEL_GRACE_MS = 15_000;
 export const HANDOFF_MS = 5000;
 
 /**
+ * How recent a worker's poll of the run's task queue says a worker may serve the run. A live worker always has a poll
+ * open for workflow tasks; Temporal holds one up to 60 s before it answers empty (the SDK gives up at 70 s) and the
+ * worker polls again at once, so an idle live worker's last poll is at most about 70 s old. 90 s leaves 20 s for a
+ * loaded machine. Past it, no worker can take the run's next task, and waiting for one only keeps the user waiting.
+ */
+export const POLLED_WITHIN_MS = 90_000;
+
+/**
  * What one look at a cancelled run's pending work says: whether a worker serves it, its calls in flight, what next
  * (`closed`: the run has closed, and there is nothing left to wait for or to end).
  */
@@ -64,6 +72,12 @@ export interface CancelLook {
  * long as a worker serves it, else for `graceMs` at most. A run seen closed (`runClosed`) has nothing pending because
  * its worker closed it: the look can come before cancel's own wait for the close has heard of it, and on a loaded
  * machine it did, and cancel then said Temporal had ended a run its worker had closed (issue #28).
+ *
+ * `polls` are when each worker last polled the run's task queue (undefined: not known). With none within
+ * POLLED_WITHIN_MS, no worker can take the run's next task: neither the grace nor a task waiting for a worker is
+ * waited for, and a run started with no worker ends at once. A worker's fresh heartbeat still wins over an empty list
+ * of pollers (a server whose task queue is split into partitions may give one): a call in flight is never given up on
+ * a guess.
  */
 export function lookAtCancel(
   pending: readonly PendingWork[],
@@ -71,17 +85,20 @@ export function lookAtCancel(
   waitedMs: number,
   graceMs = CANCEL_GRACE_MS,
   runClosed = false,
+  polls?: readonly number[],
 ): CancelLook {
   if (runClosed) return { served: false, calls: 0, next: 'closed' };
+  const polled = !polls || polls.some((at) => now - at <= POLLED_WITHIN_MS);
   const alive = pending.filter((work) => {
     const ago = now - (work.seenAt ?? -Infinity);
     if (work.started) return ago <= SERVED_WITHIN_MS;
-    return (work.type === WORKFLOW_TASK || work.type === CLOSED_EXPERIMENT) && ago <= HANDOFF_MS;
+    // Work no worker holds yet counts only while a worker polls for it.
+    return polled && (work.type === WORKFLOW_TASK || work.type === CLOSED_EXPERIMENT) && ago <= HANDOFF_MS;
   });
   const calls = alive.reduce(
     (sum, work) => sum + (work.type === 'runCase' ? 1 : work.type === 'runCases' ? (work.calls ?? 0) : 0),
     0,
   );
   const served = alive.length > 0;
-  return { served, calls, next: served || waitedMs < graceMs ? 'wait' : 'terminate' };
+  return { served, calls, next: served || (polled && waitedMs < graceMs) ? 'wait' : 'terminate' };
 }

@@ -4,6 +4,7 @@ import {
   CLOSED_EXPERIMENT,
   HANDOFF_MS,
   lookAtCancel,
+  POLLED_WITHIN_MS,
   SERVED_WITHIN_MS,
   WORKFLOW_TASK,
   type PendingWork,
@@ -22,6 +23,7 @@ describe('a cancelled run: wait for its worker or end it', () => {
     name: string;
     pending: PendingWork[];
     runClosed?: boolean;
+    polls?: number[];
     waited: number;
     served: boolean;
     calls: number;
@@ -124,7 +126,68 @@ describe('a cancelled run: wait for its worker or end it', () => {
       calls: 0,
       next: 'closed',
     },
-  ])('$name', ({ pending, runClosed, waited, served, calls, next }) => {
-    expect(lookAtCancel(pending, NOW, waited, CANCEL_GRACE_MS, runClosed)).toEqual({ served, calls, next });
+    {
+      name: 'no worker ever polled its task queue (started with --no-worker): ended on the first look',
+      pending: [{ type: WORKFLOW_TASK, started: false, seenAt: NOW - 2000 }],
+      polls: [],
+      waited: 2000,
+      served: false,
+      calls: 0,
+      next: 'terminate',
+    },
+    {
+      name: 'the last poll is older than a live worker leaves: nothing can take its tasks',
+      pending: [
+        { type: 'runCases', started: false, seenAt: NOW - 1000 },
+        { type: CLOSED_EXPERIMENT, started: false, seenAt: NOW - 1000 },
+      ],
+      polls: [NOW - POLLED_WITHIN_MS - 1],
+      waited: 2000,
+      served: false,
+      calls: 0,
+      next: 'terminate',
+    },
+    {
+      name: 'nothing pending, no poller: no grace',
+      pending: [],
+      polls: [],
+      waited: 0,
+      served: false,
+      calls: 0,
+      next: 'terminate',
+    },
+    {
+      name: 'a worker polled 3 s ago (alive, or just died): the grace still applies',
+      pending: [],
+      polls: [NOW - POLLED_WITHIN_MS - 1, NOW - 3000],
+      waited: 2000,
+      served: false,
+      calls: 0,
+      next: 'wait',
+    },
+    {
+      name: 'an idle live worker, its long poll a minute old: its task is waited for',
+      pending: [{ type: WORKFLOW_TASK, started: false, seenAt: NOW - 1000 }],
+      polls: [NOW - 65_000],
+      waited: CANCEL_GRACE_MS + 5000,
+      served: true,
+      calls: 0,
+      next: 'wait',
+    },
+    {
+      name: 'a pool heartbeating though Temporal lists no poller (a partitioned queue): its calls are waited for',
+      pending: [pool(2)],
+      polls: [],
+      waited: 2000,
+      served: true,
+      calls: 2,
+      next: 'wait',
+    },
+  ])('$name', ({ pending, runClosed, polls, waited, served, calls, next }) => {
+    expect(lookAtCancel(pending, NOW, waited, CANCEL_GRACE_MS, runClosed, polls)).toEqual({
+      served,
+      calls,
+      next,
+    });
   });
 });
