@@ -57,6 +57,11 @@ export const HANDOFF_MS = 5000;
  */
 export const POLLED_WITHIN_MS = 90_000;
 
+/** Whether a worker polled a task queue, at `polls`, recently enough to be alive at `now` (POLLED_WITHIN_MS). */
+export function polledWithin(polls: readonly number[], now: number): boolean {
+  return polls.some((at) => now - at <= POLLED_WITHIN_MS);
+}
+
 /**
  * What one look at a cancelled run's pending work says: whether a worker serves it, its calls in flight, what next
  * (`closed`: the run has closed, and there is nothing left to wait for or to end).
@@ -88,7 +93,7 @@ export function lookAtCancel(
   polls?: readonly number[],
 ): CancelLook {
   if (runClosed) return { served: false, calls: 0, next: 'closed' };
-  const polled = !polls || polls.some((at) => now - at <= POLLED_WITHIN_MS);
+  const polled = !polls || polledWithin(polls, now);
   const alive = pending.filter((work) => {
     const ago = now - (work.seenAt ?? -Infinity);
     if (work.started) return ago <= SERVED_WITHIN_MS;
