@@ -4,7 +4,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
-import { CLOSED_EXPERIMENT, lookAtCancel, WORKFLOW_TASK, type PendingWork } from '../core/cancel-wait.ts';
+import {
+  CLOSED_EXPERIMENT,
+  inFlightBy,
+  lookAtCancel,
+  waitedCalls,
+  WORKFLOW_TASK,
+  type PendingWork,
+  type WaitedCalls,
+} from '../core/cancel-wait.ts';
 import { runWorkflowId } from '../core/run-input.ts';
 import { protoMs } from './namespace.ts';
 import { pollersOf } from './schedule-runs.ts';
@@ -26,10 +34,14 @@ export interface CancelWaitOptions {
   graceMs?: number;
 }
 
-/** How the cancelled run closed (`left`: the wait was stopped), and the most calls in flight it waited for. */
+/**
+ * How the cancelled run closed (`left`: the wait was stopped), the most calls in flight it waited for, and, once a
+ * worker closed it, what became of them (`calls`).
+ */
 export interface CancelWaited {
   how: 'cancelled' | 'terminated' | 'left';
   waitedFor?: number;
+  calls?: WaitedCalls;
 }
 
 /**
@@ -52,6 +64,8 @@ export async function waitForCancelled(
     options.stop?.addEventListener('abort', () => resolve(), { once: true }),
   );
   let waitedFor: number | undefined;
+  // The most calls in flight seen of each workflow, to ask how it closed.
+  const inFlight = new Map<string, number>();
   let how: CancelWaited['how'] = 'cancelled';
   // The first look comes at once: a run no worker serves is ended on it, with no wait at all.
   for (let looks = 0; ; looks++) {
@@ -67,6 +81,8 @@ export async function waitForCancelled(
     if (!seen) continue;
     const now = Date.now();
     const look = lookAtCancel(seen.pending, now, now - asked, options.graceMs, seen.runClosed, seen.polls);
+    for (const [id, calls] of inFlightBy(seen.pending, now))
+      inFlight.set(id, Math.max(inFlight.get(id) ?? 0, calls));
     if (look.next === 'closed') break;
     if (look.served) {
       if (waitedFor === undefined) options.onWaiting?.(look.calls);
@@ -84,7 +100,25 @@ export async function waitForCancelled(
   waiting.abort();
   // The gate is asked for slots and told outcomes until the last pool stopped: it stays while the run may run.
   if (how !== 'left') await runs.endGate(runId);
-  return { how, ...(waitedFor !== undefined ? { waitedFor } : {}) };
+  const calls = how === 'cancelled' && inFlight.size ? await fatesOf(runs.client, inFlight) : undefined;
+  return { how, ...(waitedFor !== undefined ? { waitedFor } : {}), ...(calls ? { calls } : {}) };
+}
+
+/** What became of the calls in flight of each workflow, from how it closed (not known when Temporal does not say). */
+async function fatesOf(client: Client, inFlight: Map<string, number>): Promise<WaitedCalls> {
+  const experiments = await Promise.all(
+    [...inFlight].map(async ([workflowId, calls]) => {
+      const status = await client.workflow
+        .getHandle(workflowId)
+        .describe()
+        .then(
+          (described) => described.status.name,
+          () => undefined,
+        );
+      return { calls, ...(status ? { closed: status } : {}) };
+    }),
+  );
+  return waitedCalls(experiments);
 }
 
 /**
@@ -139,6 +173,7 @@ function pendingOf(described: WorkflowExecutionDescription): PendingWork[] {
       : undefined;
     return {
       type: activity.activityType?.name ?? '',
+      workflowId: described.workflowId,
       started: HELD.includes(Number(activity.state)),
       ...(seenAt !== undefined ? { seenAt } : {}),
       ...(typeof details?.calls === 'number' ? { calls: details.calls } : {}),
