@@ -4,9 +4,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
-import { CLOSED_EXPERIMENT, lookAtCancel, WORKFLOW_TASK, type PendingWork } from '../core/cancel-wait.ts';
+import {
+  CLOSED_EXPERIMENT,
+  inFlightBy,
+  lookAtCancel,
+  waitedCalls,
+  WORKFLOW_TASK,
+  type PendingWork,
+  type WaitedCalls,
+} from '../core/cancel-wait.ts';
 import { runWorkflowId } from '../core/run-input.ts';
 import { protoMs } from './namespace.ts';
+import { pollersOf } from './schedule-runs.ts';
 import type { Runs } from './runs.ts';
 
 /** How often `cancel` looks whether a worker still serves the run it is waiting for. */
@@ -25,10 +34,14 @@ export interface CancelWaitOptions {
   graceMs?: number;
 }
 
-/** How the cancelled run closed (`left`: the wait was stopped), and the most calls in flight it waited for. */
+/**
+ * How the cancelled run closed (`left`: the wait was stopped), the most calls in flight it waited for, and, once a
+ * worker closed it, what became of them (`calls`).
+ */
 export interface CancelWaited {
   how: 'cancelled' | 'terminated' | 'left';
   waitedFor?: number;
+  calls?: WaitedCalls;
 }
 
 /**
@@ -51,9 +64,12 @@ export async function waitForCancelled(
     options.stop?.addEventListener('abort', () => resolve(), { once: true }),
   );
   let waitedFor: number | undefined;
+  // The most calls in flight seen of each workflow, to ask how it closed.
+  const inFlight = new Map<string, number>();
   let how: CancelWaited['how'] = 'cancelled';
-  for (;;) {
-    await Promise.race([closing, stopped, sleep(CANCEL_LOOK_MS)]);
+  // The first look comes at once: a run no worker serves is ended on it, with no wait at all.
+  for (let looks = 0; ; looks++) {
+    if (looks > 0) await Promise.race([closing, stopped, sleep(CANCEL_LOOK_MS)]);
     if (closed) break;
     if (options.stop?.aborted) {
       how = 'left';
@@ -63,7 +79,10 @@ export async function waitForCancelled(
     if (closed) break;
     // A server that does not answer tells nothing about the workers: the look is made again.
     if (!seen) continue;
-    const look = lookAtCancel(seen.pending, Date.now(), Date.now() - asked, options.graceMs, seen.runClosed);
+    const now = Date.now();
+    const look = lookAtCancel(seen.pending, now, now - asked, options.graceMs, seen.runClosed, seen.polls);
+    for (const [id, calls] of inFlightBy(seen.pending, now))
+      inFlight.set(id, Math.max(inFlight.get(id) ?? 0, calls));
     if (look.next === 'closed') break;
     if (look.served) {
       if (waitedFor === undefined) options.onWaiting?.(look.calls);
@@ -81,20 +100,44 @@ export async function waitForCancelled(
   waiting.abort();
   // The gate is asked for slots and told outcomes until the last pool stopped: it stays while the run may run.
   if (how !== 'left') await runs.endGate(runId);
-  return { how, ...(waitedFor !== undefined ? { waitedFor } : {}) };
+  const calls = how === 'cancelled' && inFlight.size ? await fatesOf(runs.client, inFlight) : undefined;
+  return { how, ...(waitedFor !== undefined ? { waitedFor } : {}), ...(calls ? { calls } : {}) };
+}
+
+/** What became of the calls in flight of each workflow, from how it closed (not known when Temporal does not say). */
+async function fatesOf(client: Client, inFlight: Map<string, number>): Promise<WaitedCalls> {
+  const experiments = await Promise.all(
+    [...inFlight].map(async ([workflowId, calls]) => {
+      const status = await client.workflow
+        .getHandle(workflowId)
+        .describe()
+        .then(
+          (described) => described.status.name,
+          () => undefined,
+        );
+      return { calls, ...(status ? { closed: status } : {}) };
+    }),
+  );
+  return waitedCalls(experiments);
 }
 
 /**
  * What a run and its experiments have pending, as Temporal describes them: each activity (whether a worker holds it,
  * when it last heartbeat, and a pool's calls in flight from its heartbeat's details), each workflow task (whether a
- * worker holds it), and each experiment that closed before its run heard of it; and whether the run has closed.
+ * worker holds it), and each experiment that closed before its run heard of it; whether the run has closed; and when
+ * each worker last polled the run's task queue (`polls`, left out when Temporal did not say).
  */
 export async function pendingWork(
   client: Client,
   runId: string,
-): Promise<{ runClosed: boolean; pending: PendingWork[] }> {
+): Promise<{ runClosed: boolean; pending: PendingWork[]; polls?: number[] }> {
   const run = await client.workflow.getHandle(runWorkflowId(runId)).describe();
   if (run.status.name !== 'RUNNING') return { runClosed: true, pending: [] };
+  // Experiments run on their run's task queue, so its pollers are all the workers that could serve any of them.
+  const polls = pollersOf(client, run.taskQueue).then(
+    (pollers) => pollers.flatMap(({ lastSeen }) => (lastSeen ? [lastSeen.getTime()] : [])),
+    () => undefined,
+  );
   const children = await Promise.all(
     (run.raw.pendingChildren ?? []).flatMap(({ workflowId }) =>
       workflowId
@@ -113,7 +156,8 @@ export async function pendingWork(
     const seenAt = described.closeTime?.getTime();
     return [{ type: CLOSED_EXPERIMENT, started: false, ...(seenAt !== undefined ? { seenAt } : {}) }];
   });
-  return { runClosed: false, pending };
+  const polled = await polls;
+  return { runClosed: false, pending, ...(polled ? { polls: polled } : {}) };
 }
 
 /** What one running workflow has pending: its activities and its workflow task. */
@@ -129,6 +173,7 @@ function pendingOf(described: WorkflowExecutionDescription): PendingWork[] {
       : undefined;
     return {
       type: activity.activityType?.name ?? '',
+      workflowId: described.workflowId,
       started: HELD.includes(Number(activity.state)),
       ...(seenAt !== undefined ? { seenAt } : {}),
       ...(typeof details?.calls === 'number' ? { calls: details.calls } : {}),

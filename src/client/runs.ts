@@ -28,6 +28,8 @@ import {
   runProgressQuery,
 } from '../../workflows/messages.ts';
 import { waitForCancelled, type CancelWaited, type CancelWaitOptions } from './cancel-wait.ts';
+import { polledWithin } from '../core/cancel-wait.ts';
+import { pollersOf } from './schedule-runs.ts';
 import { followExperimentResults, readExperimentResults } from './experiment-history.ts';
 
 export type { RunResult };
@@ -479,8 +481,22 @@ export class Runs {
       .catch((error: unknown) => noSuchRun(runId, error));
     const status = description.status.name;
     const ended = status === 'COMPLETED' ? (await this.outcome(runId)).state : undefined;
-    const gate = status === 'RUNNING' ? await this.gate(runId) : undefined;
+    // With no worker to answer, the gate's query would only wait out its deadline.
+    const gate =
+      status === 'RUNNING' && (await this.polled(description.taskQueue)) ? await this.gate(runId) : undefined;
     return { state: runStateOf(status, ended, gate?.state), gateKnown: status !== 'RUNNING' || !!gate };
+  }
+
+  /** Whether a worker polled the task queue lately (POLLED_WITHIN_MS); true when Temporal does not say. */
+  private async polled(taskQueue: string): Promise<boolean> {
+    return pollersOf(this.client, taskQueue).then(
+      (pollers) =>
+        polledWithin(
+          pollers.flatMap(({ lastSeen }) => (lastSeen ? [lastSeen.getTime()] : [])),
+          Date.now(),
+        ),
+      () => true,
+    );
   }
 
   /** Answers a run paused after a streak of failures: true goes on, false stops it. */

@@ -19,6 +19,8 @@ export interface PendingWork {
   seenAt?: number;
   /** The calls a pool said it had in flight at its last heartbeat. */
   calls?: number;
+  /** The workflow it belongs to: the run's, or an experiment's. */
+  workflowId?: string;
 }
 
 /** A workflow task of the run or of an experiment: the next step of its workflow, for a worker to take. */
@@ -50,6 +52,19 @@ export const CANCEL_GRACE_MS = 15_000;
 export const HANDOFF_MS = 5000;
 
 /**
+ * How recent a worker's poll of the run's task queue says a worker may serve the run. A live worker always has a poll
+ * open for workflow tasks; Temporal holds one up to 60 s before it answers empty (the SDK gives up at 70 s) and the
+ * worker polls again at once, so an idle live worker's last poll is at most about 70 s old. 90 s leaves 20 s for a
+ * loaded machine. Past it, no worker can take the run's next task, and waiting for one only keeps the user waiting.
+ */
+export const POLLED_WITHIN_MS = 90_000;
+
+/** Whether a worker polled a task queue, at `polls`, recently enough to be alive at `now` (POLLED_WITHIN_MS). */
+export function polledWithin(polls: readonly number[], now: number): boolean {
+  return polls.some((at) => now - at <= POLLED_WITHIN_MS);
+}
+
+/**
  * What one look at a cancelled run's pending work says: whether a worker serves it, its calls in flight, what next
  * (`closed`: the run has closed, and there is nothing left to wait for or to end).
  */
@@ -64,6 +79,12 @@ export interface CancelLook {
  * long as a worker serves it, else for `graceMs` at most. A run seen closed (`runClosed`) has nothing pending because
  * its worker closed it: the look can come before cancel's own wait for the close has heard of it, and on a loaded
  * machine it did, and cancel then said Temporal had ended a run its worker had closed (issue #28).
+ *
+ * `polls` are when each worker last polled the run's task queue (undefined: not known). With none within
+ * POLLED_WITHIN_MS, no worker can take the run's next task: neither the grace nor a task waiting for a worker is
+ * waited for, and a run started with no worker ends at once. A worker's fresh heartbeat still wins over an empty list
+ * of pollers (a server whose task queue is split into partitions may give one): a call in flight is never given up on
+ * a guess.
  */
 export function lookAtCancel(
   pending: readonly PendingWork[],
@@ -71,17 +92,89 @@ export function lookAtCancel(
   waitedMs: number,
   graceMs = CANCEL_GRACE_MS,
   runClosed = false,
+  polls?: readonly number[],
 ): CancelLook {
   if (runClosed) return { served: false, calls: 0, next: 'closed' };
+  const polled = !polls || polledWithin(polls, now);
   const alive = pending.filter((work) => {
     const ago = now - (work.seenAt ?? -Infinity);
     if (work.started) return ago <= SERVED_WITHIN_MS;
-    return (work.type === WORKFLOW_TASK || work.type === CLOSED_EXPERIMENT) && ago <= HANDOFF_MS;
+    // Work no worker holds yet counts only while a worker polls for it.
+    return polled && (work.type === WORKFLOW_TASK || work.type === CLOSED_EXPERIMENT) && ago <= HANDOFF_MS;
   });
-  const calls = alive.reduce(
-    (sum, work) => sum + (work.type === 'runCase' ? 1 : work.type === 'runCases' ? (work.calls ?? 0) : 0),
-    0,
-  );
+  const calls = alive.reduce((sum, work) => sum + callsOf(work), 0);
   const served = alive.length > 0;
-  return { served, calls, next: served || waitedMs < graceMs ? 'wait' : 'terminate' };
+  return { served, calls, next: served || (polled && waitedMs < graceMs) ? 'wait' : 'terminate' };
+}
+
+/** The calls in flight of one pending work: a pool's from its heartbeat, a retried case's one. */
+function callsOf(work: PendingWork): number {
+  return work.type === 'runCase' ? 1 : work.type === 'runCases' ? (work.calls ?? 0) : 0;
+}
+
+/**
+ * The calls in flight of each workflow a worker is seen serving at `now` (held, heard from within SERVED_WITHIN_MS):
+ * cancel keeps the most of each, to say, once the run closed, what became of them.
+ */
+export function inFlightBy(pending: readonly PendingWork[], now: number): Map<string, number> {
+  const by = new Map<string, number>();
+  for (const work of pending) {
+    const calls = callsOf(work);
+    if (!calls || !work.workflowId || !work.started || now - (work.seenAt ?? -Infinity) > SERVED_WITHIN_MS)
+      continue;
+    by.set(work.workflowId, (by.get(work.workflowId) ?? 0) + calls);
+  }
+  return by;
+}
+
+/**
+ * An experiment that had calls in flight while cancel waited: the most it was seen with (its pool's heartbeat, its
+ * retried calls), and how it closed, as Temporal names it (`COMPLETED`, `CANCELLED`, `FAILED`…; undefined: not known).
+ */
+export interface WaitedExperiment {
+  calls: number;
+  closed?: string;
+}
+
+/** The calls a cancel waited for, by what became of them: recorded, lost, or not known. */
+export interface WaitedCalls {
+  recorded: number;
+  lost: number;
+  unknown: number;
+}
+
+/**
+ * What became of the calls a cancel waited for, from how their experiments closed. An experiment that closed
+ * cancelled (or completed) did so after its pool reported its calls. One that failed or timed out did not: its pool
+ * missed its heartbeat (its worker stopped answering), and Temporal does not try a cancelled pool again, so the replies
+ * in flight were lost, and cancel must not say they were recorded (issue #28). A terminated one was ended before it
+ * could report.
+ */
+export function waitedCalls(experiments: readonly WaitedExperiment[]): WaitedCalls {
+  const calls: WaitedCalls = { recorded: 0, lost: 0, unknown: 0 };
+  for (const { calls: n, closed } of experiments) {
+    if (closed === 'CANCELLED' || closed === 'COMPLETED') calls.recorded += n;
+    else if (closed === 'FAILED' || closed === 'TIMED_OUT' || closed === 'TERMINATED') calls.lost += n;
+    else calls.unknown += n;
+  }
+  return calls;
+}
+
+/** `N calls in flight`, with the right number. */
+export function callsInFlight(n: number): string {
+  return `${n} call${n === 1 ? '' : 's'} in flight`;
+}
+
+/** What cancel says of the calls it waited for once the run closed: one clause per fate, or nothing when none. */
+export function waitedClauses({ recorded, lost, unknown }: WaitedCalls): string[] {
+  return [
+    ...(recorded ? [`waited for ${callsInFlight(recorded)}, now recorded`] : []),
+    ...(lost
+      ? [
+          `${callsInFlight(lost)} ${lost === 1 ? 'was' : 'were'} lost: their worker stopped answering, its pool ` +
+            'timed out, and Temporal does not try a cancelled pool again',
+        ]
+      : []),
+    ...(unknown ? [`waited for ${callsInFlight(unknown)}`] : []),
+  ];
 }

@@ -10,19 +10,35 @@ import { RUN_HEADER, testClient } from '../helpers/temporal.ts';
 
 const client = testClient();
 
+function emptyRun(runId: string): RunInput {
+  return {
+    runId,
+    suite: 'test',
+    contenders: [],
+    experiments: [],
+    datasets: {},
+    parallelism: 1,
+    concurrency: 1,
+    limits: {},
+  };
+}
+
 describe('waitForCancelled', () => {
+  it('ends a run no worker has polled for on its first look, not after the grace', async () => {
+    const runId = `t-${randomUUID().slice(0, 8)}`;
+    const runs = new Runs(client());
+    // A task queue of its own, that no worker has ever polled: as a run started with --no-worker.
+    await runs.start(`test-${randomUUID()}`, emptyRun(runId), RUN_HEADER);
+    const asked = Date.now();
+    const waited = await runs.cancelAndWait(runId);
+    expect(waited).toEqual({ how: 'terminated' });
+    // Before, the whole grace (CANCEL_GRACE_MS, 15 s); now the first look, at once.
+    expect(Date.now() - asked).toBeLessThan(4000);
+  }, 30_000);
+
   it('takes a run that a look finds closed for closed, never for a run to end', async () => {
     const runId = `t-${randomUUID().slice(0, 8)}`;
-    const input: RunInput = {
-      runId,
-      suite: 'test',
-      contenders: [],
-      experiments: [],
-      datasets: {},
-      parallelism: 1,
-      concurrency: 1,
-      limits: {},
-    };
+    const input = emptyRun(runId);
     const runs = new Runs(client());
     await runs.start(`test-${randomUUID()}`, input, RUN_HEADER);
     await client().workflow.getHandle(runWorkflowId(runId)).terminate('closed before the look');

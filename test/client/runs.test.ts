@@ -50,6 +50,24 @@ describe('Runs.inputOf', () => {
   });
 });
 
+describe('Runs.stateOf', () => {
+  it('does not wait for a gate no worker can answer', async () => {
+    const runId = `t-${randomUUID().slice(0, 8)}`;
+    const runs = new Runs(client());
+    // A task queue no worker has polled: as a run started with --no-worker.
+    await runs.start(`test-${randomUUID()}`, inputFor(runId), RUN_HEADER);
+    try {
+      const asked = Date.now();
+      expect(await runs.stateOf(runId)).toEqual({ state: 'running', gateKnown: false });
+      // Before, the gate's query waited out its 2 s deadline.
+      expect(Date.now() - asked).toBeLessThan(1500);
+    } finally {
+      await client().workflow.getHandle(runWorkflowId(runId)).terminate('test over');
+      await client().workflow.getHandle(gateWorkflowId(runId)).terminate('test over');
+    }
+  });
+});
+
 describe('Runs.closed', () => {
   it("waits for a completed run's gate to close too, so the worker that serves both does not stop first", async () => {
     const runId = `t-${randomUUID().slice(0, 8)}`;

@@ -124,6 +124,42 @@ describe.concurrent('cancel during a call longer than its wait', () => {
     expect(server.hits).toHaveLength(1);
   }, 150_000);
 
+  it('says the reply of a worker that stopped answering longer than its pool lasts was lost, not recorded', async ({
+    expect,
+  }) => {
+    const replyMs = 35_000;
+    const { server, project, env, runId, worker, calledAt } = await slowCallUnderWay(replyMs);
+    const cancel = startCli(['cancel', runId], { cwd: project, env });
+    spawned.push(cancel);
+    await cancel.waitFor(new RegExp(WAITING.replace(/[()]/g, '\\$&')), 30_000);
+    const connection = await Connection.connect({ address: temporalAddress() });
+    try {
+      await freshHeartbeatOfCancelledPool(new Client({ connection }), runId);
+      expect(Date.now() - calledAt, 'the stall must come while the call is under way').toBeLessThan(
+        replyMs - 10_000,
+      );
+      // Stopped for 6.5 s from just after a recorded heartbeat: past the pool's 5-s heartbeat timeout, so Temporal
+      // times the cancelled pool out and does not try it again, and the experiment fails with its reply unrecorded.
+      // The worker is back before the experiment's next task has waited HANDOFF_MS, and closes the run.
+      worker.child.kill('SIGSTOP');
+      await new Promise((resolve) => setTimeout(resolve, 6500));
+      worker.child.kill('SIGCONT');
+    } finally {
+      await connection.close();
+    }
+    const done = await cancel.done;
+    const said = stripAnsi(done.stdout + done.stderr);
+    expect(done.code, said).toBe(0);
+    expect(said).not.toContain('now recorded');
+    expect(said).toContain(
+      `cancelled run ${runId}: no call starts from now on; 1 call in flight was lost: their worker stopped answering`,
+    );
+    await waitForState(project, env, runId, 'cancelled', 30_000);
+    const { report } = await reportOf(project, env, runId);
+    expect(report.results.filter((r) => r.status === 'scored')).toEqual([]);
+    expect(server.hits).toHaveLength(1);
+  }, 150_000);
+
   it('ends the run itself once the worker it waited for is gone', async ({ expect }) => {
     const { server, project, env, runId, worker } = await slowCallUnderWay();
     const cancel = startCli(['cancel', runId], { cwd: project, env });
