@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { afterAll, describe, it } from 'vitest';
+import { afterAll, describe, it, type ExpectStatic } from 'vitest';
 import { protoMs } from '../../src/client/namespace.ts';
 import { experimentWorkflowId, gateWorkflowId } from '../../src/core/run-input.ts';
 import { runCli, startCli, stripAnsi, type CliProcess } from '../helpers/cli.ts';
@@ -71,6 +71,40 @@ async function freshHeartbeatOfCancelledPool(client: Client, runId: string): Pro
 const WAITING =
   'waiting for 1 call in flight to finish (Ctrl-C to stop waiting; the run is cancelled either way)';
 
+type SlowCall = Awaited<ReturnType<typeof slowCallUnderWay>>;
+
+/** `cancel RUN` started, once it says it waits for the call in flight. */
+async function cancelWaiting({ project, env, runId }: SlowCall): Promise<CliProcess> {
+  const cancel = startCli(['cancel', runId], { cwd: project, env });
+  spawned.push(cancel);
+  await cancel.waitFor(new RegExp(WAITING.replace(/[()]/g, '\\$&')), 30_000);
+  return cancel;
+}
+
+/**
+ * Stops the worker for `forMs`, from `afterBeatMs` after a heartbeat Temporal recorded of the cancelled pool; the stall
+ * must come while the call is under way, at least `marginMs` before its reply (`replyMs` after the call).
+ */
+async function stallAfterHeartbeat(
+  { runId, worker, calledAt }: SlowCall,
+  stall: { replyMs: number; afterBeatMs: number; forMs: number; marginMs: number },
+  expect: ExpectStatic,
+): Promise<void> {
+  const connection = await Connection.connect({ address: temporalAddress() });
+  try {
+    const beat = await freshHeartbeatOfCancelledPool(new Client({ connection }), runId);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, beat + stall.afterBeatMs - Date.now())));
+    expect(Date.now() - calledAt, 'the stall must come while the call is under way').toBeLessThan(
+      stall.replyMs - stall.marginMs,
+    );
+    worker.child.kill('SIGSTOP');
+    await new Promise((resolve) => setTimeout(resolve, stall.forMs));
+    worker.child.kill('SIGCONT');
+  } finally {
+    await connection.close();
+  }
+}
+
 describe.concurrent('cancel during a call longer than its wait', () => {
   it('waits for the call while a worker serves the run, says so, and its reply is in the report', async ({
     expect,
@@ -93,26 +127,13 @@ describe.concurrent('cancel during a call longer than its wait', () => {
   it('a worker that stalls for seconds while cancel waits still records its reply', async ({ expect }) => {
     // Longer than the others: the stall must come while the call is under way, after a slow start of cancel.
     const replyMs = 35_000;
-    const { server, project, env, runId, worker, calledAt } = await slowCallUnderWay(replyMs);
-    const cancel = startCli(['cancel', runId], { cwd: project, env });
-    spawned.push(cancel);
-    await cancel.waitFor(new RegExp(WAITING.replace(/[()]/g, '\\$&')), 30_000);
-    const connection = await Connection.connect({ address: temporalAddress() });
-    try {
-      const beat = await freshHeartbeatOfCancelledPool(new Client({ connection }), runId);
-      // Stopped 3.2 s after a recorded heartbeat for 2.6 s: a worker that sent its heartbeats every 4 s (the SDK's
-      // 0.8 × the pool's 5-s heartbeat timeout) was heard 5.8 s apart, and Temporal timed the pool out; one that sends
-      // them each second, under 4 s apart.
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, beat + 3200 - Date.now())));
-      expect(Date.now() - calledAt, 'the stall must come while the call is under way').toBeLessThan(
-        replyMs - 5000,
-      );
-      worker.child.kill('SIGSTOP');
-      await new Promise((resolve) => setTimeout(resolve, 2600));
-      worker.child.kill('SIGCONT');
-    } finally {
-      await connection.close();
-    }
+    const call = await slowCallUnderWay(replyMs);
+    const { server, project, env, runId } = call;
+    const cancel = await cancelWaiting(call);
+    // Stopped 3.2 s after a recorded heartbeat for 2.6 s: a worker that sent its heartbeats every 4 s (the SDK's
+    // 0.8 × the pool's 5-s heartbeat timeout) was heard 5.8 s apart, and Temporal timed the pool out; one that sends
+    // them each second, under 4 s apart.
+    await stallAfterHeartbeat(call, { replyMs, afterBeatMs: 3200, forMs: 2600, marginMs: 5000 }, expect);
     const done = await cancel.done;
     const said = stripAnsi(done.stdout + done.stderr);
     expect(done.code, said).toBe(0);
@@ -128,25 +149,13 @@ describe.concurrent('cancel during a call longer than its wait', () => {
     expect,
   }) => {
     const replyMs = 35_000;
-    const { server, project, env, runId, worker, calledAt } = await slowCallUnderWay(replyMs);
-    const cancel = startCli(['cancel', runId], { cwd: project, env });
-    spawned.push(cancel);
-    await cancel.waitFor(new RegExp(WAITING.replace(/[()]/g, '\\$&')), 30_000);
-    const connection = await Connection.connect({ address: temporalAddress() });
-    try {
-      await freshHeartbeatOfCancelledPool(new Client({ connection }), runId);
-      expect(Date.now() - calledAt, 'the stall must come while the call is under way').toBeLessThan(
-        replyMs - 10_000,
-      );
-      // Stopped for 6.5 s from just after a recorded heartbeat: past the pool's 5-s heartbeat timeout, so Temporal
-      // times the cancelled pool out and does not try it again, and the experiment fails with its reply unrecorded.
-      // The worker is back before the experiment's next task has waited HANDOFF_MS, and closes the run.
-      worker.child.kill('SIGSTOP');
-      await new Promise((resolve) => setTimeout(resolve, 6500));
-      worker.child.kill('SIGCONT');
-    } finally {
-      await connection.close();
-    }
+    const call = await slowCallUnderWay(replyMs);
+    const { server, project, env, runId } = call;
+    const cancel = await cancelWaiting(call);
+    // Stopped for 6.5 s from just after a recorded heartbeat: past the pool's 5-s heartbeat timeout, so Temporal
+    // times the cancelled pool out and does not try it again, and the experiment fails with its reply unrecorded.
+    // The worker is back before the experiment's next task has waited HANDOFF_MS, and closes the run.
+    await stallAfterHeartbeat(call, { replyMs, afterBeatMs: 0, forMs: 6500, marginMs: 10_000 }, expect);
     const done = await cancel.done;
     const said = stripAnsi(done.stdout + done.stderr);
     expect(done.code, said).toBe(0);
@@ -161,10 +170,9 @@ describe.concurrent('cancel during a call longer than its wait', () => {
   }, 150_000);
 
   it('ends the run itself once the worker it waited for is gone', async ({ expect }) => {
-    const { server, project, env, runId, worker } = await slowCallUnderWay();
-    const cancel = startCli(['cancel', runId], { cwd: project, env });
-    spawned.push(cancel);
-    await cancel.waitFor(new RegExp(WAITING.replace(/[()]/g, '\\$&')), 30_000);
+    const call = await slowCallUnderWay();
+    const { server, project, env, runId, worker } = call;
+    const cancel = await cancelWaiting(call);
     worker.child.kill('SIGKILL');
     const killedAt = Date.now();
     const done = await cancel.done;
@@ -181,10 +189,9 @@ describe.concurrent('cancel during a call longer than its wait', () => {
   it('Ctrl-C stops the wait: the run stays cancelled, its worker records the reply and closes it', async ({
     expect,
   }) => {
-    const { server, project, env, runId } = await slowCallUnderWay();
-    const cancel = startCli(['cancel', runId], { cwd: project, env });
-    spawned.push(cancel);
-    await cancel.waitFor(new RegExp(WAITING.replace(/[()]/g, '\\$&')), 30_000);
+    const call = await slowCallUnderWay();
+    const { server, project, env, runId } = call;
+    const cancel = await cancelWaiting(call);
     cancel.child.kill('SIGINT');
     const done = await cancel.done;
     expect(done.code).toBe(130);
