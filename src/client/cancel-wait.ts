@@ -15,7 +15,7 @@ import {
 } from '../core/cancel-wait.ts';
 import { runWorkflowId } from '../core/run-input.ts';
 import { protoMs } from './namespace.ts';
-import { pollersOf } from './schedule-runs.ts';
+import { pollTimesOf } from './schedule-runs.ts';
 import type { Runs } from './runs.ts';
 
 /** How often `cancel` looks whether a worker still serves the run it is waiting for. */
@@ -134,10 +134,7 @@ export async function pendingWork(
   const run = await client.workflow.getHandle(runWorkflowId(runId)).describe();
   if (run.status.name !== 'RUNNING') return { runClosed: true, pending: [] };
   // Experiments run on their run's task queue, so its pollers are all the workers that could serve any of them.
-  const polls = pollersOf(client, run.taskQueue).then(
-    (pollers) => pollers.flatMap(({ lastSeen }) => (lastSeen ? [lastSeen.getTime()] : [])),
-    () => undefined,
-  );
+  const polls = pollTimesOf(client, run.taskQueue);
   const children = await Promise.all(
     (run.raw.pendingChildren ?? []).flatMap(({ workflowId }) =>
       workflowId

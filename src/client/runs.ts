@@ -29,7 +29,7 @@ import {
 } from '../../workflows/messages.ts';
 import { waitForCancelled, type CancelWaited, type CancelWaitOptions } from './cancel-wait.ts';
 import { polledWithin } from '../core/cancel-wait.ts';
-import { pollersOf } from './schedule-runs.ts';
+import { pollTimesOf } from './schedule-runs.ts';
 import { followExperimentResults, readExperimentResults } from './experiment-history.ts';
 
 export type { RunResult };
@@ -489,14 +489,8 @@ export class Runs {
 
   /** Whether a worker polled the task queue lately (POLLED_WITHIN_MS); true when Temporal does not say. */
   private async polled(taskQueue: string): Promise<boolean> {
-    return pollersOf(this.client, taskQueue).then(
-      (pollers) =>
-        polledWithin(
-          pollers.flatMap(({ lastSeen }) => (lastSeen ? [lastSeen.getTime()] : [])),
-          Date.now(),
-        ),
-      () => true,
-    );
+    const polls = await pollTimesOf(this.client, taskQueue);
+    return !polls || polledWithin(polls, Date.now());
   }
 
   /** Answers a run paused after a streak of failures: true goes on, false stops it. */

@@ -166,6 +166,17 @@ export async function scheduleDigests(
   return digests.reverse();
 }
 
+/**
+ * When each worker last polled a task queue (epoch ms), as Temporal saw them; undefined when Temporal did not say (the
+ * server did not answer the question).
+ */
+export function pollTimesOf(client: Client, taskQueue: string): Promise<number[] | undefined> {
+  return pollersOf(client, taskQueue).then(
+    (pollers) => pollers.flatMap(({ lastSeen }) => (lastSeen ? [lastSeen.getTime()] : [])),
+    () => undefined,
+  );
+}
+
 /** The workers that polled a task queue (for workflows or activities) lately, as Temporal saw them. */
 export async function pollersOf(client: Client, taskQueue: string): Promise<Poller[]> {
   const seen = new Map<string, Poller>();
