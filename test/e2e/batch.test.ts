@@ -26,7 +26,7 @@ const env = (extra: Record<string, string> = {}) =>
 
 afterAll(() => dirs.removeAll());
 
-describe('compare --batch through the real CLI against a fake Batch API (B8)', () => {
+describe.concurrent('compare --batch through the real CLI against a fake Batch API (B8)', () => {
   const server = new BatchServer({ delayMs: 1500 });
   let project: string;
   let run: CliResult;
@@ -70,7 +70,7 @@ describe('compare --batch through the real CLI against a fake Batch API (B8)', (
   });
 });
 
-describe('compare --batch on an endpoint without a batch API', () => {
+describe.concurrent('compare --batch on an endpoint without a batch API', () => {
   it('is refused before anything is sent, naming the endpoint (exit 2)', async () => {
     const server = new BatchServer();
     const url = await server.start();
@@ -88,7 +88,7 @@ describe('compare --batch on an endpoint without a batch API', () => {
   }, 60_000);
 });
 
-describe('compare --batch killed while its batch runs, then resumed (D3)', () => {
+describe.concurrent('compare --batch killed while its batch runs, then resumed (D3)', () => {
   it('makes exactly one batch and scores every case once', async () => {
     const server = new BatchServer({ delayMs: 6000 });
     const url = await server.start();
@@ -120,7 +120,7 @@ describe('compare --batch killed while its batch runs, then resumed (D3)', () =>
   }, 240_000);
 });
 
-describe('a --batch run waiting on its batch', () => {
+describe.concurrent('a --batch run waiting on its batch', () => {
   it('shows the wait in status, and cancel RUN cancels the provider batch too', async () => {
     const server = new BatchServer({ delayMs: 120_000 });
     const url = await server.start();
@@ -150,7 +150,7 @@ describe('a --batch run waiting on its batch', () => {
   }, 180_000);
 });
 
-describe('compare --batch whose first batch expires', () => {
+describe.concurrent('compare --batch whose first batch expires', () => {
   it('sends only the requests without a reply again, in a second batch', async () => {
     const server = new BatchServer({ delayMs: 1000, expire: (index) => (index === 0 ? 7 : undefined) });
     const url = await server.start();
@@ -173,7 +173,7 @@ describe('compare --batch whose first batch expires', () => {
   }, 180_000);
 });
 
-describe('compare -n --batch', () => {
+describe.concurrent('compare -n --batch', () => {
   it('estimates the cost at the batch price, and says so', async () => {
     const server = new BatchServer();
     const url = await server.start();
@@ -195,7 +195,7 @@ describe('compare -n --batch', () => {
   }, 60_000);
 });
 
-describe('compare --batch stopped by Ctrl-C while it waits', () => {
+describe.concurrent('compare --batch stopped by Ctrl-C while it waits', () => {
   it('leaves the run and its batch waiting, says how to go on, and status shows the wait', async () => {
     const server = new BatchServer({ delayMs: 120_000 });
     const url = await server.start();
@@ -225,7 +225,7 @@ describe('compare --batch stopped by Ctrl-C while it waits', () => {
   }, 180_000);
 });
 
-describe('compare --batch with an adapter that makes a second call from its first reply', () => {
+describe.concurrent('compare --batch with an adapter that makes a second call from its first reply', () => {
   it('sends a second round with the second calls, and calls nothing directly', async () => {
     const server = new BatchServer({ delayMs: 500 });
     const url = await server.start();
@@ -268,7 +268,7 @@ export class TwoStepAdapter extends ToyAdapter {
   }, 180_000);
 });
 
-describe('compare --batch with a request the provider refuses', () => {
+describe.concurrent('compare --batch with a request the provider refuses', () => {
   it('tries it in a second round, then once directly, and ends the case as an error', async () => {
     const refused = (line: BatchLine) => lineUserText(line).includes('bulk/002');
     const server = new BatchServer({
@@ -295,47 +295,50 @@ describe('compare --batch with a request the provider refuses', () => {
   }, 180_000);
 });
 
-describe('a --batch run whose worker and Temporal server are SIGKILLed while it waits (D3)', () => {
-  it('makes exactly one batch, and a new worker on the restarted server scores every case once', async () => {
-    const server = new BatchServer({ delayMs: 8000 });
-    const url = await server.start();
-    const project = providerSuite(dirs, section('openai', url, true), numberedCases(20));
-    const runEnv = { ...env(), ...(await ownServerEnv(project)) };
-    const cli = (args: string[]) => runCliLong(args, { cwd: project, env: runEnv });
-    try {
-      await startServer(project, runEnv);
-      const started = await cli(['start', '--batch', '--no-worker']);
-      expect(started.code, started.stderr).toBe(0);
-      const runId = started.stdout.trim().split('\n').pop()!;
-      const first = startCli(['worker', '--until', runId], { cwd: project, env: runEnv });
-      const deadline = Date.now() + 60_000;
-      while (server.batches.length === 0 && Date.now() < deadline)
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(server.batches).toHaveLength(1);
-      // Both gone while the provider works: the batch id must already be in the history, and the wait a timer.
-      first.child.kill('SIGKILL');
-      await first.done;
-      killServer(project);
-      await startServer(project, runEnv);
-      const second = await runCliLong(['worker', '--until', runId], {
-        cwd: project,
-        env: runEnv,
-        timeoutMs: 180_000,
-      });
-      expect(second.code, second.stderr).toBe(0);
-      const report = await cli(['report', runId, '--format', 'json']);
-      expect(report.code, report.stderr).toBe(0);
-      const results = (JSON.parse(report.stdout) as { results: { caseKey: string; status: string }[] })
-        .results;
-      expect(server.batches).toHaveLength(1);
-      expect(server.requests).toHaveLength(20);
-      expect(server.chatCalls).toBe(0);
-      expect(results).toHaveLength(20);
-      expect(new Set(results.map((r) => r.caseKey)).size).toBe(20);
-      expect(results.every((r) => r.status === 'scored')).toBe(true);
-    } finally {
-      await runCli(['server', 'stop', '--force'], { cwd: project, env: runEnv });
-      await server.stop();
-    }
-  }, 300_000);
-});
+describe.concurrent(
+  'a --batch run whose worker and Temporal server are SIGKILLed while it waits (D3)',
+  () => {
+    it('makes exactly one batch, and a new worker on the restarted server scores every case once', async () => {
+      const server = new BatchServer({ delayMs: 8000 });
+      const url = await server.start();
+      const project = providerSuite(dirs, section('openai', url, true), numberedCases(20));
+      const runEnv = { ...env(), ...(await ownServerEnv(project)) };
+      const cli = (args: string[]) => runCliLong(args, { cwd: project, env: runEnv });
+      try {
+        await startServer(project, runEnv);
+        const started = await cli(['start', '--batch', '--no-worker']);
+        expect(started.code, started.stderr).toBe(0);
+        const runId = started.stdout.trim().split('\n').pop()!;
+        const first = startCli(['worker', '--until', runId], { cwd: project, env: runEnv });
+        const deadline = Date.now() + 60_000;
+        while (server.batches.length === 0 && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(server.batches).toHaveLength(1);
+        // Both gone while the provider works: the batch id must already be in the history, and the wait a timer.
+        first.child.kill('SIGKILL');
+        await first.done;
+        killServer(project);
+        await startServer(project, runEnv);
+        const second = await runCliLong(['worker', '--until', runId], {
+          cwd: project,
+          env: runEnv,
+          timeoutMs: 180_000,
+        });
+        expect(second.code, second.stderr).toBe(0);
+        const report = await cli(['report', runId, '--format', 'json']);
+        expect(report.code, report.stderr).toBe(0);
+        const results = (JSON.parse(report.stdout) as { results: { caseKey: string; status: string }[] })
+          .results;
+        expect(server.batches).toHaveLength(1);
+        expect(server.requests).toHaveLength(20);
+        expect(server.chatCalls).toBe(0);
+        expect(results).toHaveLength(20);
+        expect(new Set(results.map((r) => r.caseKey)).size).toBe(20);
+        expect(results.every((r) => r.status === 'scored')).toBe(true);
+      } finally {
+        await runCli(['server', 'stop', '--force'], { cwd: project, env: runEnv });
+        await server.stop();
+      }
+    }, 300_000);
+  },
+);
