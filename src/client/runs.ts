@@ -487,8 +487,11 @@ export class Runs {
     return { state: runStateOf(status, ended, gate?.state), gateKnown: status !== 'RUNNING' || !!gate };
   }
 
-  /** Whether a worker polled the task queue lately (POLLED_WITHIN_MS); true when Temporal does not say. */
-  private async polled(taskQueue: string): Promise<boolean> {
+  /**
+   * Whether a worker polled the task queue lately (POLLED_WITHIN_MS); true when Temporal does not say. Without one, a
+   * query of the run would only wait out its deadline.
+   */
+  async polled(taskQueue: string): Promise<boolean> {
     const polls = await pollTimesOf(this.client, taskQueue);
     return !polls || polledWithin(polls, Date.now());
   }

@@ -28,8 +28,9 @@ async function progressOf(
   runId: string,
   record: RunRecord,
   outcome: RunResult | undefined,
+  served: boolean,
 ): Promise<RunProgress & { live: boolean }> {
-  if (!record.closed) {
+  if (served) {
     try {
       return { ...(await link.runs.progress(runId, 3000)), live: true };
     } catch {
@@ -147,14 +148,16 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
     for (;;) {
       const record = await link.runs.read(runId);
       const outcome = record.status === 'COMPLETED' ? await link.runs.outcome(runId) : undefined;
-      const progress = await progressOf(link, runId, record, outcome);
+      // A run no worker polls for answers no query: asking would wait out two deadlines (5 s) for nothing.
+      const served = !record.closed && (await link.runs.polled(record.taskQueue));
+      const progress = await progressOf(link, runId, record, outcome, served);
       const done = progress.experiments.reduce((n, e) => n + e.done, 0);
       const total = progress.experiments.reduce((n, e) => n + e.total, 0);
       const end = record.closedAt ?? new Date();
       const elapsed = (end.getTime() - record.startedAt.getTime()) / 1000;
       // An ETA only while a worker serves the run: without one, nothing moves.
       const eta = !record.closed && progress.live && done > 0 ? ((total - done) * elapsed) / done : null;
-      const gate = record.closed ? undefined : await link.runs.gate(runId);
+      const gate = served ? await link.runs.gate(runId) : undefined;
       // Cases sent back by workers without a contender's key: they told the gate, which keeps their word a while.
       const missing = gate ? missingKeysOf(gate, Date.now()) : [];
       // Waits on limits and for places in flight: the gate's, live, or as it ended.

@@ -25,7 +25,7 @@ function needsOf(column: Column, cells: readonly string[]): ColumnNeeds {
   const all = [column.header, ...cells];
   const cellWidths = cells.map(visibleWidth);
   return {
-    natural: maxOf(all.map(visibleWidth)),
+    natural: Math.max(visibleWidth(column.header), maxOf(cellWidths)),
     cells: maxOf(cellWidths),
     words: maxOf(all.map((t) => longestWord(t))),
     graphemes: maxOf(all.map(widestGrapheme)),

@@ -1,13 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { leanArgs, LEAN_V8_FLAGS, relaunchLean, type Relaunchable } from '../../src/cli/lean.ts';
+import {
+  leanArgs,
+  LEAN_V8_FLAGS,
+  relaunchLean,
+  SUITE_V8_FLAGS,
+  type Relaunchable,
+} from '../../src/cli/lean.ts';
 
 const BIN = '/p/bin/llm-evals.mjs';
 
 describe('a command that reads a whole suite or run, relaunched with a small heap', () => {
   it.each<[string, string[], string[], NodeJS.ProcessEnv, string[] | undefined]>([
     ['the view', [], ['view', '--port', '0'], {}, ['/node', ...LEAN_V8_FLAGS, BIN, 'view', '--port', '0']],
-    ['cases, after an option', [], ['-v', 'cases'], {}, ['/node', ...LEAN_V8_FLAGS, BIN, '-v', 'cases']],
-    ['start', [], ['start', '-m', 'x'], {}, ['/node', ...LEAN_V8_FLAGS, BIN, 'start', '-m', 'x']],
+    ['cases, after an option', [], ['-v', 'cases'], {}, ['/node', ...SUITE_V8_FLAGS, BIN, '-v', 'cases']],
+    ['start', [], ['start', '-m', 'x'], {}, ['/node', ...SUITE_V8_FLAGS, BIN, 'start', '-m', 'x']],
+    ['verify', [], ['verify'], {}, ['/node', ...SUITE_V8_FLAGS, BIN, 'verify']],
     ['a worker (its speed comes first)', [], ['worker', '--until', 'r1'], {}, undefined],
     ['compare, which serves its run in process', [], ['compare'], {}, undefined],
     ['report', [], ['report', 'r1'], {}, undefined],
@@ -16,11 +23,11 @@ describe('a command that reads a whole suite or run, relaunched with a small hea
       ['--enable-source-maps'],
       ['cases'],
       {},
-      ['/node', ...LEAN_V8_FLAGS, '--enable-source-maps', BIN, 'cases'],
+      ['/node', ...SUITE_V8_FLAGS, '--enable-source-maps', BIN, 'cases'],
     ],
     ['a quick command (status)', [], ['status', 'r1'], {}, undefined],
     ['no command (help)', [], ['--help'], {}, undefined],
-    ['already relaunched', [...LEAN_V8_FLAGS], ['cases'], {}, undefined],
+    ['already relaunched', [...SUITE_V8_FLAGS], ['cases'], {}, undefined],
     ["the user's own young generation", ['--max-semi-space-size=16'], ['cases'], {}, undefined],
     [
       "the user's own, in NODE_OPTIONS",

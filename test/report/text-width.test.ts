@@ -39,3 +39,30 @@ describe('graphemes of mixed text', () => {
     expect(truncateText('abcdefgh', 5)).toBe('abcd…');
   });
 });
+
+// longestWord and widestGrapheme read plain printable ASCII by character code; coloured, the same text goes through
+// the graphemes: both readings must agree, for cell breaks and for prose.
+describe('words and graphemes of plain ASCII', () => {
+  it('agree with the same text read through its graphemes (coloured)', () => {
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const alphabet = 'ab-/_ .:Z9\t';
+    for (let i = 0; i < 1000; i++) {
+      let text = '';
+      for (let j = next() % 30; j > 0; j--) text += alphabet[next() % (alphabet.length - 1)];
+      const coloured = `\u001b[1m${text}\u001b[22m`;
+      expect(longestWord(text), text).toBe(longestWord(coloured));
+      expect(longestWord(text, /\s/), text).toBe(longestWord(coloured, /\s/));
+      expect(widestGrapheme(text), text).toBe(widestGrapheme(coloured));
+    }
+  });
+
+  it.each([
+    ['openai/gpt-4o-mini', 7],
+    ['two  words', 5],
+    ['a-b-c', 2],
+    ['', 0],
+  ])('longestWord(%j) is %d', (text, width) => {
+    expect(longestWord(text)).toBe(width);
+  });
+});
