@@ -11,7 +11,7 @@ export interface BatchAt {
   batchId: string;
 }
 
-/** A batch an experiment sent, as its history shows it: whether its replies were read, whether a worker cancelled it. */
+/** A batch an experiment sent, as its history shows it: whether its replies were read, or a worker cancelled it. */
 export interface SentBatch extends BatchAt {
   received: boolean;
   cancelled: boolean;
