@@ -2,6 +2,7 @@ import { afterAll, describe, it } from 'vitest';
 import { BatchServer } from '../helpers/batch-server.ts';
 import { runCli, startCli } from '../helpers/cli.ts';
 import { killServer, ownServerEnv } from '../helpers/durable.ts';
+import { warmCache } from '../helpers/fault-server.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
 
@@ -31,7 +32,7 @@ async function waitingRunNoWorkerServes() {
   const section = `openai:\n  base_url: ${url}\n  api_key_env: BATCH_KEY\n  batch: true\n  models: [gpt-x]\n`;
   const project = providerSuite(dirs, section, numberedCases(4));
   const env = {
-    ...cliEnv(dirs.os(), { BATCH_KEY: KEY, LLM_EVALS_BATCH_POLL: '0.5,30' }),
+    ...cliEnv(await warmCache(), { BATCH_KEY: KEY, LLM_EVALS_BATCH_POLL: '0.5,30' }),
     ...(await ownServerEnv(project)),
   };
   projects.push({ dir: project, env });
