@@ -1,13 +1,21 @@
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Case, CompletionRequest, Model, ProviderResponse } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import { UNKNOWN_USAGE } from '../src/core/results.ts';
+import {
+  BATCH_CANNOT_SERVE,
+  cannotServeDelay,
+  DEFAULT_BATCH_POLL,
+  parseBatchPoll,
+} from '../src/core/batch.ts';
 import { batchProvider, type BatchStatus } from '../src/providers/batch.ts';
-import type { CaseDeps } from './case-runner.ts';
+import { missingTeller, type CaseDeps } from './case-runner.ts';
 import { createPlanCases, type PlanCases } from './plan-cases.ts';
 import type { ExperimentCases } from '../src/core/run-input.ts';
 import { replyKeyOf } from './cached-model.ts';
 import { gatedModel, type CallLog } from './gated-model.ts';
+import type { MissingKey } from '../src/core/missing-key.ts';
 
 /** One round of an experiment's batch: which run, experiment and round, the contender and the cases to collect. */
 export interface BatchRoundTask {
@@ -52,11 +60,41 @@ class Deferred extends Error {}
 /** How many adapters a round runs at once while it collects their requests: they call nothing, so many. */
 const COLLECTING = 32;
 
-const apiOf = (deps: Pick<CaseDeps, 'registry'>, name: string) => {
-  const found = batchProvider(deps.registry.get(name));
-  if (!found) throw new Error(`this worker's provider ${name} has no batch API`);
-  return found;
-};
+/**
+ * The batch API of the provider `name`, when this worker can reach it. A worker that knows no such endpoint, whose
+ * endpoint has no batch API, or that lacks its key makes no request: it tells the run's gate (when the activity
+ * names its run and contender, so that `status` says why the run waits) and fails the activity as BATCH_CANNOT_SERVE,
+ * which Temporal tries again after cannotServeDelay, on whichever worker takes it next, as a pool hands its cases
+ * back for a worker that can call them. Its attempts count: when every one met such a worker, the experiment
+ * schedules the activity again.
+ */
+async function reach(
+  deps: Pick<CaseDeps, 'registry' | 'env'>,
+  name: string,
+  tell: (runId: string, missing: MissingKey) => Promise<void>,
+  task?: { runId: string; contender: Contender },
+) {
+  const registered = deps.registry.get(name);
+  const found = batchProvider(registered);
+  const env = deps.env ?? process.env;
+  const envVar = found && registered?.envKeys.find((key) => !env[key]);
+  if (found && !envVar) return found;
+  if (task) {
+    const contender = task.contender.id;
+    await tell(task.runId, envVar ? { envVar, contender } : { provider: name, contender });
+  }
+  const why = envVar
+    ? `${envVar} is not set in this worker's environment`
+    : registered
+      ? `this worker's endpoint ${name} has no batch API (no \`batch: true\`)`
+      : `this worker knows no provider ${name}`;
+  const first = (parseBatchPoll(env.LLM_EVALS_BATCH_POLL) ?? DEFAULT_BATCH_POLL)[0];
+  throw ApplicationFailure.create({
+    type: BATCH_CANNOT_SERVE,
+    message: `${why}: the batch at ${name} waits for a worker that can reach it`,
+    nextRetryDelay: cannotServeDelay(Context.current().info.attempt, first) * 1000,
+  });
+}
 
 /**
  * Builds the batch activities: a round's submit (the adapters run with a model that answers from the reply cache or
@@ -66,9 +104,10 @@ const apiOf = (deps: Pick<CaseDeps, 'registry'>, name: string) => {
 export function createBatchActivities(deps: CaseDeps & { plans?: PlanCases }) {
   const plans = deps.plans ?? createPlanCases(deps);
   const prepared = new Map<string, Promise<void>>();
+  const tell = missingTeller(deps.gate);
   return {
     submitBatch: async (task: BatchRoundTask): Promise<SubmittedBatch> => {
-      const { provider, api } = apiOf(deps, task.contender.provider);
+      const { provider, api } = await reach(deps, task.contender.provider, tell, task);
       const log: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };
       // Built like the pool's, so a request's key here is the key the pool looks its reply up by.
       const gated = gatedModel(
@@ -128,15 +167,15 @@ export function createBatchActivities(deps: CaseDeps & { plans?: PlanCases }) {
     },
 
     pollBatch: async (ref: BatchRef): Promise<BatchStatus> => {
-      return apiOf(deps, ref.provider).api.retrieve(ref.batchId);
+      return (await reach(deps, ref.provider, tell)).api.retrieve(ref.batchId);
     },
 
     cancelBatch: async (ref: BatchRef): Promise<BatchStatus> => {
-      return apiOf(deps, ref.provider).api.cancel(ref.batchId);
+      return (await reach(deps, ref.provider, tell)).api.cancel(ref.batchId);
     },
 
     receiveBatch: async (ref: BatchRef & { runId: string; contender: Contender }): Promise<ReceivedBatch> => {
-      const { provider, api } = apiOf(deps, ref.provider);
+      const { provider, api } = await reach(deps, ref.provider, tell, ref);
       const log: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };
       const model = gatedModel(ref.contender, deps.registry.get(ref.provider)!, deps.gate, '', log, 1);
       const lines = await api.results(await api.retrieve(ref.batchId));

@@ -65,19 +65,28 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export type Prepared = Map<string, Promise<void>>;
 
 /**
+ * Tells a run's gate that this worker cannot call a contender (MissingKey), so that `status` says why its cases wait:
+ * at most once every few seconds per run, key or provider, and contender.
+ */
+export function missingTeller(gate: GateClient): (runId: string, missing: MissingKey) => Promise<void> {
+  // When this worker last told each run's gate that it cannot call a contender: once per few seconds is enough.
+  const told = new Map<string, number>();
+  return async (runId, missing) => {
+    const key = `${runId} ${lacking(missing)} ${missing.contender}`;
+    if ((told.get(key) ?? 0) > Date.now() - 5000) return;
+    told.set(key, Date.now());
+    // Only `status`'s word depends on it: the case waits all the same when the gate cannot be told.
+    await gate.cannotCall(runId, missing, MISSING_KEY_SECONDS).catch(() => undefined);
+  };
+}
+
+/**
  * Builds the function that runs one case: load it, call the adapter with the gated model, score the reply. Runners
  * given the same `prepared` prepare each dataset once between them.
  */
 export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map()) {
-  // When this worker last told each run's gate that it cannot call a contender: once per few seconds is enough.
-  const told = new Map<string, number>();
-  const tellMissing = async (task: CaseTask, missing: MissingKey) => {
-    const key = `${task.runId} ${lacking(missing)} ${task.contender.id}`;
-    if ((told.get(key) ?? 0) > Date.now() - 5000) return;
-    told.set(key, Date.now());
-    // Only `status`'s word depends on it: the case waits all the same when the gate cannot be told.
-    await deps.gate.cannotCall(task.runId, missing, MISSING_KEY_SECONDS).catch(() => undefined);
-  };
+  const tell = missingTeller(deps.gate);
+  const tellMissing = (task: CaseTask, missing: MissingKey) => tell(task.runId, missing);
   return async function runOne(task: CaseTask, attempts: number): Promise<CaseOutcome> {
     const startedAt = new Date();
     const log: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };

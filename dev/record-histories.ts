@@ -1,10 +1,10 @@
 // Records the replay fixtures: runs the tests that walk every workflow path (first calls, exchange, retry, a retry and
 // a pool whose attempt Temporal gave up on, continue-as-new, pause and answer, cancel, a schedule's fire, a regressed
-// run, a worker that cannot call a contender) with LLM_EVALS_KEEP_HISTORIES set, so that each test server's histories
-// are kept before it stops, then picks for each path of test/helpers/history-paths.ts the smallest history on it and
-// writes it to test/fixtures/histories/<version>/<path>.json. test/replay.test.ts replays every fixture with the
-// current workflow code and checks that every path has one. Run it after a release's last workflow change, and commit
-// what it writes:
+// run, a worker that cannot call a contender, a batch step no worker could serve) with LLM_EVALS_KEEP_HISTORIES set,
+// so that each test server's histories are kept before it stops, then picks for each path of
+// test/helpers/history-paths.ts the smallest history on it and writes it to
+// test/fixtures/histories/<version>/<path>.json. test/replay.test.ts replays every fixture with the current workflow
+// code and checks that every path has one. Run it after a release's last workflow change, and commit what it writes:
 //   node --import tsx dev/record-histories.ts [TEST_FILE ...]
 // Given test files, it runs only those and keeps this release's fixtures of the paths they did not walk.
 import { spawnSync } from 'node:child_process';
@@ -34,6 +34,7 @@ const FILES = [
   'test/e2e/schedule.test.ts',
   'test/e2e/batch.test.ts',
   'test/cli/worker-keys.test.ts',
+  'test/cli/worker-keys-batch.test.ts',
 ];
 
 const kept = mkdtempSync(join(tmpdir(), 'llm-evals-histories-'));

@@ -1,6 +1,20 @@
-import { CancellationScope, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  patched,
+  proxyActivities,
+  sleep,
+} from '@temporalio/workflow';
 import type { Activities } from '../activities/index.ts';
-import { BATCH_ENDED, MAX_BATCH_ROUNDS, nextPollDelay, type BatchPolling } from '../src/core/batch.ts';
+import {
+  BATCH_CANNOT_SERVE,
+  BATCH_ENDED,
+  MAX_BATCH_ROUNDS,
+  nextPollDelay,
+  type BatchPolling,
+} from '../src/core/batch.ts';
 import type { BatchWait } from '../src/core/progress.ts';
 import type { ExperimentInput } from './experiment.ts';
 
@@ -27,6 +41,31 @@ const { pollBatch } = proxyActivities<Activities>({
   },
 });
 
+/**
+ * The patch under which a round's submit, look or read that only workers unable to reach the batch's provider took
+ * (every attempt failed BATCH_CANNOT_SERVE: no such endpoint, no batch API, no key) is scheduled again, to wait for a
+ * worker that can, as a pool's cases do. Before, the experiment failed.
+ */
+const BATCH_WAITS_FOR_A_WORKER = 'batch-waits-for-a-worker';
+
+/** Whether an activity failed because no worker that took it could reach the batch's provider. */
+const cannotServe = (error: unknown) =>
+  error instanceof ActivityFailure &&
+  error.cause instanceof ApplicationFailure &&
+  error.cause.type === BATCH_CANNOT_SERVE;
+
+/** Runs a batch activity until a worker that can reach its provider has run it (BATCH_WAITS_FOR_A_WORKER). */
+async function served<T>(activity: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await activity();
+    } catch (error) {
+      // Asked only here, so a history without such a failure replays as before.
+      if (!cannotServe(error) || !patched(BATCH_WAITS_FOR_A_WORKER)) throw error;
+    }
+  }
+}
+
 /** The cases of an experiment as a round's activity finds them: listed, or by its plan's reference and count. */
 export function experimentCases(input: ExperimentInput) {
   return input.cases ? { cases: input.cases } : { plan: input.plan!, total: input.total ?? 0 };
@@ -37,7 +76,8 @@ export function experimentCases(input: ExperimentInput) {
  * the requests the reply cache cannot answer and sends them as one batch, whose id is then in the history; the wait
  * is a durable timer (no worker needed meanwhile) with back-off between looks; the ended batch's replies go into the
  * reply cache. A round that sends nothing ends them; so does one whose batch brought no reply (the pool calls the rest).
- * Cancelled while a batch runs, it cancels the provider's batch too.
+ * Cancelled while a batch runs, it cancels the provider's batch too. A step that no worker able to reach the provider
+ * took waits for one (`served`).
  */
 export async function batchRounds(
   input: ExperimentInput & { batch: BatchPolling },
@@ -45,14 +85,16 @@ export async function batchRounds(
 ): Promise<void> {
   const { runId, experimentId, dataset, contender } = input;
   for (let round = 1; round <= MAX_BATCH_ROUNDS; round++) {
-    const sent = await submitBatch({
-      runId,
-      experimentId,
-      dataset,
-      contender,
-      round,
-      ...experimentCases(input),
-    });
+    const sent = await served(() =>
+      submitBatch({
+        runId,
+        experimentId,
+        dataset,
+        contender,
+        round,
+        ...experimentCases(input),
+      }),
+    );
     if (!sent.batchId) return;
     const ref = { provider: contender.provider, batchId: sent.batchId };
     shown.wait = {
@@ -69,7 +111,7 @@ export async function batchRounds(
       for (;;) {
         delay = nextPollDelay(delay, input.batch.poll);
         await sleep(delay * 1000);
-        const status = await pollBatch(ref);
+        const status = await served(() => pollBatch(ref));
         shown.wait = {
           ...shown.wait,
           done: status.completed + status.failed,
@@ -82,7 +124,7 @@ export async function batchRounds(
       if (isCancellation(error)) await CancellationScope.nonCancellable(() => cancelBatch(ref));
       throw error;
     }
-    const received = await receiveBatch({ ...ref, runId, contender });
+    const received = await served(() => receiveBatch({ ...ref, runId, contender }));
     shown.wait = undefined;
     if (received.replies === 0) return;
   }

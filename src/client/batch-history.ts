@@ -1,7 +1,8 @@
 import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
-import type { BatchRoundTask, SubmittedBatch } from '../../activities/batch.ts';
+import type { BatchRef, BatchRoundTask, SubmittedBatch } from '../../activities/batch.ts';
+import type { SentBatch } from '../core/batch-cancel.ts';
 import type { BatchWait } from '../core/progress.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -56,10 +57,46 @@ export function batchWaitInEvents(events: readonly HistoryEvent[]): BatchWait | 
 }
 
 /**
- * The batch an experiment waits on, from its first run's history (its rounds come before its pool, so the reading
- * stops at the pool's first activity); undefined for one that waits on none.
+ * Every batch an experiment's history shows sent (a round's `submitBatch` that made one), with what became of it: its
+ * replies read (`receiveBatch`), cancelled at its provider by a worker (`cancelBatch`), its status at the last look.
  */
-export async function readBatchWait(client: Client, workflowId: string): Promise<BatchWait | undefined> {
+export function sentBatchesInEvents(events: readonly HistoryEvent[]): SentBatch[] {
+  const scheduled = new Map<string, { type: string; input: unknown }>();
+  const sent = new Map<string, SentBatch>();
+  for (const event of events) {
+    const schedule = event.activityTaskScheduledEventAttributes;
+    if (schedule) {
+      const input = fromPayloadsAtIndex<unknown>(defaultPayloadConverter, 0, schedule.input?.payloads);
+      scheduled.set(String(event.eventId), { type: schedule.activityType?.name ?? '', input });
+    }
+    const completed = event.activityTaskCompletedEventAttributes;
+    const what = completed ? scheduled.get(String(completed.scheduledEventId)) : undefined;
+    if (!what) continue;
+    const result = fromPayloadsAtIndex<unknown>(defaultPayloadConverter, 0, completed?.result?.payloads);
+    if (what.type === 'submitBatch') {
+      const task = what.input as BatchRoundTask;
+      const made = result as SubmittedBatch | undefined;
+      if (made?.batchId) {
+        const batch = { provider: task.contender.provider, batchId: made.batchId };
+        sent.set(made.batchId, { ...batch, received: false, cancelled: false });
+      }
+      continue;
+    }
+    const found = sent.get((what.input as Partial<BatchRef> | undefined)?.batchId ?? '');
+    if (!found) continue;
+    if (what.type === 'receiveBatch') found.received = true;
+    if (what.type === 'cancelBatch') found.cancelled = true;
+    const status = (result as { status?: unknown } | undefined)?.status;
+    if (what.type === 'pollBatch' && typeof status === 'string') found.lastStatus = status;
+  }
+  return [...sent.values()];
+}
+
+/**
+ * The events of an experiment's batch rounds: its first run's history up to its pool's first activity (its rounds
+ * come before its pool).
+ */
+async function roundEvents(client: Client, workflowId: string): Promise<HistoryEvent[]> {
   const events: HistoryEvent[] = [];
   let nextPageToken: Uint8Array | undefined;
   do {
@@ -73,5 +110,15 @@ export async function readBatchWait(client: Client, workflowId: string): Promise
     if (got.some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runCases')) break;
     nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
   } while (nextPageToken);
-  return batchWaitInEvents(events);
+  return events;
+}
+
+/** The batch an experiment waits on, from its history; undefined for one that waits on none. */
+export async function readBatchWait(client: Client, workflowId: string): Promise<BatchWait | undefined> {
+  return batchWaitInEvents(await roundEvents(client, workflowId));
+}
+
+/** The batches an experiment sent, from its history, with what became of each (sentBatchesInEvents). */
+export async function readSentBatches(client: Client, workflowId: string): Promise<SentBatch[]> {
+  return sentBatchesInEvents(await roundEvents(client, workflowId));
 }

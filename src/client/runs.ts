@@ -1,10 +1,17 @@
 import { setMaxListeners } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  isGrpcServiceError,
+  WorkflowFailedError,
+  WorkflowNotFoundError,
+} from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import { newGate, type GateState } from '../core/coordinator.ts';
+import type { SentBatch } from '../core/batch-cancel.ts';
 import type { BatchWait, ExperimentProgress, RunProgress } from '../core/progress.ts';
-import { readBatchWait } from './batch-history.ts';
+import { readBatchWait, readSentBatches } from './batch-history.ts';
 import type { CaseResult } from '../core/results.ts';
 import { digestOf, type RunDigest } from '../core/run-change.ts';
 import {
@@ -347,6 +354,25 @@ export class Runs {
       }),
     );
     return waits;
+  }
+
+  /**
+   * The batches a `--batch` run's experiments sent, read from their histories (no worker needed), with what became of
+   * each; none for another run. An experiment that never started sent none.
+   */
+  async sentBatches(runId: string): Promise<SentBatch[]> {
+    const { input } = await this.read(runId);
+    if (!input.batch) return [];
+    const each = await Promise.all(
+      input.experiments.map((e) =>
+        readSentBatches(this.client, experimentWorkflowId(runId, e.id)).catch((error: unknown) => {
+          // gRPC's NOT_FOUND (5): the history of a workflow never started.
+          if (isGrpcServiceError(error) && Number(error.code) === 5) return [];
+          throw error;
+        }),
+      ),
+    );
+    return each.flat();
   }
 
   /** Every case result a run's experiments hold so far, read from their histories (no worker needed). */

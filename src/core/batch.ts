@@ -1,4 +1,5 @@
 import type { BatchPolling } from './batch-settings.ts';
+import { pauseDelay } from './experiment-state.ts';
 
 export type { BatchPolling, BatchSettings } from './batch-settings.ts';
 
@@ -10,6 +11,22 @@ export const MAX_BATCH_ROUNDS = 5;
 
 /** The statuses after which a batch changes no more (OpenAI's words). */
 export const BATCH_ENDED: readonly string[] = ['completed', 'failed', 'expired', 'cancelled'];
+
+/**
+ * The failure type of a batch activity (submit, look, read, cancel) that a worker could not serve: it knows no
+ * endpoint of that name, its endpoint has no batch API, or it lacks the endpoint's key. Temporal tries it again, on
+ * whichever worker takes it next; the experiment schedules it again when every try met such a worker.
+ */
+export const BATCH_CANNOT_SERVE = 'BatchCannotServe';
+
+/**
+ * The seconds before Temporal tries again a batch activity a worker could not serve at its `attempt`-th try: a
+ * paused experiment's pace (2 s doubling to 30 s), and no longer than the first look at a batch (`first`): a
+ * worker that can serve it takes it within that, and the experiment's history gains nothing per try.
+ */
+export function cannotServeDelay(attempt: number, first: number): number {
+  return Math.min(first, pauseDelay(attempt));
+}
 
 /** The wait before the next look at a batch: twice the last one, within the run's bounds. */
 export function nextPollDelay(previous: number | undefined, [first, last]: BatchPolling['poll']): number {

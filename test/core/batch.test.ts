@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchLabel, nextPollDelay, parseBatchPoll } from '../../src/core/batch.ts';
+import { batchLabel, cannotServeDelay, nextPollDelay, parseBatchPoll } from '../../src/core/batch.ts';
 
 describe('nextPollDelay', () => {
   it.each([
@@ -11,6 +11,20 @@ describe('nextPollDelay', () => {
     [4, [2, 8], 8],
   ] as const)('after %s within %j waits %s', (previous, bounds, want) => {
     expect(nextPollDelay(previous, [...bounds])).toBe(want);
+  });
+});
+
+describe('cannotServeDelay', () => {
+  it.each([
+    [1, 30, 2],
+    [2, 30, 4],
+    [4, 30, 16],
+    [5, 30, 30],
+    [9, 30, 30],
+    [1, 0.2, 0.2],
+    [3, 5, 5],
+  ] as const)('after try %s, with a first look after %s s, waits %s s', (attempt, first, want) => {
+    expect(cannotServeDelay(attempt, first)).toBe(want);
   });
 });
 

@@ -92,6 +92,8 @@ export class BatchServer {
   readonly requests: BatchLine[] = [];
   /** Chat completions asked directly (not through a batch): a batch run should make none. */
   chatCalls = 0;
+  /** Looks at one batch (`GET /batches/ID`): a run's first look says its submit is in its history. */
+  looks = 0;
   /** The Authorization headers seen, so a test can check the key went there and only there. */
   readonly authorizations = new Set<string>();
   private server?: Server;
@@ -150,6 +152,7 @@ export class BatchServer {
     if ((match = /^\/batches\/([^/]+)(\/cancel)?$/.exec(path))) {
       const batch = this.batches.find((b) => b.id === match![1]);
       if (!batch) return send(404, { error: { message: 'no such batch' } });
+      if (method === 'GET') this.looks++;
       if (method === 'POST' && match[2]) {
         this.advance(batch);
         if (!['completed', 'failed', 'expired'].includes(batch.status)) batch.status = 'cancelled';

@@ -199,6 +199,21 @@ export const HISTORY_PATHS: HistoryPath[] = [
     matches: (h) => workflowType(h) === 'experiment' && activities(h, 'cancelBatch') > 0,
   },
   {
+    name: 'experiment-batch-waited-for-a-worker',
+    what:
+      'a --batch experiment whose submit Temporal gave up on, every attempt on a worker that cannot reach the ' +
+      "Batch API, scheduled again (patch 'batch-waits-for-a-worker') and then served",
+    matches: (h) =>
+      workflowType(h) === 'experiment' &&
+      ofType(h, 'ACTIVITY_TASK_FAILED').some(
+        (e) =>
+          at(e, 'activityTaskFailedEventAttributes', 'failure', 'applicationFailureInfo', 'type') ===
+          'BatchCannotServe',
+      ) &&
+      activities(h, 'receiveBatch') > 0 &&
+      ofType(h, 'WORKFLOW_EXECUTION_COMPLETED').length > 0,
+  },
+  {
     name: 'run-regressed',
     what: 'a scheduled run judged against the previous one and found regressed',
     matches: (h) => workflowType(h) === 'compareRun' && resultText(h).includes('"regressed"'),

@@ -1,0 +1,67 @@
+import type { Io } from '../cli/io.ts';
+import type { SuiteFlags } from '../cli/options.ts';
+import type { TemporalLink } from '../client/connect.ts';
+import {
+  batchCancelWords,
+  batchesToCancel,
+  type BatchAt,
+  type BatchCancelled,
+  type BatchCancelWords,
+} from '../core/batch-cancel.ts';
+import { batchProvider } from '../providers/batch.ts';
+import { discover } from '../suite/discover.ts';
+import { loadEnvFiles, loadSuite, type LoadedSuite } from '../suite/load.ts';
+
+/**
+ * Cancels at their providers the batches a closed `--batch` run's experiments still waited on, which no worker
+ * cancelled (batchesToCancel), from this process: each endpoint as a worker of this project builds it, its key from
+ * this process's environment and the suite's env files, as a worker reads it. Answers what to say of each. A run with
+ * no such batch loads nothing.
+ */
+export async function cancelLeftBatches(
+  link: TemporalLink,
+  runId: string,
+  flags: SuiteFlags,
+  io: Io,
+): Promise<BatchCancelWords> {
+  const left = batchesToCancel(true, await link.runs.sentBatches(runId));
+  if (left.length === 0) return { clauses: [], problems: [] };
+  const found = discover({
+    cwd: io.cwd,
+    config: flags.config,
+    helper: flags.helper ?? io.env.LLM_EVALS_HELPER,
+    search: flags.search,
+  });
+  let suite: LoadedSuite | undefined;
+  let unloaded: string | undefined;
+  try {
+    suite = found ? await loadSuite(found) : undefined;
+  } catch (error) {
+    unloaded = `this project's suite did not load: ${(error as Error).message}`;
+  }
+  if (suite) loadEnvFiles(suite.root, suite.envFiles, io.env);
+  const outcomes = unloaded
+    ? left.map((batch) => ({ ...batch, failed: unloaded }))
+    : await Promise.all(left.map((batch) => cancelAtProvider(batch, suite, io.env)));
+  return batchCancelWords(runId, outcomes);
+}
+
+/** Asks the batch's provider to cancel it, or says why this process cannot. */
+async function cancelAtProvider(
+  batch: BatchAt,
+  suite: LoadedSuite | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<BatchCancelled> {
+  const provider = suite?.registry.get(batch.provider);
+  if (!provider) return { ...batch, missing: 'provider' };
+  const capable = batchProvider(provider);
+  if (!capable) return { ...batch, missing: 'batchApi' };
+  const envVar = provider.envKeys.find((key) => !env[key]);
+  if (envVar) return { ...batch, missing: 'key', envVar };
+  try {
+    return { ...batch, status: (await capable.api.cancel(batch.batchId)).status };
+  } catch (error) {
+    // The provider's error names the request and its answer, never the key (it is only in a header).
+    return { ...batch, failed: (error as Error).message };
+  }
+}
