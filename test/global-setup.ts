@@ -7,6 +7,7 @@ import { ensureServer, stopServer } from '../temporal/server.ts';
 import { keepHistories, keptHistoriesDir } from './helpers/keep-histories.ts';
 import { freeServerPort } from './helpers/temporal.ts';
 import { ensureBuilt } from '../dev/build.mjs';
+import { warmCache } from './helpers/fault-server.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -24,6 +25,8 @@ export async function setup(project: TestProject): Promise<(() => Promise<void>)
   };
   // The CLIs the tests spawn run dist/: build it once here, before they start by the dozen.
   await ensureBuilt();
+  // And the workflow bundle once, in the folder whose bundle the tests' cache folders share (providers/cli-suite.ts).
+  await warmCache();
   const binary = await findTemporalBinary({ log });
   const root = await mkdtemp(join(tmpdir(), 'llm-evals-test-temporal-'));
   const stateDir = join(root, 'shared');

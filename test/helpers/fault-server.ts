@@ -88,12 +88,15 @@ export function resultsByModel(snapshot: Snapshot): Map<string, CaseResult[]> {
   return grouped;
 }
 
+/** Where {@link warmCache} keeps its folder. */
+export const WARM_CACHE = join(REPO, 'tmp', 'pressure-cache');
+
 /**
  * A folder for the CLI's caches (`XDG_CACHE_HOME`) shared by the pressure tests, with the workflow bundle already built
  * in it, so CLI processes started together neither build it each (seconds apiece) nor race to write it.
  */
 export async function warmCache(): Promise<string> {
-  const cache = join(REPO, 'tmp', 'pressure-cache');
+  const cache = WARM_CACHE;
   const build = () => workflowBundle(join(REPO, 'workflows', 'index.ts'), { XDG_CACHE_HOME: cache });
   // Another test process may be writing it at the same moment (through the same temporary name): then it is there.
   await build().catch(build);
