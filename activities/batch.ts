@@ -9,7 +9,7 @@ import {
   DEFAULT_BATCH_POLL,
   parseBatchPoll,
 } from '../src/core/batch.ts';
-import { batchProvider, type BatchStatus } from '../src/providers/batch.ts';
+import { reachBatchApi, type BatchStatus } from '../src/providers/batch.ts';
 import { missingTeller, type CaseDeps } from './case-runner.ts';
 import { createPlanCases, type PlanCases } from './plan-cases.ts';
 import type { ExperimentCases } from '../src/core/run-input.ts';
@@ -74,18 +74,17 @@ async function reach(
   tell: (runId: string, missing: MissingKey) => Promise<void>,
   task?: { runId: string; contender: Contender },
 ) {
-  const registered = deps.registry.get(name);
-  const found = batchProvider(registered);
   const env = deps.env ?? process.env;
-  const envVar = found && registered?.envKeys.find((key) => !env[key]);
-  if (found && !envVar) return found;
+  const reached = reachBatchApi(deps.registry, name, env);
+  if (reached.found) return reached;
+  const envVar = reached.missing === 'key' ? reached.envVar : undefined;
   if (task) {
     const contender = task.contender.id;
     await tell(task.runId, envVar ? { envVar, contender } : { provider: name, contender });
   }
   const why = envVar
     ? `${envVar} is not set in this worker's environment`
-    : registered
+    : reached.missing === 'batchApi'
       ? `this worker's endpoint ${name} has no batch API (no \`batch: true\`)`
       : `this worker knows no provider ${name}`;
   const first = (parseBatchPoll(env.LLM_EVALS_BATCH_POLL) ?? DEFAULT_BATCH_POLL)[0];

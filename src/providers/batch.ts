@@ -1,6 +1,6 @@
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { z } from 'zod';
-import type { CompletionRequest, ProviderResponse } from '../api/types.ts';
+import type { CompletionRequest, Provider, ProviderResponse } from '../api/types.ts';
 import type { CalledModel } from './chat-completions.ts';
 import { ProviderError } from './errors.ts';
 
@@ -234,4 +234,27 @@ export function batchProvider(
   const capable = provider as Partial<BatchCapable> | undefined;
   const api = typeof capable?.batchApi === 'function' ? capable.batchApi() : undefined;
   return api ? { provider: capable as BatchCapable, api } : undefined;
+}
+
+/**
+ * Whether this process can reach the batch API of the endpoint `name` (a worker for its rounds, `cancel` for the
+ * batches no worker cancelled): the API, or why not: no endpoint of that name (`provider`), none with `batch: true`
+ * (`batchApi`), or its key not set in `env`.
+ */
+export type BatchReach =
+  | ({ found: true } & NonNullable<ReturnType<typeof batchProvider>>)
+  | { found: false; missing: 'provider' | 'batchApi' }
+  | { found: false; missing: 'key'; envVar: string };
+
+export function reachBatchApi(
+  registry: { get(name: string): Provider | undefined },
+  name: string,
+  env: NodeJS.ProcessEnv,
+): BatchReach {
+  const provider = registry.get(name);
+  if (!provider) return { found: false, missing: 'provider' };
+  const capable = batchProvider(provider);
+  if (!capable) return { found: false, missing: 'batchApi' };
+  const envVar = provider.envKeys.find((key) => !env[key]);
+  return envVar ? { found: false, missing: 'key', envVar } : { found: true, ...capable };
 }

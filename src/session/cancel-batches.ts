@@ -8,7 +8,7 @@ import {
   type BatchCancelled,
   type BatchCancelWords,
 } from '../core/batch-cancel.ts';
-import { batchProvider } from '../providers/batch.ts';
+import { reachBatchApi } from '../providers/batch.ts';
 import { discover } from '../suite/discover.ts';
 import { loadEnvFiles, loadSuite, type LoadedSuite } from '../suite/load.ts';
 
@@ -46,20 +46,21 @@ export async function cancelLeftBatches(
   return batchCancelWords(runId, outcomes);
 }
 
-/** Asks the batch's provider to cancel it, or says why this process cannot. */
+/** Asks the batch's provider to cancel it, or says why this process cannot (reachBatchApi, as a worker decides). */
 async function cancelAtProvider(
   batch: BatchAt,
   suite: LoadedSuite | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<BatchCancelled> {
-  const provider = suite?.registry.get(batch.provider);
-  if (!provider) return { ...batch, missing: 'provider' };
-  const capable = batchProvider(provider);
-  if (!capable) return { ...batch, missing: 'batchApi' };
-  const envVar = provider.envKeys.find((key) => !env[key]);
-  if (envVar) return { ...batch, missing: 'key', envVar };
+  if (!suite) return { ...batch, missing: 'provider' };
+  const reached = reachBatchApi(suite.registry, batch.provider, env);
+  if (!reached.found) {
+    return reached.missing === 'key'
+      ? { ...batch, missing: 'key', envVar: reached.envVar }
+      : { ...batch, missing: reached.missing };
+  }
   try {
-    return { ...batch, status: (await capable.api.cancel(batch.batchId)).status };
+    return { ...batch, status: (await reached.api.cancel(batch.batchId)).status };
   } catch (error) {
     // The provider's error names the request and its answer, never the key (it is only in a header).
     return { ...batch, failed: (error as Error).message };
