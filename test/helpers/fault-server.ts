@@ -96,9 +96,8 @@ export const WARM_CACHE = join(REPO, 'tmp', 'pressure-cache');
  * in it, so CLI processes started together neither build it each (seconds apiece) nor race to write it.
  */
 export async function warmCache(): Promise<string> {
-  const cache = WARM_CACHE;
-  const build = () => workflowBundle(join(REPO, 'workflows', 'index.ts'), { XDG_CACHE_HOME: cache });
+  const build = () => workflowBundle(join(REPO, 'workflows', 'index.ts'), { XDG_CACHE_HOME: WARM_CACHE });
   // Another test process may be writing it at the same moment (through the same temporary name): then it is there.
   await build().catch(build);
-  return cache;
+  return WARM_CACHE;
 }
