@@ -66,6 +66,8 @@ export function loadCases(
     dot: false,
   });
   const withMetadata = new Set<string>();
+  const names = new Map<string, string>();
+  const named = (name: string) => names.get(name) ?? (names.set(name, name), name);
   const inputs: string[] = [];
   for (const rel of found) {
     if (metadataGlob && rel.endsWith('metadata.json')) withMetadata.add(posix.dirname(rel));
@@ -88,11 +90,16 @@ export function loadCases(
     }
     if (problems.length > before) continue;
     const place = placeCase(rel);
-    // The one-shot digest: a Hash object per case cost more than the hashing.
+    // One string per dataset and variant name, not one per case.
+    place.dataset = named(place.dataset);
+    place.variant = named(place.variant);
+    // The one-shot digest: a Hash object per case cost more than the hashing. Its first 8 bytes as hex of their own:
+    // a slice of the whole digest's hex keeps all 64 characters alive.
     const hash = digestOf(
       'sha256',
       `${input}\0${JSON.stringify(expected)}\0${JSON.stringify(metadata)}`,
-    ).slice(0, 16);
+      'buffer',
+    ).toString('hex', 0, 8);
     cases.push({
       ...place,
       key: `${place.dataset}/${place.id}`,
