@@ -150,6 +150,24 @@ function casesFromResults(
 }
 
 /**
+ * A run input as one experiment sees it: that experiment alone, and the cases of its dataset alone when the input lists
+ * them. What reads one experiment (the track activity) builds its snapshot from this, not from every experiment's
+ * case lists: four experiments of a 100,000-case suite closing at once built four snapshots of the whole suite.
+ * The input as it is when it has no such experiment.
+ */
+export function oneExperiment(input: RunInput, experimentId: string): RunInput {
+  const experiment = input.experiments.find((e) => e.id === experimentId);
+  if (!experiment) return input;
+  const list = input.datasets?.[experiment.dataset];
+  const { datasets, ...rest } = input;
+  return {
+    ...rest,
+    experiments: [experiment],
+    ...(datasets ? { datasets: list ? { [experiment.dataset]: list } : {} } : {}),
+  };
+}
+
+/**
  * Assembles a run's snapshot from its parts: the one place a Snapshot is made. `statistics: false` leaves out the
  * paired comparisons, the ties and the consistency over repeats (a bootstrap over every case), for a caller that
  * reads none of them (a digest, a tracker's summary); the renderers compute them from the results when absent.
