@@ -3,6 +3,7 @@ import {
   leanArgs,
   LEAN_V8_FLAGS,
   relaunchLean,
+  SERVING_V8_FLAGS,
   SUITE_V8_FLAGS,
   type Relaunchable,
 } from '../../src/cli/lean.ts';
@@ -15,9 +16,15 @@ describe('a command that reads a whole suite or run, relaunched with a small hea
     ['cases, after an option', [], ['-v', 'cases'], {}, ['/node', ...SUITE_V8_FLAGS, BIN, '-v', 'cases']],
     ['start', [], ['start', '-m', 'x'], {}, ['/node', ...SUITE_V8_FLAGS, BIN, 'start', '-m', 'x']],
     ['verify', [], ['verify'], {}, ['/node', ...SUITE_V8_FLAGS, BIN, 'verify']],
-    ['a worker (its speed comes first)', [], ['worker', '--until', 'r1'], {}, undefined],
+    [
+      'a worker',
+      [],
+      ['worker', '--until', 'r1'],
+      {},
+      ['/node', ...SERVING_V8_FLAGS, BIN, 'worker', '--until', 'r1'],
+    ],
     ['compare, which serves its run in process', [], ['compare'], {}, undefined],
-    ['report', [], ['report', 'r1'], {}, undefined],
+    ['report', [], ['report', 'r1'], {}, ['/node', ...SERVING_V8_FLAGS, BIN, 'report', 'r1']],
     [
       "node's own flags kept, after ours",
       ['--enable-source-maps'],
