@@ -2,58 +2,54 @@ import { describe, expect, it } from 'vitest';
 import type { RunInput } from '../../src/core/run-input.ts';
 import { oneExperiment } from '../../src/core/snapshot.ts';
 
-const base: RunInput = {
-  runId: 'r',
-  suite: 's',
+const experiments = [
+  { id: 'e1', contender: 0, dataset: 'east' },
+  { id: 'e2', contender: 1, dataset: 'west' },
+];
+const lists = {
+  east: [['east/1', 'h1'] as [string, string], ['east/2', 'h2'] as [string, string]],
+  west: [],
+};
+const planRef = { digest: 'd', datasets: { east: { size: 2, digest: 'e' }, west: { size: 0, digest: 'w' } } };
+const input = (fields: Partial<RunInput>): RunInput => ({
+  runId: 'run',
+  suite: 'suite',
   contenders: [],
-  experiments: [],
-  parallelism: 4,
-  concurrency: 2,
+  experiments,
+  parallelism: 1,
+  concurrency: 1,
   limits: {},
-};
-const plan = {
-  digest: 'p',
-  datasets: { north: { size: 100_000, digest: 'n' }, south: { size: 3, digest: 's' } },
-};
-const listed = { north: [['north/1', 'h1'] as [string, string]], south: [] };
+  ...fields,
+});
 
-describe('one experiment of an input', () => {
-  const experiments = [
-    { id: 'e1', contender: 0, dataset: 'north' },
-    { id: 'e2', contender: 1, dataset: 'south' },
-  ];
+describe('one experiment of a run input', () => {
   it.each<[string, Partial<RunInput>, string, Partial<RunInput>]>([
     [
       'keeps its own dataset of a listed input',
-      { experiments, datasets: listed },
+      { datasets: lists },
       'e1',
-      { experiments: [experiments[0]!], datasets: { north: listed.north } },
+      { experiments: [experiments[0]!], datasets: { east: lists.east } },
     ],
     [
       'keeps an empty dataset empty',
-      { experiments, datasets: listed },
+      { datasets: lists },
       'e2',
-      { experiments: [experiments[1]!], datasets: { south: [] } },
+      { experiments: [experiments[1]!], datasets: { west: [] } },
     ],
     [
       'lists none for a dataset the input does not list',
-      { experiments: [{ id: 'e3', contender: 0, dataset: 'west' }], datasets: listed },
+      { experiments: [{ id: 'e3', contender: 0, dataset: 'north' }], datasets: lists },
       'e3',
-      { experiments: [{ id: 'e3', contender: 0, dataset: 'west' }], datasets: {} },
+      { experiments: [{ id: 'e3', contender: 0, dataset: 'north' }], datasets: {} },
     ],
     [
       'keeps the plan reference of a planned input',
-      { experiments, plan },
+      { plan: planRef },
       'e2',
-      { experiments: [experiments[1]!], plan },
+      { experiments: [experiments[1]!], plan: planRef },
     ],
-    [
-      'is the input itself for an unknown experiment',
-      { experiments, datasets: listed },
-      'e9',
-      { experiments, datasets: listed },
-    ],
+    ['is the input itself for an unknown experiment', { datasets: lists }, 'e9', { datasets: lists }],
   ])('%s', (_, fields, id, expected) => {
-    expect(oneExperiment({ ...base, ...fields }, id)).toEqual({ ...base, ...expected });
+    expect(oneExperiment(input(fields), id)).toEqual(input(expected));
   });
 });
