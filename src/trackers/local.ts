@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Summary } from '../core/aggregate.ts';
@@ -34,25 +34,40 @@ function row(r: CaseRecord) {
   };
 }
 
-/** The local log's content: the experiment's settings, means, errors, usage and one row per case. */
-export function localLog(experiment: ExperimentInfo, summary: Summary, records: readonly CaseRecord[]) {
+/**
+ * The local log's text in pieces: the experiment's settings, means, errors, usage and times indented as
+ * `JSON.stringify(log, null, 2)` would, then one case's row per line. An experiment of 250,000 cases makes no string
+ * of its whole log (and its rows are made one at a time), nor a file too long to grep.
+ */
+function* localLogPieces(
+  experiment: ExperimentInfo,
+  summary: Summary,
+  records: readonly CaseRecord[],
+): Generator<string> {
   const { runId, experimentId, suite, project, contender, dataset, caseCount } = experiment;
-  return {
-    runId,
-    experiment: experimentId,
-    suite,
-    project,
-    settings: { ...contender, dataset, cases: caseCount },
-    means: { score: summary.score, ...summary.metrics },
-    errors: summary.errors,
-    usage: summary.usage,
-    time: summary.time,
-    latency: summary.latency,
-    p95: summary.p95,
-    startedAt: experiment.startedAt,
-    finishedAt: experiment.finishedAt,
-    cases: records.map(row),
-  };
+  const head = JSON.stringify(
+    {
+      runId,
+      experiment: experimentId,
+      suite,
+      project,
+      settings: { ...contender, dataset, cases: caseCount },
+      means: { score: summary.score, ...summary.metrics },
+      errors: summary.errors,
+      usage: summary.usage,
+      time: summary.time,
+      latency: summary.latency,
+      p95: summary.p95,
+      startedAt: experiment.startedAt,
+      finishedAt: experiment.finishedAt,
+    },
+    null,
+    2,
+  );
+  // The head without its closing brace, then the rows.
+  yield `${head.slice(0, -2)},\n  "cases": [`;
+  for (const [i, record] of records.entries()) yield `${i ? ',' : ''}\n    ${JSON.stringify(row(record))}`;
+  yield records.length ? '\n  ]\n}\n' : ']\n}\n';
 }
 
 class LocalTracker implements Tracker {
@@ -80,7 +95,21 @@ class LocalTracker implements Tracker {
     this.rows.delete(experiment.experimentId);
     const file = localLogFile(this.projectDir, experiment);
     await mkdir(join(this.projectDir, LOCAL_LOG_DIR), { recursive: true });
-    await writeFile(file, JSON.stringify(localLog(experiment, summary, records), null, 2) + '\n');
+    const out = await open(file, 'w');
+    try {
+      // About a megabyte per write, each awaited: the worker's other activities and heartbeats go on between them.
+      let chunk = '';
+      for (const piece of localLogPieces(experiment, summary, records)) {
+        chunk += piece;
+        if (chunk.length >= 1 << 20) {
+          await out.write(chunk);
+          chunk = '';
+        }
+      }
+      await out.write(chunk);
+    } finally {
+      await out.close();
+    }
     return { url: file };
   }
 }

@@ -46,6 +46,9 @@ describe('the local tracker (T1)', () => {
       usage: { inputTokens: 190, outputTokens: 25 },
     });
     expect(log.cases).toHaveLength(3);
+    // A row per line: a log of any size is written in pieces, and greps by case.
+    const rows = text.split('\n').filter((line) => line.startsWith('    {'));
+    expect(rows.map((line) => JSON.parse(line.replace(/,$/, '')) as unknown)).toEqual(log.cases);
     expect(log.cases[2]).toEqual({
       id: '20261130-120000-trk1/001-north/north/long/001',
       case: 'long/001',
@@ -63,6 +66,14 @@ describe('the local tracker (T1)', () => {
       startedAt: '2026-11-30T12:00:03.000Z',
       finishedAt: '2026-11-30T12:00:07.000Z',
     });
+  });
+
+  it('writes an experiment that has no result with an empty list of cases', async () => {
+    const tracker = localTracker.create(contextFor({}, { projectDir }));
+    const [tracked] = fromSnapshot(trackerSnapshot(), { project: 'toy-evals' });
+    const { url } = await sendExperiment(tracker, { ...tracked!, records: [] });
+    const log = JSON.parse(readFileSync(url!, 'utf8')) as { experiment: string; cases: unknown[] };
+    expect(log).toMatchObject({ experiment: '001-north', cases: [] });
   });
 
   it('refuses a key its lineup section does not know', () => {
