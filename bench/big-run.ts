@@ -84,7 +84,14 @@ const timed = (args: string[]) => {
   if (run.status !== 0) throw new Error(`${args.join(' ')} failed:\n${run.stderr.slice(-3000)}`);
   return { seconds: (Date.now() - started) / 1000, rssMb: rssOf(run.stderr), stdout: run.stdout };
 };
-const calls = () => (existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean) : []);
+// The contenders' calls: the estimate before a run calls the adapter too, on a model of its own, and pays nothing.
+const paying = new Set(models.map((m) => `fake/${m}`));
+const calls = () =>
+  existsSync(record)
+    ? readFileSync(record, 'utf8')
+        .split('\n')
+        .filter((line) => paying.has(line.slice(0, line.indexOf(' '))))
+    : [];
 const serverPid = () =>
   (JSON.parse(readFileSync(join(dir, 'state', 'server.json'), 'utf8')) as { pid: number }).pid;
 const serverPeakMb = () =>
@@ -152,12 +159,15 @@ if (kills) {
   process.kill(nodeOf(first.child), 'SIGINT');
   const interrupted = await first.done;
   workerPeak = Math.max(workerPeak, interrupted.rssMb);
-  lines.push(`worker Ctrl-C (SIGINT) at ${before} calls: exit ${interrupted.code} at ${calls().length}`);
+  lines.push(
+    `worker Ctrl-C (SIGINT) at ${before} calls: exit ${interrupted.code} at ${calls().length}, peak ${interrupted.rssMb.toFixed(0)} MB`,
+  );
   first = worker(['resume', runId]);
   await untilCalls(total / 2);
   process.kill(nodeOf(first.child), 'SIGKILL');
-  workerPeak = Math.max(workerPeak, (await first.done).rssMb);
-  lines.push(`resume SIGKILLed at ${calls().length} calls`);
+  const resumed = await first.done;
+  workerPeak = Math.max(workerPeak, resumed.rssMb);
+  lines.push(`resume SIGKILLed at ${calls().length} calls, peak ${resumed.rssMb.toFixed(0)} MB`);
   first = worker();
   await untilCalls((3 * total) / 4);
   serverPeak = Math.max(serverPeak, serverPeakMb());
@@ -172,10 +182,13 @@ if (kills) {
 }
 const last = await first.done;
 workerPeak = Math.max(workerPeak, last.rssMb);
+if (kills)
+  lines.push(`the worker of the server's outage: exit ${last.code}, peak ${last.rssMb.toFixed(0)} MB`);
 if (last.code !== 0 && kills) {
   // The worker of the outage may leave once the server is gone; a last one finishes the run.
   const again = await worker().done;
   workerPeak = Math.max(workerPeak, again.rssMb);
+  lines.push(`a last worker: exit ${again.code}, peak ${again.rssMb.toFixed(0)} MB`);
 }
 const runSeconds = (Date.now() - began) / 1000;
 console.log(

@@ -15,11 +15,11 @@ export const LEAN_V8_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent
 export const SUITE_V8_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=25'];
 
 /**
- * The flags of a standalone worker and of `report`, whose memory at 100,000 × 2 cases is mostly old generation that
- * V8 let grow to twice what was alive: 8 MB semi-spaces, and an old generation grown by half at a time. The worker of
- * `bench/big-run.ts 100000 2` peaked at 723 MB instead of 849, in a run no slower (one run each, load about 1.5);
- * `report` of its 200,000 results at 559–566 MB in 7.6–7.9 s instead of 828–857 MB in 6.8–7.4 s (runs one after
- * the other, load about 1.2).
+ * The flags of a standalone worker, of `report` and of `resume` (a worker that ends with a report), whose memory at
+ * 100,000 × 2 cases is mostly old generation that V8 let grow to twice what was alive: 8 MB semi-spaces, and an old
+ * generation grown by half at a time. The worker of `bench/big-run.ts 100000 2` peaked at 723 MB instead of 849, in
+ * a run no slower (one run each, load about 1.5); `report` of its 200,000 results at 559–566 MB in 7.6–7.9 s instead
+ * of 828–857 MB in 6.8–7.4 s (runs one after the other, load about 1.2).
  */
 export const SERVING_V8_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
 
@@ -27,9 +27,9 @@ export const SERVING_V8_FLAGS = ['--max-semi-space-size=8', '--heap-growing-perc
  * The commands that run lean: those that read the whole suite or a run's saved results and exit, whose memory at
  * 100,000 cases is mostly V8's young generation (`bench/big-run.ts`: `cases` 358 → 220 MB, `start` 331 → 209 MB,
  * in the same time). A standalone worker and `report` take {@link SERVING_V8_FLAGS}: with the suite's flags the worker
- * ran 100,000 × 2 cases 40 % slower (1,209 vs 1,693 cases/s), and `report` took 20.2 s instead of 14.0. `compare`,
- * `run` and `resume`, which serve their run in process, are left at V8's sizes: their speed is what
- * `bench/throughput.ts` holds, and these flags were not measured there.
+ * ran 100,000 × 2 cases 40 % slower (1,209 vs 1,693 cases/s), and `report` took 20.2 s instead of 14.0. `compare`
+ * and `run`, which plan and serve a run in process, are left at V8's sizes: their speed is what `bench/throughput.ts`
+ * holds, and these flags were not measured there.
  */
 const LEAN_COMMANDS = new Map([
   ['cases', SUITE_V8_FLAGS],
@@ -38,6 +38,7 @@ const LEAN_COMMANDS = new Map([
   ['view', LEAN_V8_FLAGS],
   ['worker', SERVING_V8_FLAGS],
   ['report', SERVING_V8_FLAGS],
+  ['resume', SERVING_V8_FLAGS],
 ]);
 
 /** What a relaunch needs of the process: its Node flags, its arguments, and the `execve` of Node 22.15 and later. */

@@ -26,6 +26,13 @@ describe('a command that reads a whole suite or run, relaunched with a small hea
     ['compare, which serves its run in process', [], ['compare'], {}, undefined],
     ['report', [], ['report', 'r1'], {}, ['/node', ...SERVING_V8_FLAGS, BIN, 'report', 'r1']],
     [
+      'resume, a worker ending in a report',
+      [],
+      ['resume', 'r1'],
+      {},
+      ['/node', ...SERVING_V8_FLAGS, BIN, 'resume', 'r1'],
+    ],
+    [
       "node's own flags kept, after ours",
       ['--enable-source-maps'],
       ['cases'],
