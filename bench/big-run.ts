@@ -151,6 +151,11 @@ const untilCalls = async (n: number) => {
 
 const began = Date.now();
 let workerPeak = 0;
+/** Counts a serving process's peak in the run's worker peak and, with a kill run's line for it, names it there. */
+const served = (rssMb: number, line?: string) => {
+  workerPeak = Math.max(workerPeak, rssMb);
+  if (line) lines.push(`${line}, peak ${rssMb.toFixed(0)} MB`);
+};
 let first = worker();
 let status: { seconds: number; rssMb: number } | undefined;
 if (kills) {
@@ -158,16 +163,14 @@ if (kills) {
   const before = calls().length;
   process.kill(nodeOf(first.child), 'SIGINT');
   const interrupted = await first.done;
-  workerPeak = Math.max(workerPeak, interrupted.rssMb);
-  lines.push(
-    `worker Ctrl-C (SIGINT) at ${before} calls: exit ${interrupted.code} at ${calls().length}, peak ${interrupted.rssMb.toFixed(0)} MB`,
+  served(
+    interrupted.rssMb,
+    `worker Ctrl-C (SIGINT) at ${before} calls: exit ${interrupted.code} at ${calls().length}`,
   );
   first = worker(['resume', runId]);
   await untilCalls(total / 2);
   process.kill(nodeOf(first.child), 'SIGKILL');
-  const resumed = await first.done;
-  workerPeak = Math.max(workerPeak, resumed.rssMb);
-  lines.push(`resume SIGKILLed at ${calls().length} calls, peak ${resumed.rssMb.toFixed(0)} MB`);
+  served((await first.done).rssMb, `resume SIGKILLed at ${calls().length} calls`);
   first = worker();
   await untilCalls((3 * total) / 4);
   serverPeak = Math.max(serverPeak, serverPeakMb());
@@ -181,14 +184,11 @@ if (kills) {
   console.log(`status mid-run: ${status.seconds.toFixed(1)} s, peak ${status.rssMb.toFixed(0)} MB`);
 }
 const last = await first.done;
-workerPeak = Math.max(workerPeak, last.rssMb);
-if (kills)
-  lines.push(`the worker of the server's outage: exit ${last.code}, peak ${last.rssMb.toFixed(0)} MB`);
+served(last.rssMb, kills ? `the worker of the server's outage: exit ${last.code}` : undefined);
 if (last.code !== 0 && kills) {
   // The worker of the outage may leave once the server is gone; a last one finishes the run.
   const again = await worker().done;
-  workerPeak = Math.max(workerPeak, again.rssMb);
-  lines.push(`a last worker: exit ${again.code}, peak ${again.rssMb.toFixed(0)} MB`);
+  served(again.rssMb, `a last worker: exit ${again.code}`);
 }
 const runSeconds = (Date.now() - began) / 1000;
 console.log(

@@ -26,10 +26,10 @@ export const SERVING_V8_FLAGS = ['--max-semi-space-size=8', '--heap-growing-perc
 /**
  * The commands that run lean: those that read the whole suite or a run's saved results and exit, whose memory at
  * 100,000 cases is mostly V8's young generation (`bench/big-run.ts`: `cases` 358 → 220 MB, `start` 331 → 209 MB,
- * in the same time). A standalone worker and `report` take {@link SERVING_V8_FLAGS}: with the suite's flags the worker
- * ran 100,000 × 2 cases 40 % slower (1,209 vs 1,693 cases/s), and `report` took 20.2 s instead of 14.0. `compare`
- * and `run`, which plan and serve a run in process, are left at V8's sizes: their speed is what `bench/throughput.ts`
- * holds, and these flags were not measured there.
+ * in the same time). A standalone worker, `report` and `resume` take {@link SERVING_V8_FLAGS}: with the suite's
+ * flags the worker ran 100,000 × 2 cases 40 % slower (1,209 vs 1,693 cases/s), and `report` took 20.2 s instead of
+ * 14.0. `compare` and `run`, which plan and serve a run in process, are left at V8's sizes: their speed is what
+ * `bench/throughput.ts` holds, and these flags were not measured there.
  */
 const LEAN_COMMANDS = new Map([
   ['cases', SUITE_V8_FLAGS],
