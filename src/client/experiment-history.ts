@@ -2,7 +2,7 @@ import type { Client } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import type { ExchangeRequest, RetryReport } from '../core/experiment-state.ts';
-import type { CaseResult } from '../core/results.ts';
+import { ResultSharing, type CaseResult } from '../core/results.ts';
 import type { RetryOutcome } from '../../activities/run-case.ts';
 import type { PoolResult } from '../../activities/run-cases.ts';
 
@@ -10,13 +10,16 @@ type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /**
  * The results a stretch of an experiment's history holds, in the order Temporal recorded them (duplicates included).
- * `scheduled` carries the activities' types from one stretch to the next, for a history read piece by piece.
+ * `scheduled` carries the activities' types from one stretch to the next, for a history read piece by piece, and
+ * `sharing` the parts the results share (see ResultSharing: a report holds every result of a run).
  */
 export function resultsInEvents(
   events: readonly HistoryEvent[],
   scheduled = new Map<string, string>(),
+  sharing = new ResultSharing(),
 ): CaseResult[] {
   const found: CaseResult[] = [];
+  const push = (result: CaseResult) => found.push(sharing.share(result));
   for (const event of events) {
     const accepted = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
     if (accepted?.name === 'exchange') {
@@ -25,10 +28,10 @@ export function resultsInEvents(
         0,
         accepted.args?.payloads,
       );
-      for (const item of request?.settled ?? []) if ('result' in item) found.push(item.result);
+      for (const item of request?.settled ?? []) if ('result' in item) push(item.result);
     } else if (accepted?.name === 'retry') {
       const report = fromPayloadsAtIndex<RetryReport>(defaultPayloadConverter, 0, accepted.args?.payloads);
-      if (report?.result) found.push(report.result);
+      if (report?.result) push(report.result);
     }
     const schedule = event.activityTaskScheduledEventAttributes;
     if (schedule) scheduled.set(String(event.eventId), schedule.activityType?.name ?? '');
@@ -37,10 +40,10 @@ export function resultsInEvents(
     const payloads = completed?.result?.payloads;
     if (type === 'runCase') {
       const outcome = fromPayloadsAtIndex<RetryOutcome>(defaultPayloadConverter, 0, payloads);
-      if (outcome && 'result' in outcome) found.push(outcome.result);
+      if (outcome && 'result' in outcome) push(outcome.result);
     } else if (type === 'runCases') {
       const pool = fromPayloadsAtIndex<PoolResult>(defaultPayloadConverter, 0, payloads);
-      for (const item of pool?.settled ?? []) if ('result' in item) found.push(item.result);
+      for (const item of pool?.settled ?? []) if ('result' in item) push(item.result);
     }
   }
   return found;
@@ -95,6 +98,7 @@ async function chainResults(
 ): Promise<{ results: CaseResult[]; ended: boolean }> {
   const found: CaseResult[] = [];
   const scheduled = new Map<string, string>();
+  const sharing = new ResultSharing();
   let last: HistoryEvent | undefined;
   while (runId) {
     let nextPageToken: Uint8Array | undefined;
@@ -110,7 +114,7 @@ async function chainResults(
         ? stoppable(client, follow, () => client.workflowService.getWorkflowExecutionHistory(request))
         : client.workflowService.getWorkflowExecutionHistory(request));
       const events = page.history?.events ?? [];
-      for (const result of resultsInEvents(events, scheduled)) found.push(result);
+      for (const result of resultsInEvents(events, scheduled, sharing)) found.push(result);
       last = events.at(-1) ?? last;
       nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
     } while (nextPageToken);

@@ -6,7 +6,7 @@ import { saveRunSnapshot } from '../output/save.ts';
 import { collectSnapshot } from '../session/collect.ts';
 import { linkForCommand } from '../session/link.ts';
 import { presentRun } from '../session/present.ts';
-import { loadCases } from '../suite/cases.ts';
+import { loadCases, type LoadedCase } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
 
 /**
@@ -18,11 +18,13 @@ import { mark } from '../timing.ts';
 export async function reportCommand(runId: string, flags: RunFlags, io: Io): Promise<number> {
   // A read of a run: the info box would stand above every report a script asks for, and tell nothing it needs.
   const suite = await openSuite(flags, io, false);
-  const { cases } = loadCases(suite.root, suite.casesGlob);
+  let cases: readonly LoadedCase[] | undefined = loadCases(suite.root, suite.casesGlob).cases;
   mark('cases loaded');
   const link = await linkForCommand(suite.projectDir, io, 'report');
   try {
     const snapshot = await collectSnapshot(link, cases, runId);
+    // The snapshot keeps the cases the run planned; the suite as loaded (their folders' paths too) is let go.
+    cases = undefined;
     mark('collected');
     if (snapshot.status !== 'completed' && snapshot.status !== 'regressed') {
       const total = snapshot.experiments.reduce((n, e) => n + e.caseKeys.length, 0);

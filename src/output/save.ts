@@ -22,6 +22,34 @@ export function saveAgain(snapshot: Snapshot, file: string): string {
 const LONG_LISTS = new Set(['cases', 'results']);
 
 /**
+ * Whether a value is plain JSON that `JSON.parse(JSON.stringify(value))` gives back equal: null, booleans, strings,
+ * finite numbers other than -0, and arrays and plain objects of those, with no undefined, no hole, no `toJSON`.
+ */
+export function readsBackAsIs(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case 'object': {
+      if (value === null) return true;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) if (!(i in value) || !readsBackAsIs(value[i])) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if (proto !== Object.prototype && proto !== null) return false;
+      if ('toJSON' in value) return false;
+      for (const key in value) if (!readsBackAsIs((value as Record<string, unknown>)[key])) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
  * A snapshot's JSON in pieces: indented as `JSON.stringify(snapshot, null, 2)` would be, except that each case and
  * each result takes one line (a million results stay under V8's longest string, and a file greps by line). As each
  * piece is made, the snapshot takes the value that piece reads back as, in place: what is shown after saving is what
@@ -38,7 +66,9 @@ function* snapshotPieces(snapshot: Snapshot): Generator<string> {
     if (LONG_LISTS.has(key) && Array.isArray(value) && value.length) {
       for (const [j, item] of value.entries()) {
         const line = JSON.stringify(item);
-        value[j] = JSON.parse(line) as unknown;
+        // Parsed again only when it would read back otherwise: a result decoded from Temporal's JSON is kept, with
+        // the parts it shares with others (see ResultSharing), instead of a fresh copy of each.
+        if (!readsBackAsIs(item)) value[j] = JSON.parse(line) as unknown;
         yield `${j ? ',' : '['}\n    ${line}`;
       }
       yield '\n  ]';

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSnapshot, saveSnapshot } from '../../src/output/save.ts';
+import { readSnapshot, readsBackAsIs, saveSnapshot } from '../../src/output/save.ts';
 import { snapshotFixture } from './fixture.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'llm-evals-save-'));
@@ -82,5 +82,37 @@ describe('saveSnapshot and readSnapshot', () => {
     writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
     expect(() => readSnapshot(file)).toThrow(message);
     expect(() => readSnapshot(file)).toThrow(file);
+  });
+});
+
+describe('readsBackAsIs', () => {
+  it.each<[string, unknown, boolean]>([
+    ['a decoded result', JSON.parse('{"a":[1,"x",null,true,{"b":{}}],"c":-1.5}'), true],
+    ['NaN', { score: NaN }, false],
+    ['Infinity', [Infinity], false],
+    ['-0', { n: -0 }, false],
+    ['an undefined key', { latency: undefined }, false],
+    // eslint-disable-next-line no-sparse-arrays -- the hole is the point
+    ['an array hole', [1, , 3], false],
+    ['undefined in an array', [undefined], false],
+    ['a date', { at: new Date(0) }, false],
+    ['a toJSON', { toJSON: () => 1 }, false],
+    ['a class instance', new (class Point {})(), false],
+    ['a function', { f: () => 1 }, false],
+    ['an object without a prototype', Object.assign(Object.create(null) as object, { a: 1 }), true],
+  ])('%s: %s', (_, value, expected) => {
+    expect(readsBackAsIs(value)).toBe(expected);
+    // What it says is what a round trip shows.
+    if (expected) expect(JSON.parse(JSON.stringify(value))).toStrictEqual({ ...(value as object) });
+  });
+
+  it('saving keeps a result that reads back as it is, and replaces one that does not', () => {
+    const snapshot = snapshotFixture({ score: 1 });
+    const [plain, odd] = snapshot.results;
+    odd!.score = NaN;
+    saveSnapshot(snapshot, join(dir, 'kept'));
+    expect(snapshot.results[0]).toBe(plain);
+    expect(snapshot.results[1]).not.toBe(odd);
+    expect(snapshot.results[1]!.score).toBeNull();
   });
 });

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { ResultSharing, type CaseResult } from '../../src/core/results.ts';
+
+/** A result as JSON decodes it: every part its own object. */
+function decoded(metrics: CaseResult['metrics'], extra: Partial<CaseResult> = {}): CaseResult {
+  return JSON.parse(
+    JSON.stringify({
+      experimentId: 'e1',
+      caseKey: 'd/v/1',
+      status: 'scored',
+      score: 1,
+      metrics,
+      outcomes: {},
+      diagnostics: {},
+      usage: { inputTokens: 3, outputTokens: 2, costUsd: 0.001 },
+      latency: 0.1,
+      duration: 0.1,
+      startedAt: '2026-12-03T00:00:00.000Z',
+      finishedAt: '2026-12-03T00:00:00.100Z',
+      attempts: 1,
+      ...extra,
+    }),
+  ) as CaseResult;
+}
+
+describe('ResultSharing', () => {
+  it('gives equal metrics and empty outcomes and diagnostics one frozen record each', () => {
+    const sharing = new ResultSharing();
+    const [a, b, c] = [decoded({ exact: 1 }), decoded({ exact: 1 }), decoded({ exact: 0 })].map((r) =>
+      sharing.share(r),
+    );
+    expect(b!.metrics).toBe(a!.metrics);
+    expect(c!.metrics).not.toBe(a!.metrics);
+    expect(c!.metrics).toEqual({ exact: 0 });
+    expect(b!.outcomes).toBe(a!.outcomes);
+    expect(b!.diagnostics).toBe(a!.outcomes);
+    for (const part of [a!.metrics, a!.outcomes]) expect(Object.isFrozen(part)).toBe(true);
+    // Shared, it reads as it did: the same JSON.
+    expect(JSON.stringify(b)).toBe(JSON.stringify(decoded({ exact: 1 })));
+  });
+
+  it.each<[string, Partial<CaseResult>]>([
+    ['outcomes', { outcomes: { format: 1 } }],
+    ['diagnostics', { diagnostics: { why: 'x' } }],
+  ])('leaves non-empty %s as they are', (part, extra) => {
+    const result = decoded({ exact: 1 }, extra);
+    const own = result[part as 'outcomes' | 'diagnostics'];
+    expect(new ResultSharing().share(result)[part as 'outcomes' | 'diagnostics']).toBe(own);
+    expect(Object.isFrozen(own)).toBe(false);
+  });
+
+  it('keeps at most 1,000 sets of metric values: a continuous score is left unshared past them', () => {
+    const sharing = new ResultSharing();
+    for (let i = 0; i < 1_000; i++) sharing.share(decoded({ similarity: i / 1_000 }));
+    const past = sharing.share(decoded({ similarity: 0.5005 }));
+    expect(sharing.share(decoded({ similarity: 0.5005 })).metrics).not.toBe(past.metrics);
+    expect(Object.isFrozen(past.metrics)).toBe(false);
+    // A set seen before the limit is still shared.
+    expect(sharing.share(decoded({ similarity: 0.001 })).metrics).toBe(
+      sharing.share(decoded({ similarity: 0.001 })).metrics,
+    );
+  });
+});
