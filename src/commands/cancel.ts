@@ -5,7 +5,7 @@ import type { StatusFlags } from '../cli/options.ts';
 import { linkForCommand } from '../session/link.ts';
 import { callsInFlight as callsIn, waitedClauses } from '../core/cancel-wait.ts';
 import type { BatchCancelWords } from '../core/batch-cancel.ts';
-import { cancelLeftBatches } from '../session/cancel-batches.ts';
+import { cancelLeftBatches, suiteOfCommand } from '../session/cancel-batches.ts';
 
 /** `; clause` for each clause, appended to cancel's line about the run. */
 const joined = (clauses: readonly string[]) => clauses.map((clause) => `; ${clause}`).join('');
@@ -36,7 +36,7 @@ export async function cancelCommand(runId: string, flags: StatusFlags, io: Io): 
     if (state !== 'running' && state !== 'paused') {
       // A cancel that stopped waiting left the gate to the one that sees the run closed.
       if (state === 'cancelled') await link.runs.endGate(runId);
-      const left = await cancelLeftBatches(link, runId, flags, io);
+      const left = await cancelLeftBatches(link, runId, suiteOfCommand(flags, io), io.env);
       const what = left.clauses.length ? left.clauses.join('; ') : 'nothing to cancel';
       io.stdout.write(`run ${runId} is already ${pc.yellow(state)}: ${what}\n`);
       return sayLeft(left, io);
@@ -59,7 +59,7 @@ export async function cancelCommand(runId: string, flags: StatusFlags, io: Io): 
       );
       return 130;
     }
-    const left = await cancelLeftBatches(link, runId, flags, io);
+    const left = await cancelLeftBatches(link, runId, suiteOfCommand(flags, io), io.env);
     if (how === 'terminated') {
       io.stdout.write(
         `${pc.yellow('cancelled')} run ${runId}: no worker closed it, so Temporal ended it${joined(left.clauses)}\n`,

@@ -52,7 +52,7 @@ export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string
   let served;
   try {
     served = await serveView(host, flags.port ?? DEFAULT_PORT, {
-      ...(link ? { source: new TemporalSource(link, casesByProject(suite)) } : {}),
+      ...(link ? { source: new TemporalSource(link, casesByProject(suite), io.env) } : {}),
       saved,
       ...(token ? { token } : {}),
       csrf: randomBytes(18).toString('base64url'),

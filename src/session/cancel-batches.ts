@@ -13,36 +13,49 @@ import { discover } from '../suite/discover.ts';
 import { loadEnvFiles, loadSuite, type LoadedSuite } from '../suite/load.ts';
 
 /**
+ * The suite that cancels a closed run's batches: the one `cancel` finds from its folder and flags, as a worker of this
+ * project finds it; `undefined` when there is none. A suite that does not load throws.
+ */
+export type FindSuite = () => Promise<LoadedSuite | undefined>;
+
+/** The suite found from the command's folder and flags, loaded. */
+export function suiteOfCommand(flags: SuiteFlags, io: Io): FindSuite {
+  return async () => {
+    const found = discover({
+      cwd: io.cwd,
+      config: flags.config,
+      helper: flags.helper ?? io.env.LLM_EVALS_HELPER,
+      search: flags.search,
+    });
+    return found ? await loadSuite(found) : undefined;
+  };
+}
+
+/**
  * Cancels at their providers the batches a closed `--batch` run's experiments still waited on, which no worker
- * cancelled (batchesToCancel), from this process: each endpoint as a worker of this project builds it, its key from
- * this process's environment and the suite's env files, as a worker reads it. Answers what to say of each. A run with
- * no such batch loads nothing.
+ * cancelled (batchesToCancel), from this process: each endpoint as `findSuite`'s suite builds it, its key from `env`
+ * and the suite's env files (loaded into `env`), as a worker reads it. Answers what to say of each. A run with no
+ * such batch loads nothing.
  */
 export async function cancelLeftBatches(
   link: TemporalLink,
   runId: string,
-  flags: SuiteFlags,
-  io: Io,
+  findSuite: FindSuite,
+  env: NodeJS.ProcessEnv,
 ): Promise<BatchCancelWords> {
   const left = batchesToCancel(true, await link.runs.sentBatches(runId));
   if (left.length === 0) return { clauses: [], problems: [] };
-  const found = discover({
-    cwd: io.cwd,
-    config: flags.config,
-    helper: flags.helper ?? io.env.LLM_EVALS_HELPER,
-    search: flags.search,
-  });
   let suite: LoadedSuite | undefined;
   let unloaded: string | undefined;
   try {
-    suite = found ? await loadSuite(found) : undefined;
+    suite = await findSuite();
   } catch (error) {
     unloaded = `this project's suite did not load: ${(error as Error).message}`;
   }
-  if (suite) loadEnvFiles(suite.root, suite.envFiles, io.env);
+  if (suite) loadEnvFiles(suite.root, suite.envFiles, env);
   const outcomes = unloaded
     ? left.map((batch) => ({ ...batch, failed: unloaded }))
-    : await Promise.all(left.map((batch) => cancelAtProvider(batch, suite, io.env)));
+    : await Promise.all(left.map((batch) => cancelAtProvider(batch, suite, env)));
   return batchCancelWords(runId, outcomes);
 }
 

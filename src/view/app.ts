@@ -5,7 +5,7 @@ import { esc } from '../report/html-escape.ts';
 import { ASSETS, VIEW_CSP } from './assets.ts';
 import { casePage } from './case-page.ts';
 import { viewScript } from './script.ts';
-import type { RunView, RunsFilter, ViewSource } from './model.ts';
+import type { CancelDone, RunView, RunsFilter, ViewSource } from './model.ts';
 import {
   anyLive,
   layout,
@@ -56,6 +56,16 @@ function notFound(c: Context, what: string, context: PageContext) {
   return c.html(layout('Not found', `<h1>Not found</h1><p>${esc(what)}</p>`, context), 404);
 }
 
+/** What a cancel from the view says on the run's page, as `llm-evals cancel` says it: the run, then each batch left. */
+function cancelSaid(runId: string, done: CancelDone): NonNullable<PageContext['said']> {
+  const how =
+    done.how === 'terminated' ? 'no worker closed it, so Temporal ended it' : 'no call starts from now on';
+  return [
+    { text: [`cancelled run ${runId}: ${how}`, ...done.clauses].join('; ') },
+    ...done.problems.map((text) => ({ text, problem: true })),
+  ];
+}
+
 function filterOf(c: Context): RunsFilter {
   const state = c.req.query('state');
   const page = Number(c.req.query('page') ?? 0);
@@ -76,6 +86,8 @@ function filterOf(c: Context): RunsFilter {
 export function createViewApp(options: ViewOptions): Hono {
   const app = new Hono();
   const context: PageContext = options.notice ? { notice: options.notice } : {};
+  // What a change just made said of a run, for its page to show once (the change answers with a redirect to it).
+  const said = new Map<string, NonNullable<PageContext['said']>>();
 
   app.use('*', async (c, next) => {
     const host = c.req.header('host') ?? '';
@@ -155,11 +167,13 @@ export function createViewApp(options: ViewOptions): Hono {
     if (!view) return notFound(c, 'no such run on this Temporal', context);
     const page = Number(c.req.query('page') ?? 0);
     const base = runHref(view.snapshot.runId);
+    const lines = said.get(view.snapshot.runId);
+    said.delete(view.snapshot.runId);
     return c.html(
       runPage(view, base, {
         csrf: options.csrf,
         page: Number.isInteger(page) && page > 0 ? page : 0,
-        context,
+        context: lines ? { ...context, said: lines } : context,
       }),
     );
   });
@@ -181,7 +195,7 @@ export function createViewApp(options: ViewOptions): Hono {
     app.post(`/runs/:runId/${action}`, async (c) => {
       const id = c.req.param('runId');
       if (!options.source || !validRunId(id)) return notFound(c, 'no such run on this Temporal', context);
-      if (action === 'cancel') await options.source.cancel(id);
+      if (action === 'cancel') said.set(id, cancelSaid(id, await options.source.cancel(id)));
       else await options.source.answer(id, action === 'continue');
       return c.redirect(runHref(id), 303);
     });

@@ -13,7 +13,7 @@ progress { width: 8rem; vertical-align: middle; } .count { font-variant-numeric:
 .side .io { grid-template-columns: 1fr; } .side .contender { border: 1px solid var(--line); border-radius: 6px;
   padding: .3rem .7rem; }
 ul.cases { list-style: none; padding: 0; } ul.cases li { padding: .15rem 0; border-bottom: 1px solid var(--band); }
-.banner.saved { background: #ddf4ff; }
+.banner.saved { background: #ddf4ff; } .banner.problem { background: #ffebe9; color: #82071e; }
 th.mark, td.mark { text-align: center; min-width: 2.5rem; } td.mark.ok { color: #1a7f37; } td.mark.err { color: #cf222e; }
 `;
 

@@ -1,3 +1,4 @@
+import type { BatchCancelWords } from '../core/batch-cancel.ts';
 import type { ExperimentStatus } from '../core/progress.ts';
 import type { RunChange } from '../core/run-change.ts';
 import type { RunState } from '../core/run-state.ts';
@@ -78,6 +79,11 @@ export interface ScheduleView {
 /** Where a page's links start: a run in Temporal (`/runs/ID`) or a saved snapshot (`/saved/FILE`). */
 export type RunBase = string;
 
+/** What a cancel did: how the run closed (its worker closed it, or Temporal ended it), and its batches' fate. */
+export interface CancelDone extends BatchCancelWords {
+  how: 'cancelled' | 'terminated';
+}
+
 /** What the view reads runs through: Temporal (through the client room) or, when it is down, nothing. */
 export interface ViewSource {
   /** A page of the runs list; `count: false` answers from visibility alone (lines not counted yet, unless kept). */
@@ -91,8 +97,11 @@ export interface ViewSource {
    * the view's snapshot carrying no results); else, and once closed, as run() says.
    */
   live(runId: string): Promise<RunView | undefined>;
-  /** Cancels a run, as `llm-evals cancel` does. */
-  cancel(runId: string): Promise<'cancelled' | 'terminated'>;
+  /**
+   * Cancels a run as `llm-evals cancel` does: waits for its worker to close it (Temporal ends it when none serves
+   * it), then cancels at their providers the batches it left waiting, with the run's project's endpoints and keys.
+   */
+  cancel(runId: string): Promise<CancelDone>;
   /** Answers a paused run, as `llm-evals continue` / `stop` do. */
   answer(runId: string, goOn: boolean): Promise<void>;
   /** The change from run `a` to run `b`, as `llm-evals diff` computes it. */

@@ -12,6 +12,8 @@ export function scheduleHref(project: string, name: string): string {
 export interface PageContext {
   /** Shown at the top of every page, e.g. that Temporal is down and only saved snapshots are shown. */
   notice?: string;
+  /** What the change just made from this page said (a cancel, its batches), shown once; `problem` in red. */
+  said?: readonly { text: string; problem?: boolean }[];
 }
 
 /** A page of the view: our stylesheets and script by URL (the CSP allows nothing inline), the body as given. */
@@ -29,6 +31,7 @@ export function layout(title: string, body: string, context: PageContext = {}): 
     '<body>',
     '<header class="top"><a href="/">llm-evals view</a><a href="/diff">diff</a><a href="/saved">saved snapshots</a></header>',
     context.notice ? `<p class="banner">${esc(context.notice)}</p>` : '',
+    ...(context.said ?? []).map((s) => `<p class="banner${s.problem ? ' problem' : ''}">${esc(s.text)}</p>`),
     body,
     '<script src="/assets/sort.js"></script>',
     '<script src="/assets/view.js"></script>',

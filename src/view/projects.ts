@@ -20,6 +20,15 @@ export async function suiteOf(options: DiscoverOptions, project?: string): Promi
   }
 }
 
+/**
+ * The suite of a run's project folder, loaded as `llm-evals` run there loads it; `undefined` when the folder holds
+ * none. One that does not load throws, so that what cancels a run's batches can say why it could not.
+ */
+export async function projectSuite(project: string): Promise<LoadedSuite | undefined> {
+  const found = discover({ cwd: project });
+  return found && found.projectDir === project ? await loadSuite(found) : undefined;
+}
+
 /** Where a suite saves its snapshots: the lineup's `results.destination`, else `results/` beside the helper. */
 export function savedDirOf(suite: LoadedSuite): string {
   const destination = suite.config.values.results?.destination;

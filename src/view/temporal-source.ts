@@ -5,6 +5,7 @@ import { buildSnapshot, type Snapshot } from '../core/snapshot.ts';
 import { contenderName } from '../report/columns.ts';
 import { formatPercent } from '../report/format.ts';
 import { standings } from '../report/standings.ts';
+import { cancelLeftBatches } from '../session/cancel-batches.ts';
 import { collectSnapshot } from '../session/collect.ts';
 import { summarizeRun } from '../session/run-summaries.ts';
 import { scheduleShow } from '../session/schedule-view.ts';
@@ -13,6 +14,7 @@ import type { RunListing, RunRecord } from '../client/runs.ts';
 import { caseFlips } from './flips.ts';
 import { keep, resultsIn } from './keep.ts';
 import type {
+  CancelDone,
   RunLine,
   RunRow,
   RunView,
@@ -23,7 +25,7 @@ import type {
   ViewSource,
 } from './model.ts';
 import { countedProgress } from './progress.ts';
-import type { CasesOf } from './projects.ts';
+import { projectSuite, type CasesOf } from './projects.ts';
 
 /** Runs per page of the runs list. */
 export const RUNS_PER_PAGE = 50;
@@ -122,6 +124,7 @@ export class TemporalSource implements ViewSource {
   constructor(
     private readonly link: TemporalLink,
     private readonly casesOf: CasesOf,
+    private readonly env: NodeJS.ProcessEnv = process.env,
   ) {}
 
   async runs(filter: RunsFilter, count = true): Promise<RunsPage> {
@@ -272,8 +275,13 @@ export class TemporalSource implements ViewSource {
     }
   }
 
-  async cancel(runId: string): Promise<'cancelled' | 'terminated'> {
-    return this.link.runs.cancel(runId);
+  async cancel(runId: string): Promise<CancelDone> {
+    const how = await this.link.runs.cancel(runId);
+    // As `llm-evals cancel` run in the run's project: its endpoints, its env files' keys over this process's (on a
+    // copy, so one project's keys never reach another's batches).
+    const project = (await this.read(runId))?.header.suite.project;
+    const find = async () => (project === undefined ? undefined : projectSuite(project));
+    return { how, ...(await cancelLeftBatches(this.link, runId, find, { ...this.env })) };
   }
 
   async answer(runId: string, goOn: boolean): Promise<void> {

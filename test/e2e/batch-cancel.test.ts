@@ -91,4 +91,35 @@ describe.concurrent('cancel RUN of a --batch run no worker serves', () => {
     );
     expect(server.batches.map((b) => b.status)).toEqual(['cancelled']);
   }, 120_000);
+
+  it("cancels it from the view's cancel button too, and says so on the run's page", async ({ expect }) => {
+    const { server, project, env, runId } = await waitingRunNoWorkerServes();
+    // The view only reads the embedded server that runs: the one the compare ran on was killed.
+    expect((await runCli(['server', 'start'], { cwd: project, env })).code).toBe(0);
+    const view = startCli(['view', '--no-open', '--port', '0'], { cwd: project, env });
+    try {
+      const [, origin] = await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//);
+      const page = await (await fetch(`${origin}/runs/${runId}`)).text();
+      const [, csrf] = /name="csrf" value="([^"]+)"/.exec(page) ?? [];
+      const cancel = await fetch(`${origin}/runs/${runId}/cancel`, {
+        method: 'POST',
+        body: new URLSearchParams({ csrf: csrf ?? '', do: 'cancel' }),
+        redirect: 'manual',
+      });
+      expect(cancel.status, await cancel.text()).toBe(303);
+      const after = await (await fetch(`${origin}${cancel.headers.get('location')}`)).text();
+      expect(after).toMatch(
+        new RegExp(
+          `<p class="banner">cancelled run ${runId}: no worker closed it, so Temporal ended it; cancelled batch ` +
+            `batch_\\w+ at openai</p>`,
+        ),
+      );
+      expect(server.batches.map((b) => b.status)).toEqual(['cancelled']);
+      expect(server.chatCalls).toBe(0);
+      expect(after + view.output().stdout + view.output().stderr).not.toContain(KEY);
+    } finally {
+      view.child.kill('SIGINT');
+      await view.done;
+    }
+  }, 120_000);
 });

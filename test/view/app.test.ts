@@ -57,7 +57,12 @@ function fakeSource(changes: string[], asked: string[] = []): ViewSource {
     row: (id) => Promise.resolve(id === 'r-1' ? ROW : undefined),
     run: (id) => Promise.resolve(id === 'r-1' ? RUN : undefined),
     live: (id) => Promise.resolve(id === 'r-1' ? RUN : undefined),
-    cancel: (id) => Promise.resolve(void changes.push(`cancel ${id}`)).then(() => 'cancelled' as const),
+    cancel: (id) =>
+      Promise.resolve(void changes.push(`cancel ${id}`)).then(() => ({
+        how: 'terminated' as const,
+        clauses: ['cancelled batch batch_1 at openai'],
+        problems: ['batch batch_2 at <acme> still runs: ACME_KEY is not set here'],
+      })),
     answer: (id, goOn) => Promise.resolve(void changes.push(`${goOn ? 'continue' : 'stop'} ${id}`)),
     diff: (a, b) => {
       if (b !== 'r-1') return Promise.reject(Object.assign(new Error(`no run "${b}"`), { exitCode: 2 }));
@@ -130,6 +135,19 @@ describe('the view app', () => {
     await request('/runs/r-1/stop', post('csrf=csrf-token-123'));
     expect(changes).toEqual(['cancel r-1', 'stop r-1']);
     expect((await request('/runs/r-1/cancel', { method: 'GET' })).status).toBe(404);
+  });
+
+  it("says on the run's page, once, how the cancel ended the run and what became of its batches", async () => {
+    const request = app({}, []);
+    await request('/runs/r-1/cancel', post('csrf=csrf-token-123'));
+    const page = await (await request('/runs/r-1')).text();
+    expect(page).toContain(
+      '<p class="banner">cancelled run r-1: no worker closed it, so Temporal ended it; cancelled batch batch_1 at openai</p>',
+    );
+    expect(page).toContain(
+      '<p class="banner problem">batch batch_2 at &lt;acme&gt; still runs: ACME_KEY is not set here</p>',
+    );
+    expect(await (await request('/runs/r-1')).text()).not.toContain('banner');
   });
 
   it('diffs two runs as llm-evals diff does, and says plainly when one is unknown', async () => {
