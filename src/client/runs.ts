@@ -1,11 +1,11 @@
-import { setMaxListeners } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
+// Over 400 lines: Runs is the one door of every client-side operation on a run (start, read, query, signal, cancel),
+// so that commands never hold a workflow handle or spell a workflow id; reading results (run-results.ts) and listing
+// runs (run-list.ts) stand beside it.
 import {
-  Client,
-  Connection,
   isGrpcServiceError,
   WorkflowFailedError,
   WorkflowNotFoundError,
+  type Client,
 } from '@temporalio/client';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import { newGate, type GateState } from '../core/coordinator.ts';
@@ -37,9 +37,11 @@ import {
 import { waitForCancelled, type CancelWaited, type CancelWaitOptions } from './cancel-wait.ts';
 import { polledWithin } from '../core/cancel-wait.ts';
 import { pollTimesOf } from './schedule-runs.ts';
-import { followExperimentResults, readExperimentResults } from './experiment-history.ts';
+import { ExperimentResults } from './run-results.ts';
+import { listRuns, type RunFilter, type RunListing } from './run-list.ts';
 
 export type { RunResult };
+export type { RunListing } from './run-list.ts';
 
 /** A run as Temporal holds it: its input, header and state. */
 export interface RunRecord {
@@ -54,21 +56,6 @@ export interface RunRecord {
   taskQueue: string;
   startedAt: Date;
   closedAt?: Date;
-}
-
-/** A run as `runs` lists it, from visibility alone. */
-export interface RunListing {
-  runId: string;
-  suite: string;
-  status: string;
-  /** The run's state: its `LlmEvalsState` once it ended (`regressed`, `aborted`…), else from Temporal's status. */
-  state: RunState;
-  startedAt: Date;
-  closedAt?: Date;
-  /** The project folder it was started from (`LlmEvalsProject`), when it was tagged with one. */
-  project?: string;
-  /** The id of the schedule that started it (`LlmEvalsSchedule`), if one did. */
-  scheduleId?: string;
 }
 
 /** How long a command's worker goes on serving a completed run's gate, at most, for it to close. */
@@ -95,38 +82,25 @@ interface StartedHere {
   completed?: { result: RunResult; at: Date };
 }
 
-/** How many closed experiments' results a Runs keeps to answer again without reading their histories. */
-const KEPT_EXPERIMENTS = 32;
-
-/**
- * How long a question for a followed experiment's results waits for the follower: it is asked once the experiment
- * has closed, and the follower gets the last events as they are written; past this the history is read instead.
- */
-const FOLLOW_WAIT_MS = 250;
-
 /**
  * Every client-side Temporal operation on runs — start, describe, query, signal, cancel, list, results — so that
  * commands never hold a workflow handle or spell a workflow id. Workflow ids all derive from the run id.
  */
 export class Runs {
-  /** The results of experiments that had closed when read, newest last, once keepClosedResults() was called. */
-  private closedResults: Map<string, CaseResult[]> | undefined;
   /**
    * The runs this process started, once keepClosedResults() was called: what they were given, and what they
    * returned once closed() saw them complete.
    */
   private startedHere: Map<string, StartedHere> | undefined;
-  /** The experiments followed (follow()), by workflow id, until their results are kept: their results, if it could. */
-  private readonly followed = new Map<string, Promise<CaseResult[] | undefined>>();
-  /** Stops the followers; each has a listener on it while it waits for a page. */
-  private readonly following = new AbortController();
-
   /** The last plan read, by digest (null: not on this machine): `status` and a snapshot read the same plan. */
   private readonly plans = new Map<string, PlannedCases | null>();
   private readonly planStore = new PlanStore(plansDir());
 
+  /** The experiments' results, read from their histories, kept and followed as keepClosedResults() and follow() say. */
+  private readonly experimentResults: ExperimentResults;
+
   constructor(readonly client: Client) {
-    setMaxListeners(KEPT_EXPERIMENTS + 1, this.following.signal);
+    this.experimentResults = new ExperimentResults(client);
   }
 
   /**
@@ -136,60 +110,21 @@ export class Runs {
    * returned once closed() saw them complete (read, outcome). A long-lived worker keeps neither.
    */
   keepClosedResults(): void {
-    this.closedResults ??= new Map();
+    this.experimentResults.keepClosed();
     this.startedHere ??= new Map();
   }
 
   /**
-   * Follows the histories of a run's experiments while they run, once keepClosedResults() was called: a command's
-   * worker reads each experiment's results as it closes (to track it) and its snapshot reads them all, and a big
-   * experiment's history took a tenth of a second to seconds to read then, between its last call and the run's
-   * close. At most KEPT_EXPERIMENTS at once; stopFollowing() ends them.
+   * Follows the histories of a run's experiments while they run, once keepClosedResults() was called, so that their
+   * results are at hand when they close (ExperimentResults.follow).
    */
   follow(runId: string, experimentIds: readonly string[]): void {
-    const kept = this.closedResults;
-    if (!kept) return;
-    for (const id of experimentIds) {
-      const workflowId = experimentWorkflowId(runId, id);
-      if (this.followed.has(workflowId) || kept.has(workflowId)) continue;
-      if (this.followed.size >= KEPT_EXPERIMENTS) return;
-      const results = followExperimentResults(this.client, workflowId, this.following.signal);
-      this.followed.set(workflowId, results);
-      // One that could not follow to the end stays listed, answering nothing: it is not started again (each start
-      // reads the history from its first event), and its results are read when asked.
-      void results.then((found) => {
-        if (!found) return;
-        this.keep(workflowId, found);
-        this.followed.delete(workflowId);
-      });
-    }
+    this.experimentResults.follow(runId, experimentIds);
   }
 
   /** Stops following experiments: their results are read from their histories again when asked. */
   stopFollowing(): void {
-    this.following.abort();
-  }
-
-  private keep(workflowId: string, results: CaseResult[]): void {
-    if (!this.closedResults) return;
-    this.closedResults.set(workflowId, results);
-    for (const old of this.closedResults.keys()) {
-      if (this.closedResults.size <= KEPT_EXPERIMENTS) break;
-      this.closedResults.delete(old);
-    }
-  }
-
-  private async experimentResults(workflowId: string): Promise<CaseResult[]> {
-    const kept = this.closedResults?.get(workflowId);
-    if (kept) return kept;
-    const following = this.followed.get(workflowId);
-    if (following) {
-      const followed = await Promise.race([following, sleep(FOLLOW_WAIT_MS, undefined, { ref: false })]);
-      if (followed) return followed;
-    }
-    const { results, closed } = await readExperimentResults(this.client, workflowId);
-    if (closed) this.keep(workflowId, results);
-    return results;
+    this.experimentResults.stopFollowing();
   }
 
   /**
@@ -376,23 +311,8 @@ export class Runs {
   }
 
   /** Every case result a run's experiments hold so far, read from their histories (no worker needed). */
-  async results(runId: string, experimentIds: readonly string[]): Promise<CaseResult[]> {
-    const all: CaseResult[] = [];
-    const batch = 8;
-    for (let i = 0; i < experimentIds.length; i += batch) {
-      const parts = await Promise.all(
-        experimentIds.slice(i, i + batch).map((id) =>
-          this.experimentResults(experimentWorkflowId(runId, id)).catch((error: unknown) => {
-            // An experiment never started (an aborted run) has no workflow and no results.
-            if (error instanceof WorkflowNotFoundError) return [];
-            throw error;
-          }),
-        ),
-      );
-      // One at a time: spread into push, 200,000 results passed the stack's room for arguments.
-      for (const part of parts) for (const result of part) all.push(result);
-    }
-    return all;
+  results(runId: string, experimentIds: readonly string[]): Promise<CaseResult[]> {
+    return this.experimentResults.ofRun(runId, experimentIds);
   }
 
   /**
@@ -554,79 +474,13 @@ export class Runs {
   }
 
   /** Runs found through visibility, newest first; `project`, `suite` and `scheduleId` keep those that match. */
-  async *list(
-    options: { project?: string; suite?: string; scheduleId?: string; limit?: number } = {},
-  ): AsyncGenerator<RunListing> {
-    const quote = (value: string) => `'${value.replaceAll("'", "\\'")}'`;
-    const where = [`WorkflowType = 'compareRun'`, `ExecutionStatus != 'ContinuedAsNew'`];
-    if (options.project) where.push(`LlmEvalsProject = ${quote(options.project)}`);
-    if (options.suite) where.push(`LlmEvalsSuite = ${quote(options.suite)}`);
-    if (options.scheduleId) where.push(`LlmEvalsSchedule = ${quote(options.scheduleId)}`);
-    let count = 0;
-    // A page no bigger than asked: the server's default page is 1,000 runs, decoded before the first is yielded.
-    const pageSize = options.limit ? Math.min(options.limit, 1000) : undefined;
-    for await (const run of this.client.workflow.list({
-      query: where.join(' AND '),
-      ...(pageSize ? { pageSize } : {}),
-    })) {
-      const first = (value: unknown) =>
-        Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '';
-      const project = first(run.searchAttributes?.LlmEvalsProject);
-      const scheduleId = first(run.searchAttributes?.LlmEvalsSchedule);
-      yield {
-        runId: first(run.searchAttributes?.LlmEvalsRunId),
-        suite: first(run.searchAttributes?.LlmEvalsSuite),
-        status: run.status.name,
-        state: runStateOf(run.status.name, first(run.searchAttributes?.LlmEvalsState)),
-        startedAt: run.startTime,
-        ...(run.closeTime ? { closedAt: run.closeTime } : {}),
-        ...(project ? { project } : {}),
-        ...(scheduleId ? { scheduleId } : {}),
-      };
-      if (++count >= (options.limit ?? Number.POSITIVE_INFINITY)) return;
-    }
+  list(options: RunFilter = {}): AsyncGenerator<RunListing> {
+    return listRuns(this.client, options);
   }
 
   /** The newest run (of a project, when given), or undefined when there is none. */
   async latest(project?: string): Promise<string | undefined> {
     for await (const run of this.list({ ...(project ? { project } : {}), limit: 1 })) return run.runId;
     return undefined;
-  }
-}
-
-/** A run still going on a server, as visibility names it: its id, suite and project. */
-export interface RunInFlight {
-  runId: string;
-  suite: string;
-  project: string;
-}
-
-/**
- * The runs still going on the server at `address` (every project's), for `server stop` to name before it pulls the
- * server from under them; empty when the server does not answer within `timeoutMs`.
- */
-export async function runsInFlightAt(address: string, timeoutMs = 3000): Promise<RunInFlight[]> {
-  let connection: Connection | undefined;
-  try {
-    connection = await Connection.connect({ address, connectTimeout: timeoutMs });
-    const client = new Client({ connection });
-    const query = `WorkflowType = 'compareRun' AND ExecutionStatus = 'Running'`;
-    const first = (value: unknown) => (Array.isArray(value) && typeof value[0] === 'string' ? value[0] : '');
-    const found: RunInFlight[] = [];
-    await connection.withDeadline(Date.now() + timeoutMs, async () => {
-      for await (const run of client.workflow.list({ query })) {
-        const attributes = run.searchAttributes ?? {};
-        found.push({
-          runId: first(attributes.LlmEvalsRunId) || run.workflowId,
-          suite: first(attributes.LlmEvalsSuite),
-          project: first(attributes.LlmEvalsProject),
-        });
-      }
-    });
-    return found;
-  } catch {
-    return [];
-  } finally {
-    await connection?.close();
   }
 }

@@ -4,7 +4,7 @@ import { userStateDir } from '../dirs.ts';
 import { ensureServer, serverStatus, stopServer } from '../../temporal/server.ts';
 import type { Io } from '../cli/io.ts';
 import type { SuiteFlags } from '../cli/options.ts';
-import { runsInFlightAt } from '../client/runs.ts';
+import { runsInFlightAt } from '../client/run-list.ts';
 
 /** `server stop` refused: runs are going on on the embedded server (exit 1; `--force` stops it anyway). */
 class ServerInUse extends Error {
