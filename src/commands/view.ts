@@ -19,6 +19,18 @@ export interface ViewFlags extends SuiteFlags {
   open?: boolean;
 }
 
+/**
+ * What the view says when it has no Temporal to read: the server `TEMPORAL_ADDRESS` names does not answer, or the
+ * embedded one is not running, which `server start` starts (the view links once, as it starts).
+ */
+function downNotice(env: NodeJS.ProcessEnv): string {
+  const only = 'only the saved snapshots of this project are shown, read-only';
+  return env.TEMPORAL_ADDRESS
+    ? `Temporal at ${env.TEMPORAL_ADDRESS} does not answer: ${only}.`
+    : `Temporal is not running: ${only}. To see every run, start it with \`llm-evals server start\`, then ` +
+        `\`llm-evals view\` again.`;
+}
+
 /** The port `view` serves on unless told: one free port is taken when it is busy. */
 const DEFAULT_PORT = 7357;
 
@@ -45,9 +57,7 @@ export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string
   });
   const saved = new SavedSnapshots(suite ? savedDirOf(suite) : undefined);
   const link = await linkIfRunning({ env: io.env, log: (line) => io.stderr.write(pc.dim(line) + '\n') });
-  const notice = link
-    ? undefined
-    : 'Temporal is not running: only the saved snapshots of this project are shown, read-only.';
+  const notice = link ? undefined : downNotice(io.env);
   const stop = io.watchInterrupt?.();
   let served;
   try {

@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.ts';
+import { ownServerEnv } from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { writeViewSuite } from './view-suite.ts';
@@ -132,7 +133,7 @@ describe('llm-evals view, the command', () => {
     try {
       const [, origin] = await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//);
       expect(view.output().stderr).toContain(
-        'Temporal is not running: only the saved snapshots of this project',
+        'Temporal at 127.0.0.1:1 does not answer: only the saved snapshots of this project are shown, read-only.',
       );
       const home = await fetch(`${origin}/`, { redirect: 'manual' });
       expect(home.headers.get('location')).toBe('/saved');
@@ -146,4 +147,21 @@ describe('llm-evals view, the command', () => {
       await view.done;
     }
   }, 90_000);
+
+  it('with the embedded server not running, says how to start it, and starts none itself', async () => {
+    const env = await ownServerEnv(dir);
+    const view = startCli(['view', '--no-open', '--port', '0'], { cwd: dir, env });
+    try {
+      const [, origin] = await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//);
+      const said =
+        'Temporal is not running: only the saved snapshots of this project are shown, read-only. To see every run, ' +
+        'start it with `llm-evals server start`, then `llm-evals view` again.';
+      expect(view.output().stderr).toContain(said);
+      expect(await (await fetch(`${origin}/saved`)).text()).toContain(said);
+    } finally {
+      view.child.kill('SIGINT');
+      await view.done;
+    }
+    expect((await runCli(['server', 'status'], { cwd: dir, env })).stdout).toMatch(/not running/);
+  }, 60_000);
 });
