@@ -1,3 +1,6 @@
+// Over 400 lines: every command's arguments, flags and help are declared here, in one program, so that the flags
+// shared by several commands are declared once (the *Options helpers) and `--help` reads the same everywhere. The
+// handlers are injected (Commands); this file only parses.
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Io } from './io.ts';
 import type { RenderFlags } from '../commands/render.ts';
