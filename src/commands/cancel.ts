@@ -3,7 +3,7 @@ import type { Io } from '../cli/io.ts';
 import { projectOf } from '../session/open-suite.ts';
 import type { StatusFlags } from '../cli/options.ts';
 import { linkForCommand } from '../session/link.ts';
-import { callsInFlight as callsIn, waitedClauses } from '../core/cancel-wait.ts';
+import { callsInFlight as callsIn, closedWords, waitedClauses } from '../core/cancel-wait.ts';
 import type { BatchCancelWords } from '../core/batch-cancel.ts';
 import { cancelLeftBatches, suiteOfCommand } from '../session/cancel-batches.ts';
 
@@ -61,15 +61,13 @@ export async function cancelCommand(runId: string, flags: StatusFlags, io: Io): 
     }
     const left = await cancelLeftBatches(link, runId, suiteOfCommand(flags, io), io.env);
     if (how === 'terminated') {
-      io.stdout.write(
-        `${pc.yellow('cancelled')} run ${runId}: no worker closed it, so Temporal ended it${joined(left.clauses)}\n`,
-      );
+      io.stdout.write(`${pc.yellow('cancelled')} run ${runId}: ${closedWords(how)}${joined(left.clauses)}\n`);
       return sayLeft(left, io);
     }
     // Said of each call as it truly went: a worker that stopped answering lost the replies of its pool.
     const clauses = calls ? waitedClauses(calls) : waitedFor ? [`waited for ${callsIn(waitedFor)}`] : [];
     io.stdout.write(
-      `${pc.yellow('cancelled')} run ${runId}: no call starts from now on${joined([...clauses, ...left.clauses])}\n`,
+      `${pc.yellow('cancelled')} run ${runId}: ${closedWords(how)}${joined([...clauses, ...left.clauses])}\n`,
     );
     return sayLeft(left, io);
   } finally {

@@ -1,11 +1,10 @@
-import { discover } from '../suite/discover.ts';
 import { loadCases } from '../suite/cases.ts';
 import { readLineup } from '../suite/lineup.ts';
 import { loadSuite, type LoadedSuite } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
 import type { SuiteFlags } from '../cli/options.ts';
 import { recentRunIds, scheduleNames } from '../session/link.ts';
-import { projectOf } from '../session/open-suite.ts';
+import { discoverFromFlags, projectOf } from '../session/open-suite.ts';
 
 const unique = (values: readonly string[]): string[] => [...new Set(values)].sort();
 
@@ -31,12 +30,7 @@ export async function completeCommand(what: string, flags: SuiteFlags, io: Io): 
     io.stdout.write(ids.map((id) => `${id}\n`).join(''));
     return 0;
   }
-  const found = discover({
-    cwd: io.cwd,
-    config: flags.config,
-    helper: flags.helper ?? io.env.LLM_EVALS_HELPER,
-    search: flags.search,
-  });
+  const found = discoverFromFlags(flags, io);
   if (!found) return 0;
   const list = values(await loadSuite(found), what);
   io.stdout.write(list.map((v) => `${v}\n`).join(''));

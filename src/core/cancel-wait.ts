@@ -160,6 +160,11 @@ export function waitedCalls(experiments: readonly WaitedExperiment[]): WaitedCal
   return calls;
 }
 
+/** What cancel says of how the run it cancelled closed: Temporal ended it (no worker did), or its worker closed it. */
+export function closedWords(how: 'cancelled' | 'terminated'): string {
+  return how === 'terminated' ? 'no worker closed it, so Temporal ended it' : 'no call starts from now on';
+}
+
 /** `N calls in flight`, with the right number. */
 export function callsInFlight(n: number): string {
   return `${n} call${n === 1 ? '' : 's'} in flight`;

@@ -9,7 +9,7 @@ import {
   type BatchCancelWords,
 } from '../core/batch-cancel.ts';
 import { reachBatchApi } from '../providers/batch.ts';
-import { discover } from '../suite/discover.ts';
+import { discoverFromFlags } from './open-suite.ts';
 import { loadEnvFiles, loadSuite, type LoadedSuite } from '../suite/load.ts';
 
 /**
@@ -21,12 +21,7 @@ export type FindSuite = () => Promise<LoadedSuite | undefined>;
 /** The suite found from the command's folder and flags, loaded. */
 export function suiteOfCommand(flags: SuiteFlags, io: Io): FindSuite {
   return async () => {
-    const found = discover({
-      cwd: io.cwd,
-      config: flags.config,
-      helper: flags.helper ?? io.env.LLM_EVALS_HELPER,
-      search: flags.search,
-    });
+    const found = discoverFromFlags(flags, io);
     return found ? await loadSuite(found) : undefined;
   };
 }

@@ -17,17 +17,22 @@ function infoBox(io: Io, found: Discovery, name: string): void {
   io.stderr.write(pc.green(box) + '\n');
 }
 
-/**
- * Finds the suite without loading it and prints the info box with its folder's name unless `box` is false; with none
- * found, the warning box and a ConfigError.
- */
-export function findSuite(flags: SuiteFlags, io: Io, box = true): Discovery {
-  const found = discover({
+/** Where the flags and the folder say the suite is (`-C`, `--helper` or LLM_EVALS_HELPER, else a search); none found. */
+export function discoverFromFlags(flags: SuiteFlags, io: Io): Discovery | undefined {
+  return discover({
     cwd: io.cwd,
     config: flags.config,
     helper: flags.helper ?? io.env.LLM_EVALS_HELPER,
     search: flags.search,
   });
+}
+
+/**
+ * Finds the suite without loading it and prints the info box with its folder's name unless `box` is false; with none
+ * found, the warning box and a ConfigError.
+ */
+export function findSuite(flags: SuiteFlags, io: Io, box = true): Discovery {
+  const found = discoverFromFlags(flags, io);
   if (!found) {
     const lines = [
       `No suite found from ${io.cwd}:`,

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
+import { closedWords } from '../core/cancel-wait.ts';
 import { RUN_STATES, type RunState } from '../core/run-state.ts';
 import { esc } from '../report/html-escape.ts';
 import { ASSETS, VIEW_CSP } from './assets.ts';
@@ -58,10 +59,8 @@ function notFound(c: Context, what: string, context: PageContext) {
 
 /** What a cancel from the view says on the run's page, as `llm-evals cancel` says it: the run, then each batch left. */
 function cancelSaid(runId: string, done: CancelDone): NonNullable<PageContext['said']> {
-  const how =
-    done.how === 'terminated' ? 'no worker closed it, so Temporal ended it' : 'no call starts from now on';
   return [
-    { text: [`cancelled run ${runId}: ${how}`, ...done.clauses].join('; ') },
+    { text: [`cancelled run ${runId}: ${closedWords(done.how)}`, ...done.clauses].join('; ') },
     ...done.problems.map((text) => ({ text, problem: true })),
   ];
 }

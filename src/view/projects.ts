@@ -11,10 +11,8 @@ export type CasesOf = (project: string) => Promise<readonly LoadedCase[]>;
  * or `undefined` when there is none or it does not load.
  */
 export async function suiteOf(options: DiscoverOptions, project?: string): Promise<LoadedSuite | undefined> {
-  const found = discover(options);
-  if (!found || (project !== undefined && found.projectDir !== project)) return undefined;
   try {
-    return await loadSuite(found);
+    return await loadFound(options, project);
   } catch {
     return undefined;
   }
@@ -24,9 +22,15 @@ export async function suiteOf(options: DiscoverOptions, project?: string): Promi
  * The suite of a run's project folder, loaded as `llm-evals` run there loads it; `undefined` when the folder holds
  * none. One that does not load throws, so that what cancels a run's batches can say why it could not.
  */
-export async function projectSuite(project: string): Promise<LoadedSuite | undefined> {
-  const found = discover({ cwd: project });
-  return found && found.projectDir === project ? await loadSuite(found) : undefined;
+export function projectSuite(project: string): Promise<LoadedSuite | undefined> {
+  return loadFound({ cwd: project }, project);
+}
+
+/** The suite `discover` finds (of `project` only, when given), loaded; a load that fails throws. */
+async function loadFound(options: DiscoverOptions, project?: string): Promise<LoadedSuite | undefined> {
+  const found = discover(options);
+  if (!found || (project !== undefined && found.projectDir !== project)) return undefined;
+  return loadSuite(found);
 }
 
 /** Where a suite saves its snapshots: the lineup's `results.destination`, else `results/` beside the helper. */
