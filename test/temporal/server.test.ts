@@ -58,6 +58,15 @@ async function withClient<T>(address: string, fn: (client: Client) => Promise<T>
   }
 }
 
+/** Resolves once visibility counts a running workflow; throws after 20 s. */
+async function untilVisible(client: Client): Promise<void> {
+  const until = Date.now() + 20_000;
+  while ((await client.workflow.count('ExecutionStatus="Running"')).count === 0) {
+    if (Date.now() > until) throw new Error('the started workflow never showed in visibility');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 beforeAll(async () => {
   stateDir = await tempDir();
   first = await ensureServer({ stateDir, binary: temporalBinary(), port: await freeServerPort() });
@@ -274,9 +283,15 @@ describe('a server an earlier llm-evals started, without a setting of this versi
     const lines: string[] = [];
     try {
       await checkReachable(info.address, { timeoutMs: 30_000 });
-      await withClient(info.address, (client) =>
-        client.workflow.start('noSuchWorkflow', { taskQueue: 'nobody-polls-this', workflowId: 'in-flight' }),
-      );
+      await withClient(info.address, async (client) => {
+        await client.workflow.start('noSuchWorkflow', {
+          taskQueue: 'nobody-polls-this',
+          workflowId: 'in-flight',
+        });
+        // The server counts running workflows through visibility, which lags a start (more so on a loaded machine):
+        // the case is a workflow it can see.
+        await untilVisible(client);
+      });
       const kept = await ensureServer({ stateDir: dir, binary: temporalBinary(), log: (l) => lines.push(l) });
       expect([kept.reused, kept.pid]).toEqual([true, info.pid]);
       expect(lines).toEqual([
