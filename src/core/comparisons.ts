@@ -90,14 +90,17 @@ function rowsOf(source: ComparisonSource, dataset: string | null, metric: string
   const rows = bases.map((key, index) => {
     const own = results.get(key)!;
     const summary = summarize(own, metricNames, source.settings.parallelism);
-    const sums = new Map<string, [number, number]>();
+    // Sums first, then the cases with repeats divided by their count: no pair per case.
+    const values = new Map<string, number>();
+    const repeats = new Map<string, number>();
     for (const r of own) {
       const v = caseValue(r, metric, builtIn);
       if (v === null) continue;
-      const s = sums.get(r.caseKey) ?? [0, 0];
-      sums.set(r.caseKey, [s[0] + v, s[1] + 1]);
+      const sum = values.get(r.caseKey);
+      if (sum !== undefined) repeats.set(r.caseKey, (repeats.get(r.caseKey) ?? 1) + 1);
+      values.set(r.caseKey, (sum ?? 0) + v);
     }
-    const values = new Map([...sums].map(([k, [sum, count]]) => [k, sum / count]));
+    for (const [k, count] of repeats) values.set(k, values.get(k)! / count);
     return { key, index, summary, values };
   });
   const ranking = source.weights ? 'wscore' : metric;
@@ -164,7 +167,9 @@ export function compareContenders(
     const pairs: [Row, Row][] = [];
     if (options.pairs === 'all') rows.forEach((a, i) => rows.slice(i + 1).forEach((b) => pairs.push([a, b])));
     else if (best !== undefined) rows.forEach((b, i) => i !== best && pairs.push([rows[best]!, b]));
-    const cases = [...new Set(rows.flatMap((r) => [...r.values.keys()]))];
+    const seen = new Set<string>();
+    for (const r of rows) for (const k of r.values.keys()) seen.add(k);
+    const cases = [...seen];
     const together = resampledTogether(rows, cases, options.resamples ?? 10_000, () =>
       seededRandom(seedOf(`${source.runId}|${dataset ?? ''}|${metric}`)),
     );

@@ -70,14 +70,21 @@ export function summarizeFailures(
   experiments: readonly Experiment[],
   results: readonly CaseResult[],
 ): FailureSummary {
-  const byCase = new Map(results.map((r) => [`${r.experimentId}\u0000${r.caseKey}`, r]));
+  // Per experiment, then per case: a key made of both was a string per result, made twice.
+  const byExperiment = new Map<string, Map<string, CaseResult>>();
+  for (const r of results) {
+    let byCase = byExperiment.get(r.experimentId);
+    if (!byCase) byExperiment.set(r.experimentId, (byCase = new Map<string, CaseResult>()));
+    byCase.set(r.caseKey, r);
+  }
   return contenders.flatMap((contender) => {
     const groups = new Map<string, { count: number; example: string; order: number }>();
     let cases = 0;
     let scored = 0;
     for (const e of experiments.filter((x) => x.contender === contender.key)) {
+      const byCase = byExperiment.get(e.id);
       for (const key of e.caseKeys) {
-        const result = byCase.get(`${e.id}\u0000${key}`);
+        const result = byCase?.get(key);
         if (!result) continue;
         cases++;
         if (result.status !== 'error') scored++;

@@ -90,28 +90,63 @@ export function addUsage(a: Usage, b: Usage): Usage {
 /** The outcomes or diagnostics of a result that has none: one frozen record for every such result. */
 const NONE: Readonly<Record<string, never>> = Object.freeze({});
 
-/** How many distinct sets of metric values a {@link ResultSharing} keeps: metrics of 0s and 1s make few. */
-const METRIC_SETS = 1_000;
+/** How many distinct sets of metric values, usages or experiment ids a {@link ResultSharing} keeps. */
+const SHARED_SETS = 1_000;
 
 /**
  * Makes results decoded one by one share the parts most of them have in common, so that holding 200,000 of them
- * (a report of a big run) costs less: an empty `outcomes` or `diagnostics` becomes one frozen empty record, and equal
- * `metrics` one frozen record, for the first {@link METRIC_SETS} sets seen (scores of 0 and 1 repeat; a continuous
- * score rarely does, and is then left as it is). Shared parts are frozen: a result is read, never changed in place.
+ * (a report of a big run) costs less: an empty `outcomes` or `diagnostics` becomes one frozen empty record; equal
+ * `metrics`, equal `usage` and equal experiment ids one each, for the first {@link SHARED_SETS} of each seen (scores
+ * of 0 and 1 repeat, and a fixed prompt's tokens; a continuous score rarely does, and is then left as it is); and a
+ * start or finish time equal to the previous result's (cases that started or ended together) that result's string.
+ * Shared parts are frozen: a result is read, never changed in place.
  */
 export class ResultSharing {
-  private readonly metricSets = new Map<string, CaseResult['metrics']>();
+  private readonly metricSets = new Shared<CaseResult['metrics']>();
+  private readonly usages = new Shared<Usage>();
+  private readonly experimentIds = new Map<string, string>();
+  private previous: CaseResult | undefined;
 
   /** The result, its parts now shared where they can be (it is changed in place: give it only a fresh one). */
   share(result: CaseResult): CaseResult {
     if (isEmpty(result.outcomes)) result.outcomes = NONE;
     if (isEmpty(result.diagnostics)) result.diagnostics = NONE;
-    const key = JSON.stringify(result.metrics);
-    const known = this.metricSets.get(key);
-    if (known) result.metrics = known;
-    else if (this.metricSets.size < METRIC_SETS) this.metricSets.set(key, Object.freeze(result.metrics));
+    result.metrics = this.metricSets.of(result.metrics);
+    result.usage = this.usages.of(result.usage);
+    const id = this.experimentIds.get(result.experimentId);
+    if (id !== undefined) result.experimentId = id;
+    else if (this.experimentIds.size < SHARED_SETS)
+      this.experimentIds.set(result.experimentId, result.experimentId);
+    const previous = this.previous;
+    if (previous) {
+      result.startedAt = sameTime(result.startedAt, previous);
+      result.finishedAt = sameTime(result.finishedAt, previous);
+    }
+    this.previous = result;
     return result;
   }
+}
+
+/** Records equal as JSON made one frozen record, for the first {@link SHARED_SETS} seen. */
+class Shared<T extends object> {
+  private readonly known = new Map<string, T>();
+
+  of(record: T): T {
+    const key = JSON.stringify(record);
+    const known = this.known.get(key);
+    if (known) return known;
+    if (this.known.size < SHARED_SETS) this.known.set(key, Object.freeze(record));
+    return record;
+  }
+}
+
+/** `time` as the previous result's string for it when equal to one of that result's times. */
+function sameTime(time: string, previous: CaseResult): string {
+  return time === previous.startedAt
+    ? previous.startedAt
+    : time === previous.finishedAt
+      ? previous.finishedAt
+      : time;
 }
 
 function isEmpty(record: object): boolean {

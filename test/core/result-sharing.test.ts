@@ -60,4 +60,41 @@ describe('ResultSharing', () => {
       sharing.share(decoded({ similarity: 0.001 })).metrics,
     );
   });
+
+  it('gives equal usages one frozen record and equal experiment ids one string, and leaves others their own', () => {
+    const sharing = new ResultSharing();
+    const a = sharing.share(decoded({ exact: 1 }));
+    const b = sharing.share(decoded({ exact: 1 }));
+    const c = sharing.share(
+      decoded({ exact: 1 }, { usage: { inputTokens: 4, outputTokens: 2, costUsd: 0.001 } }),
+    );
+    expect(b.usage).toBe(a.usage);
+    expect(Object.isFrozen(a.usage)).toBe(true);
+    expect(c.usage).not.toBe(a.usage);
+    expect(c.usage).toEqual({ inputTokens: 4, outputTokens: 2, costUsd: 0.001 });
+    expect(sharing.share(decoded({ exact: 1 }, { experimentId: 'e2' })).experimentId).toBe('e2');
+    expect(JSON.stringify(b)).toBe(JSON.stringify(decoded({ exact: 1 })));
+  });
+
+  // One string for times equal to the previous result's is not seen from JavaScript (strings compare by value); what a
+  // test can hold is that no time changes, whichever of the previous result's it equals. The memory is benched.
+  it.each<[string, Partial<CaseResult>]>([
+    ['started together', { finishedAt: '2026-12-03T00:00:00.200Z' }],
+    ['ended together', { startedAt: '2026-12-03T00:00:00.050Z' }],
+    [
+      'one starting as the other ended',
+      { startedAt: '2026-12-03T00:00:00.100Z', finishedAt: '2026-12-03T00:00:00.300Z' },
+    ],
+    [
+      'one ending as the other started',
+      { startedAt: '2026-12-02T23:59:59.000Z', finishedAt: '2026-12-03T00:00:00.000Z' },
+    ],
+    ['apart', { startedAt: '2026-12-03T00:00:01.000Z', finishedAt: '2026-12-03T00:00:01.100Z' }],
+  ])('keeps the times of results %s as they were', (_, times) => {
+    const sharing = new ResultSharing();
+    sharing.share(decoded({ exact: 1 }));
+    const b = sharing.share(decoded({ exact: 1 }, times));
+    const expected = decoded({ exact: 1 }, times);
+    expect([b.startedAt, b.finishedAt]).toEqual([expected.startedAt, expected.finishedAt]);
+  });
 });
