@@ -4,10 +4,11 @@ import type { Io } from '../cli/io.ts';
 import type { SuiteFlags } from '../cli/options.ts';
 import { ConfigError } from '../errors.ts';
 import { openInBrowser } from '../output/open-browser.ts';
-import { linkIfRunning } from '../client/connect.ts';
+import { linkIfRunning, type TemporalLink } from '../client/connect.ts';
 import { casesByProject, savedDirOf, suiteOf } from '../view/projects.ts';
 import { SavedSnapshots } from '../view/saved.ts';
 import { LOOPBACK, serveView } from '../view/serve.ts';
+import type { ViewSource } from '../view/model.ts';
 import { TemporalSource } from '../view/temporal-source.ts';
 
 /** The flags of `view`. */
@@ -21,14 +22,44 @@ export interface ViewFlags extends SuiteFlags {
 
 /**
  * What the view says when it has no Temporal to read: the server `TEMPORAL_ADDRESS` names does not answer, or the
- * embedded one is not running, which `server start` starts (the view links once, as it starts).
+ * embedded one is not running, which `server start` starts (a page asked for after that links the view to it).
  */
 function downNotice(env: NodeJS.ProcessEnv): string {
   const only = 'only the saved snapshots of this project are shown, read-only';
   return env.TEMPORAL_ADDRESS
     ? `Temporal at ${env.TEMPORAL_ADDRESS} does not answer: ${only}.`
     : `Temporal is not running: ${only}. To see every run, start it with \`llm-evals server start\`, then ` +
-        `\`llm-evals view\` again.`;
+        'reload the page.';
+}
+
+/**
+ * How often at most a view started without the Temporal `TEMPORAL_ADDRESS` names tries again to link to it, as
+ * requests come: a try at an address that does not answer waits up to 2 s. The embedded server is looked for at each
+ * request (its record and a local port that refuses at once), so the reload after `server start` shows every run.
+ */
+const RELINK_EVERY_MS = 5_000;
+
+/**
+ * Links to Temporal for the first request after it came up: tried by requests (a remote address at most every
+ * {@link RELINK_EVERY_MS}); requests that come while a try goes on wait for it.
+ */
+function relinker(
+  env: NodeJS.ProcessEnv,
+  log: (line: string) => void,
+  linked: (link: TemporalLink) => ViewSource,
+): () => Promise<ViewSource | undefined> {
+  let next = 0;
+  let trying: Promise<ViewSource | undefined> | undefined;
+  return () => {
+    if (trying) return trying;
+    if (Date.now() < next) return Promise.resolve(undefined);
+    next = env.TEMPORAL_ADDRESS ? Date.now() + RELINK_EVERY_MS : 0;
+    trying = linkIfRunning({ env, log })
+      .then((link) => (link ? linked(link) : undefined))
+      .catch(() => undefined)
+      .finally(() => (trying = undefined));
+    return trying;
+  };
 }
 
 /** The port `view` serves on unless told: one free port is taken when it is busy. */
@@ -56,13 +87,22 @@ export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string
     ...(flags.search === false ? { search: false } : {}),
   });
   const saved = new SavedSnapshots(suite ? savedDirOf(suite) : undefined);
-  const link = await linkIfRunning({ env: io.env, log: (line) => io.stderr.write(pc.dim(line) + '\n') });
+  const log = (line: string) => io.stderr.write(pc.dim(line) + '\n');
+  let link = await linkIfRunning({ env: io.env, log });
   const notice = link ? undefined : downNotice(io.env);
+  const sourceOf = (linked: TemporalLink) => new TemporalSource(linked, casesByProject(suite), io.env);
   const stop = io.watchInterrupt?.();
   let served;
   try {
     served = await serveView(host, flags.port ?? DEFAULT_PORT, {
-      ...(link ? { source: new TemporalSource(link, casesByProject(suite), io.env) } : {}),
+      ...(link
+        ? { source: sourceOf(link) }
+        : {
+            relink: relinker(io.env, log, (linked) => {
+              link = linked;
+              return sourceOf(linked);
+            }),
+          }),
       saved,
       ...(token ? { token } : {}),
       csrf: randomBytes(18).toString('base64url'),

@@ -25,6 +25,11 @@ import type { SavedSnapshots } from './saved.ts';
 export interface ViewOptions {
   /** Temporal's runs; absent when Temporal is down (only saved snapshots then). */
   source?: ViewSource;
+  /**
+   * Without a source: tries to link to Temporal again, for a request after it came up (`server start` once the view
+   * runs); undefined while it is still down. The notice goes once it links.
+   */
+  relink?: () => Promise<ViewSource | undefined>;
   saved: SavedSnapshots;
   /** The token every request must carry (once in `?token=`, then as a cookie); for a non-loopback host. */
   token?: string;
@@ -85,6 +90,7 @@ function filterOf(c: Context): RunsFilter {
 export function createViewApp(options: ViewOptions): Hono {
   const app = new Hono();
   const context: PageContext = options.notice ? { notice: options.notice } : {};
+  let source = options.source;
   // What a change just made said of a run, for its page to show once (the change answers with a redirect to it).
   const said = new Map<string, NonNullable<PageContext['said']>>();
 
@@ -102,6 +108,10 @@ export function createViewApp(options: ViewOptions): Hono {
       const cookie = cookieOf(c.req.header('cookie'));
       if (!cookie || !same(cookie, options.token))
         return c.text('a token is needed: open the URL the view printed', 401);
+    }
+    if (!source && options.relink) {
+      source = await options.relink();
+      if (source) delete context.notice;
     }
     await next();
     c.header('Content-Security-Policy', VIEW_CSP);
@@ -135,30 +145,30 @@ export function createViewApp(options: ViewOptions): Hono {
   app.get('/favicon.ico', (c) => c.body(null, 204));
 
   app.get('/', async (c) => {
-    if (!options.source) return c.redirect('/saved', 303);
+    if (!source) return c.redirect('/saved', 303);
     const filter = filterOf(c);
     // From visibility alone, at once: the page's script fetches the counted rows (each reads its run's histories).
-    return c.html(runsPage(await options.source.runs(filter, false), filter, context));
+    return c.html(runsPage(await source.runs(filter, false), filter, context));
   });
 
   app.get('/fragment/runs', async (c) => {
-    if (!options.source) return notFound(c, 'Temporal is not linked', context);
-    const page = await options.source.runs(filterOf(c));
+    if (!source) return notFound(c, 'Temporal is not linked', context);
+    const page = await source.runs(filterOf(c));
     return c.html(runsRowsHtml(page), 200, { 'x-live': anyLive(page.rows) ? '1' : '0' });
   });
 
   app.get('/fragment/row/:runId', async (c) => {
     const id = c.req.param('runId');
-    if (!options.source || !validRunId(id)) return notFound(c, 'no such run on this Temporal', context);
+    if (!source || !validRunId(id)) return notFound(c, 'no such run on this Temporal', context);
     // A run that cannot be read leaves the list, as the counted list leaves it off: its line becomes nothing.
-    const row = await options.source.row(id);
+    const row = await source.row(id);
     return c.html(row ? rowHtml(row) : '');
   });
 
   const run = async (c: Context): Promise<RunView | undefined> => {
     const id = c.req.param('runId') ?? '';
-    if (!options.source || !validRunId(id)) return undefined;
-    return options.source.run(id);
+    if (!source || !validRunId(id)) return undefined;
+    return source.run(id);
   };
 
   app.get('/runs/:runId', async (c) => {
@@ -179,7 +189,7 @@ export function createViewApp(options: ViewOptions): Hono {
 
   app.get('/runs/:runId/live', async (c) => {
     const id = c.req.param('runId');
-    const view = options.source && validRunId(id) ? await options.source.live(id) : undefined;
+    const view = source && validRunId(id) ? await source.live(id) : undefined;
     if (!view) return notFound(c, 'no such run on this Temporal', context);
     return c.html(liveHtml(view), 200, { 'x-live': view.closed ? '0' : '1' });
   });
@@ -193,9 +203,9 @@ export function createViewApp(options: ViewOptions): Hono {
   const change = (action: 'cancel' | 'continue' | 'stop') =>
     app.post(`/runs/:runId/${action}`, async (c) => {
       const id = c.req.param('runId');
-      if (!options.source || !validRunId(id)) return notFound(c, 'no such run on this Temporal', context);
-      if (action === 'cancel') said.set(id, cancelSaid(id, await options.source.cancel(id)));
-      else await options.source.answer(id, action === 'continue');
+      if (!source || !validRunId(id)) return notFound(c, 'no such run on this Temporal', context);
+      if (action === 'cancel') said.set(id, cancelSaid(id, await source.cancel(id)));
+      else await source.answer(id, action === 'continue');
       return c.redirect(runHref(id), 303);
     });
   change('cancel');
@@ -205,12 +215,12 @@ export function createViewApp(options: ViewOptions): Hono {
   app.get('/diff', async (c) => {
     const a = c.req.query('a') ?? '';
     const b = c.req.query('b') ?? '';
-    if (!options.source) return notFound(c, 'Temporal is not linked', context);
+    if (!source) return notFound(c, 'Temporal is not linked', context);
     if (!a || !b) return c.html(diffPage(a, b, undefined, undefined, context));
     if (!validRunId(a) || !validRunId(b))
       return c.html(diffPage(a, b, undefined, 'not run ids', context), 404);
     try {
-      return c.html(diffPage(a, b, await options.source.diff(a, b), undefined, context));
+      return c.html(diffPage(a, b, await source.diff(a, b), undefined, context));
     } catch (error) {
       if ((error as { exitCode?: number }).exitCode !== 2) throw error;
       return c.html(diffPage(a, b, undefined, (error as Error).message, context), 404);
@@ -218,9 +228,7 @@ export function createViewApp(options: ViewOptions): Hono {
   });
 
   app.get('/schedule', async (c) => {
-    const show =
-      options.source &&
-      (await options.source.schedule(c.req.query('project') ?? '', c.req.query('name') ?? ''));
+    const show = source && (await source.schedule(c.req.query('project') ?? '', c.req.query('name') ?? ''));
     return show ? c.html(schedulePage(show, context)) : notFound(c, 'no such schedule', context);
   });
 

@@ -148,20 +148,29 @@ describe('llm-evals view, the command', () => {
     }
   }, 90_000);
 
-  it('with the embedded server not running, says how to start it, and starts none itself', async () => {
+  it('with the embedded server not running, says how to start it, starts none itself, and links once it runs', async () => {
     const env = await ownServerEnv(dir);
     const view = startCli(['view', '--no-open', '--port', '0'], { cwd: dir, env });
     try {
       const [, origin] = await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//);
       const said =
         'Temporal is not running: only the saved snapshots of this project are shown, read-only. To see every run, ' +
-        'start it with `llm-evals server start`, then `llm-evals view` again.';
+        'start it with `llm-evals server start`, then reload the page.';
       expect(view.output().stderr).toContain(said);
       expect(await (await fetch(`${origin}/saved`)).text()).toContain(said);
+      expect((await fetch(`${origin}/`, { redirect: 'manual' })).headers.get('location')).toBe('/saved');
+      expect((await runCli(['server', 'status'], { cwd: dir, env })).stdout).toMatch(/not running/);
+      // The user starts it as the page says, and reloads: the first page asked for links the view.
+      expect((await runCli(['server', 'start'], { cwd: dir, env })).code).toBe(0);
+      const home = await fetch(`${origin}/`, { redirect: 'manual' });
+      expect(home.status).toBe(200);
+      const page = await home.text();
+      expect(page).toContain('<h1>Runs');
+      expect(page).not.toContain('Temporal is not running');
     } finally {
       view.child.kill('SIGINT');
       await view.done;
+      await runCli(['server', 'stop', '--force'], { cwd: dir, env });
     }
-    expect((await runCli(['server', 'status'], { cwd: dir, env })).stdout).toMatch(/not running/);
-  }, 60_000);
+  }, 90_000);
 });
