@@ -1,10 +1,11 @@
 import type { Usage } from '../api/types.ts';
-import type { CaseResult } from './results.ts';
+import { addKnown, type CaseResult } from './results.ts';
 
 /** The mean of the numbers given, skipping `null`; `null` when there are none. */
 export function meanSkippingNull(values: readonly (number | null | undefined)[]): number | null {
-  const present = values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v));
-  return present.length ? present.reduce((a, b) => a + b, 0) / present.length : null;
+  const mean = new RunningMean();
+  for (const value of values) mean.add(value);
+  return mean.mean();
 }
 
 /** The 95th percentile by nearest rank; `null` for no values. */
@@ -106,9 +107,9 @@ export function summarize(
       latencyMean.add(r.latency);
     }
     if (r.truncated) truncated++;
-    inputTokens = add(inputTokens, r.usage.inputTokens);
-    outputTokens = add(outputTokens, r.usage.outputTokens);
-    costUsd = add(costUsd, r.usage.costUsd);
+    inputTokens = addKnown(inputTokens, r.usage.inputTokens);
+    outputTokens = addKnown(outputTokens, r.usage.outputTokens);
+    costUsd = addKnown(costUsd, r.usage.costUsd);
   }
   return {
     cases: n,
@@ -123,12 +124,7 @@ export function summarize(
   };
 }
 
-/** A usage figure added as `addUsage` adds them: unknown only while every part is. */
-function add(sum: number | null, value: number | null): number | null {
-  return sum === null ? value : value === null ? sum : sum + value;
-}
-
-/** {@link meanSkippingNull} kept as it goes: the same sum, in the same order. */
+/** A mean that skips what is not a finite number, kept as it goes. */
 class RunningMean {
   private sum = 0;
   private count = 0;

@@ -79,12 +79,16 @@ export const UNKNOWN_USAGE: Usage = { inputTokens: null, outputTokens: null, cos
 
 /** Adds usages; a part that is unknown leaves the sum unknown only if every part is. */
 export function addUsage(a: Usage, b: Usage): Usage {
-  const add = (x: number | null, y: number | null) => (x === null ? y : y === null ? x : x + y);
   return {
-    inputTokens: add(a.inputTokens, b.inputTokens),
-    outputTokens: add(a.outputTokens, b.outputTokens),
-    costUsd: add(a.costUsd, b.costUsd),
+    inputTokens: addKnown(a.inputTokens, b.inputTokens),
+    outputTokens: addKnown(a.outputTokens, b.outputTokens),
+    costUsd: addKnown(a.costUsd, b.costUsd),
   };
+}
+
+/** One usage figure added to another, as {@link addUsage} adds them: unknown only while both are. */
+export function addKnown(sum: number | null, value: number | null): number | null {
+  return sum === null ? value : value === null ? sum : sum + value;
 }
 
 /** The outcomes or diagnostics of a result that has none: one frozen record for every such result. */
