@@ -1,9 +1,9 @@
 import type { Client } from '@temporalio/client';
-import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import type { BatchRef, BatchRoundTask, SubmittedBatch } from '../../activities/batch.ts';
 import type { SentBatch } from '../core/batch-cancel.ts';
 import type { BatchWait } from '../core/progress.ts';
+import { payloadValue } from './payload-value.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -20,9 +20,7 @@ export function batchWaitInEvents(events: readonly HistoryEvent[]): BatchWait | 
     if (schedule) {
       const type = schedule.activityType?.name ?? '';
       const task =
-        type === 'submitBatch'
-          ? fromPayloadsAtIndex<BatchRoundTask>(defaultPayloadConverter, 0, schedule.input?.payloads)
-          : undefined;
+        type === 'submitBatch' ? payloadValue<BatchRoundTask>(schedule.input?.payloads) : undefined;
       scheduled.set(String(event.eventId), {
         type,
         ...(task ? { round: task.round, provider: task.contender.provider } : {}),
@@ -32,15 +30,11 @@ export function batchWaitInEvents(events: readonly HistoryEvent[]): BatchWait | 
     const what = completed ? scheduled.get(String(completed.scheduledEventId)) : undefined;
     if (what?.type === 'receiveBatch') wait = undefined;
     if (what?.type === 'pollBatch' && wait) {
-      const status = fromPayloadsAtIndex<{ completed: number; failed: number }>(
-        defaultPayloadConverter,
-        0,
-        completed?.result?.payloads,
-      );
+      const status = payloadValue<{ completed: number; failed: number }>(completed?.result?.payloads);
       if (status) wait = { ...wait, done: status.completed + status.failed };
     }
     if (what?.type !== 'submitBatch') continue;
-    const sent = fromPayloadsAtIndex<SubmittedBatch>(defaultPayloadConverter, 0, completed?.result?.payloads);
+    const sent = payloadValue<SubmittedBatch>(completed?.result?.payloads);
     wait = sent?.batchId
       ? {
           batchId: sent.batchId,
@@ -66,13 +60,13 @@ export function sentBatchesInEvents(events: readonly HistoryEvent[]): SentBatch[
   for (const event of events) {
     const schedule = event.activityTaskScheduledEventAttributes;
     if (schedule) {
-      const input = fromPayloadsAtIndex<unknown>(defaultPayloadConverter, 0, schedule.input?.payloads);
+      const input = payloadValue<unknown>(schedule.input?.payloads);
       scheduled.set(String(event.eventId), { type: schedule.activityType?.name ?? '', input });
     }
     const completed = event.activityTaskCompletedEventAttributes;
     const what = completed ? scheduled.get(String(completed.scheduledEventId)) : undefined;
     if (!what) continue;
-    const result = fromPayloadsAtIndex<unknown>(defaultPayloadConverter, 0, completed?.result?.payloads);
+    const result = payloadValue<unknown>(completed?.result?.payloads);
     if (what.type === 'submitBatch') {
       const task = what.input as BatchRoundTask;
       const made = result as SubmittedBatch | undefined;

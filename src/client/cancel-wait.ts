@@ -3,7 +3,6 @@
 // the run or the run is to be ended.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Client, WorkflowExecutionDescription } from '@temporalio/client';
-import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import {
   CLOSED_EXPERIMENT,
   inFlightBy,
@@ -17,6 +16,7 @@ import { runWorkflowId } from '../core/run-input.ts';
 import { protoMs } from './namespace.ts';
 import { pollTimesOf } from './schedule-runs.ts';
 import type { Runs } from './runs.ts';
+import { payloadValue } from './payload-value.ts';
 
 /** How often `cancel` looks whether a worker still serves the run it is waiting for. */
 const CANCEL_LOOK_MS = 2000;
@@ -162,11 +162,7 @@ function pendingOf(described: WorkflowExecutionDescription): PendingWork[] {
   const activities = (described.raw.pendingActivities ?? []).map((activity): PendingWork => {
     const seenAt = protoMs(activity.lastHeartbeatTime) ?? protoMs(activity.lastStartedTime);
     const details = activity.heartbeatDetails?.payloads?.length
-      ? fromPayloadsAtIndex<{ calls?: unknown } | undefined>(
-          defaultPayloadConverter,
-          0,
-          activity.heartbeatDetails.payloads,
-        )
+      ? payloadValue<{ calls?: unknown } | undefined>(activity.heartbeatDetails.payloads)
       : undefined;
     return {
       type: activity.activityType?.name ?? '',

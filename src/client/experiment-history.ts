@@ -1,10 +1,10 @@
 import type { Client } from '@temporalio/client';
-import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
 import type { ExchangeRequest, RetryReport } from '../core/experiment-state.ts';
 import { ResultSharing, type CaseResult } from '../core/results.ts';
 import type { RetryOutcome } from '../../activities/run-case.ts';
 import type { PoolResult } from '../../activities/run-cases.ts';
+import { payloadValue } from './payload-value.ts';
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
@@ -23,14 +23,10 @@ export function resultsInEvents(
   for (const event of events) {
     const accepted = event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input;
     if (accepted?.name === 'exchange') {
-      const request = fromPayloadsAtIndex<ExchangeRequest>(
-        defaultPayloadConverter,
-        0,
-        accepted.args?.payloads,
-      );
+      const request = payloadValue<ExchangeRequest>(accepted.args?.payloads);
       for (const item of request?.settled ?? []) if ('result' in item) push(item.result);
     } else if (accepted?.name === 'retry') {
-      const report = fromPayloadsAtIndex<RetryReport>(defaultPayloadConverter, 0, accepted.args?.payloads);
+      const report = payloadValue<RetryReport>(accepted.args?.payloads);
       if (report?.result) push(report.result);
     }
     const schedule = event.activityTaskScheduledEventAttributes;
@@ -39,10 +35,10 @@ export function resultsInEvents(
     const type = completed ? scheduled.get(String(completed.scheduledEventId)) : undefined;
     const payloads = completed?.result?.payloads;
     if (type === 'runCase') {
-      const outcome = fromPayloadsAtIndex<RetryOutcome>(defaultPayloadConverter, 0, payloads);
+      const outcome = payloadValue<RetryOutcome>(payloads);
       if (outcome && 'result' in outcome) push(outcome.result);
     } else if (type === 'runCases') {
-      const pool = fromPayloadsAtIndex<PoolResult>(defaultPayloadConverter, 0, payloads);
+      const pool = payloadValue<PoolResult>(payloads);
       for (const item of pool?.settled ?? []) if ('result' in item) push(item.result);
     }
   }

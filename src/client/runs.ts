@@ -7,7 +7,6 @@ import {
   WorkflowNotFoundError,
   type Client,
 } from '@temporalio/client';
-import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import { newGate, type GateState } from '../core/coordinator.ts';
 import type { SentBatch } from '../core/batch-cancel.ts';
 import type { BatchWait, ExperimentProgress, RunProgress } from '../core/progress.ts';
@@ -39,6 +38,7 @@ import { polledWithin } from '../core/cancel-wait.ts';
 import { pollTimesOf } from './schedule-runs.ts';
 import { ExperimentResults } from './run-results.ts';
 import { listRuns, type RunFilter, type RunListing } from './run-list.ts';
+import { payloadValue } from './payload-value.ts';
 
 export type { RunResult };
 export type { RunListing } from './run-list.ts';
@@ -237,7 +237,7 @@ export class Runs {
       maximumPageSize: 1,
     });
     const started = first.history?.events?.[0]?.workflowExecutionStartedEventAttributes;
-    const input = fromPayloadsAtIndex<RunInput>(defaultPayloadConverter, 0, started?.input?.payloads);
+    const input = payloadValue<RunInput>(started?.input?.payloads);
     const header = RunHeaderSchema.safeParse(description.memo?.header);
     if (!input || !header.success) throw new Error(`workflow ${handle.workflowId} is not an llm-evals run`);
     const status = description.status.name;

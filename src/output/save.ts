@@ -69,7 +69,9 @@ function* snapshotPieces(snapshot: Snapshot): Generator<string> {
         // Parsed again only when it would read back otherwise: a result decoded from Temporal's JSON is kept, with
         // the parts it shares with others (see ResultSharing), instead of a fresh copy of each.
         if (!readsBackAsIs(item)) value[j] = JSON.parse(line) as unknown;
-        yield `${j ? ',' : '['}\n    ${line}`;
+        // Two pieces, not one joined string: the writer encodes each as it comes, with no copy.
+        yield j ? ',\n    ' : '[\n    ';
+        yield line;
       }
       yield '\n  ]';
     } else {

@@ -46,6 +46,22 @@ describe('saveSnapshot and readSnapshot', () => {
     expect(readSnapshot(file, 0)).toEqual(snapshot);
   });
 
+  it('writes text of every width across its megabyte writes: accents, emoji, and a reply larger than a write', () => {
+    const base = snapshotFixture({ score: 1 });
+    const first = base.results[0]!;
+    // 3-byte and 4-byte characters fall on every side of each megabyte the writer fills; one reply alone is larger.
+    const results = Array.from({ length: 3_000 }, (_, i) => ({
+      ...first,
+      caseKey: `${first.caseKey}-${i}`,
+      reply: `réponse ${i} ✓ 😀 `.repeat(1 + (i % 40)),
+    }));
+    results.push({ ...first, caseKey: 'huge', reply: '😀€é'.repeat(300_000) });
+    const snapshot = { ...base, results };
+    const text = readFileSync(saveSnapshot(snapshot, join(dir, 'wide')), 'utf8');
+    expect(Buffer.byteLength(text)).toBeGreaterThan(3 * (1 << 20));
+    expect(JSON.parse(text)).toEqual(snapshot);
+  });
+
   it('leaves the snapshot in memory as its file reads back: no undefined key, NaN as null', () => {
     const snapshot = snapshotFixture({ score: 1 });
     const first = snapshot.results[0]!;
