@@ -8,28 +8,30 @@
 export const LEAN_V8_FLAGS = ['--max-semi-space-size=2', '--heap-growing-percent=25'];
 
 /**
- * The flags of the commands that load a suite and exit (`cases`, `verify`, `start`): 8 MB semi-spaces. At 2 MB, a
- * quarter of loading 100,000 cases went to scavenges that copy cases which survive anyway; at 8 MB it takes 0.88 of
- * the time for about 35 MB more (`bench/RESULTS.md`). The view, which lives on, keeps 2 MB.
+ * The flags of the commands that load a suite or a run and exit (`cases`, `verify`, `start`, `report`): 8 MB
+ * semi-spaces. At 2 MB, a quarter of loading 100,000 cases went to scavenges that copy cases which survive anyway;
+ * at 8 MB it takes 0.88 of the time for about 35 MB more (`bench/RESULTS.md`). The view, which lives on, keeps 2 MB.
+ * `report` of 100,000 × 2 results peaks at 406 MiB with these flags against 439 with {@link SERVING_V8_FLAGS}, for
+ * 5 % more wall time (7.2 s against 7.0; 6 paired runs, load 1.4–2.1). It took them once its statistics stopped
+ * making arrays per result: before, with these flags it took 20.2 s instead of 14.0.
  */
 export const SUITE_V8_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=25'];
 
 /**
- * The flags of a standalone worker, of `report` and of `resume` (a worker that ends with a report), whose memory at
- * 100,000 × 2 cases is mostly old generation that V8 let grow to twice what was alive: 8 MB semi-spaces, and an old
- * generation grown by half at a time. The worker of `bench/big-run.ts 100000 2` peaked at 723 MB instead of 849, in
- * a run no slower (one run each, load about 1.5); `report` of its 200,000 results at 559–566 MB in 7.6–7.9 s instead
- * of 828–857 MB in 6.8–7.4 s (runs one after the other, load about 1.2).
+ * The flags of a standalone worker and of `resume` (a worker that ends with a report), whose memory at 100,000 × 2
+ * cases is mostly old generation that V8 let grow to twice what was alive: 8 MB semi-spaces, and an old generation
+ * grown by half at a time. The worker of `bench/big-run.ts 100000 2` peaked at 723 MB instead of 849, in a run no
+ * slower (one run each, load about 1.5).
  */
 export const SERVING_V8_FLAGS = ['--max-semi-space-size=8', '--heap-growing-percent=50'];
 
 /**
  * The commands that run lean: those that read the whole suite or a run's saved results and exit, whose memory at
  * 100,000 cases is mostly V8's young generation (`bench/big-run.ts`: `cases` 358 → 220 MB, `start` 331 → 209 MB,
- * in the same time). A standalone worker, `report` and `resume` take {@link SERVING_V8_FLAGS}: with the suite's
- * flags the worker ran 100,000 × 2 cases 40 % slower (1,209 vs 1,693 cases/s), and `report` took 20.2 s instead of
- * 14.0. `compare` and `run`, which plan and serve a run in process, are left at V8's sizes: their speed is what
- * `bench/throughput.ts` holds, and these flags were not measured there.
+ * in the same time). A standalone worker and `resume` take {@link SERVING_V8_FLAGS}: with the suite's flags the
+ * worker ran 100,000 × 2 cases 40 % slower (1,209 vs 1,693 cases/s). `compare` and `run`, which plan and serve a
+ * run in process, are left at V8's sizes: their speed is what `bench/throughput.ts` holds, and these flags were not
+ * measured there.
  */
 const LEAN_COMMANDS = new Map([
   ['cases', SUITE_V8_FLAGS],
@@ -37,7 +39,7 @@ const LEAN_COMMANDS = new Map([
   ['start', SUITE_V8_FLAGS],
   ['view', LEAN_V8_FLAGS],
   ['worker', SERVING_V8_FLAGS],
-  ['report', SERVING_V8_FLAGS],
+  ['report', SUITE_V8_FLAGS],
   ['resume', SERVING_V8_FLAGS],
 ]);
 

@@ -24,7 +24,7 @@ describe('a command that reads a whole suite or run, relaunched with a small hea
       ['/node', ...SERVING_V8_FLAGS, BIN, 'worker', '--until', 'r1'],
     ],
     ['compare, which serves its run in process', [], ['compare'], {}, undefined],
-    ['report', [], ['report', 'r1'], {}, ['/node', ...SERVING_V8_FLAGS, BIN, 'report', 'r1']],
+    ['report', [], ['report', 'r1'], {}, ['/node', ...SUITE_V8_FLAGS, BIN, 'report', 'r1']],
     [
       'resume, a worker ending in a report',
       [],
