@@ -161,9 +161,7 @@ export async function pendingWork(
 function pendingOf(described: WorkflowExecutionDescription): PendingWork[] {
   const activities = (described.raw.pendingActivities ?? []).map((activity): PendingWork => {
     const seenAt = protoMs(activity.lastHeartbeatTime) ?? protoMs(activity.lastStartedTime);
-    const details = activity.heartbeatDetails?.payloads?.length
-      ? payloadValue<{ calls?: unknown } | undefined>(activity.heartbeatDetails.payloads)
-      : undefined;
+    const details = payloadValue<{ calls?: unknown }>(activity.heartbeatDetails?.payloads);
     return {
       type: activity.activityType?.name ?? '',
       workflowId: described.workflowId,
