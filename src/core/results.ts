@@ -91,8 +91,8 @@ export function addKnown(sum: number | null, value: number | null): number | nul
   return sum === null ? value : value === null ? sum : sum + value;
 }
 
-/** The outcomes or diagnostics of a result that has none: one frozen record for every such result. */
-const NONE: Readonly<Record<string, never>> = Object.freeze({});
+/** The outcomes or diagnostics of a result that has none (a case's metadata too): one frozen record for all. */
+export const NONE: Readonly<Record<string, never>> = Object.freeze({});
 
 /** How many distinct sets of metric values, usages or experiment ids a {@link ResultSharing} keeps. */
 const SHARED_SETS = 1_000;
@@ -153,7 +153,8 @@ function sameTime(time: string, previous: CaseResult): string {
       : time;
 }
 
-function isEmpty(record: object): boolean {
+/** Whether a record has no key of its own (enumerable, as `for in` finds them). */
+export function isEmpty(record: object): boolean {
   for (const _ in record) return false;
   return true;
 }

@@ -7,7 +7,7 @@ import { FailureSummarySchema, summarizeFailures, type FailureSummary } from './
 import { ContenderSchema, ExperimentSchema } from './matrix.ts';
 import { RefusalSchema, RunSettingsSchema } from './plan.ts';
 import { RescoreOfSchema } from './rescore.ts';
-import { CaseResultSchema, type CaseResult } from './results.ts';
+import { CaseResultSchema, isEmpty, NONE, type CaseResult } from './results.ts';
 import { CacheSummarySchema, summarizeCache } from './cache-summary.ts';
 import { RunChangeSchema, TrendSchema, type RunChange, type Trend } from './run-change.ts';
 import type { PlannedCases, RunInput } from './run-input.ts';
@@ -93,6 +93,9 @@ export type Snapshot = z.infer<typeof SnapshotSchema>;
 /** A case as the snapshot keeps it. */
 export type SnapshotCase = z.infer<typeof SnapshotCaseSchema>;
 
+/** A case as read from disk: what the snapshot keeps of it (its hash is the one on disk now). */
+export type CaseOnDisk = Omit<SnapshotCase, 'flaky' | 'spread'>;
+
 /** What a snapshot is built from: the run's header and input, what Temporal says of it, and the cases on disk. */
 export interface SnapshotParts {
   runId: string;
@@ -100,8 +103,11 @@ export interface SnapshotParts {
   input: RunInput;
   status: Snapshot['status'];
   results: CaseResult[];
-  /** The suite's cases as loaded now; those the run planned are kept, in its order. */
-  cases: readonly SnapshotCase[];
+  /**
+   * The suite's cases on disk now; those the run planned are kept, in its order. Read once, after the figures that
+   * need only the results: a reader that yields them one at a time (`eachCase`) never holds the suite as loaded.
+   */
+  cases: Iterable<CaseOnDisk>;
   finishedAt: string;
   /** A scheduled run's change since the previous run, why it regressed, and its schedule's trend. */
   change?: RunChange;
@@ -135,7 +141,7 @@ function trackingOf(input: RunInput, tracked: Readonly<Record<string, Tracked>> 
 function casesFromResults(
   input: RunInput,
   results: readonly CaseResult[],
-  byKey: ReadonlyMap<string, { hash?: string }>,
+  byKey: ReadonlyMap<string, { hash?: string | undefined }>,
 ): PlannedCases {
   const datasetOf = new Map(input.experiments.map((e) => [e.id, e.dataset]));
   const seen = new Set<string>();
@@ -174,15 +180,30 @@ export function oneExperiment(input: RunInput, experimentId: string): RunInput {
  */
 export function buildSnapshot(parts: SnapshotParts, { statistics = true } = {}): Snapshot {
   const { input, header } = parts;
-  const byKey = new Map(parts.cases.map((c) => [c.key, c]));
-  const lists = input.datasets ?? casesFromResults(input, parts.results, byKey);
+  let onDisk = parts.cases;
+  let lists = input.datasets;
+  if (!lists) {
+    // Without the plan's lists, they are the cases with a result, with the hash on disk now: the cases are read first.
+    const all = Array.from(parts.cases);
+    lists = casesFromResults(input, parts.results, new Map(all.map((c) => [c.key, c])));
+    onDisk = all;
+  }
   const experiments = input.experiments.map((e) => ({
     id: e.id,
     contender: input.contenders[e.contender]!.key,
     dataset: e.dataset,
     caseKeys: (lists[e.dataset] ?? []).map(([key]) => key),
   }));
-  const planned = new Map(Object.values(lists).flatMap((list) => list));
+  // The planned cases in the plan's order, and where each key is in it.
+  const order = Object.values(lists).flat();
+  const at = new Map<string, number>();
+  order.forEach(([key], i) => at.set(key, i));
+  // Each result's case key becomes the plan's string for it (equal, so nothing else changes): 200,000 results held
+  // 200,000 copies of 100,000 keys.
+  for (const r of parts.results) {
+    const i = at.get(r.caseKey);
+    if (i !== undefined) r.caseKey = order[i]![0];
+  }
   // A case `--cache-only` skipped was never run: counted in `cache`, absent from the results like a case not reached.
   const results = parts.results.filter((r) => !r.skipped);
   const cache = summarizeCache(experiments, parts.results);
@@ -201,6 +222,19 @@ export function buildSnapshot(parts: SnapshotParts, { statistics = true } = {}):
   const flakyOf = new Map<string, string[]>();
   for (const c of consistency)
     for (const key of c.flaky) flakyOf.set(key, [...(flakyOf.get(key) ?? []), c.contender]);
+  const failures = summarizeFailures(input.contenders, experiments, results);
+  // The cases are read now (with the plan's lists), once the figures above are made: each in the plan's place.
+  const placed = new Array<SnapshotCase | undefined>(order.length);
+  for (const c of onDisk) {
+    const i = at.get(c.key);
+    if (i === undefined) continue;
+    const kase = plannedCase(c, order[i]!);
+    const flaky = flakyOf.get(kase.key);
+    const spread = spreads.get(kase.key);
+    if (flaky) kase.flaky = flaky;
+    if (spread) kase.spread = spread;
+    placed[i] = kase;
+  }
   return {
     version: SNAPSHOT_VERSION,
     runId: parts.runId,
@@ -210,29 +244,9 @@ export function buildSnapshot(parts: SnapshotParts, { statistics = true } = {}):
     contenders: input.contenders,
     experiments,
     ...trackingOf(input, parts.tracked),
-    cases: [...planned].flatMap(([key, hash]) => {
-      const c = byKey.get(key);
-      if (!c) return [];
-      const { id, dataset, variant, input: text, expected, metadata } = c;
-      const flaky = flakyOf.get(key);
-      const spread = spreads.get(key);
-      return [
-        {
-          key,
-          id,
-          dataset,
-          variant,
-          input: text,
-          expected,
-          metadata,
-          hash,
-          ...(flaky ? { flaky } : {}),
-          ...(spread ? { spread } : {}),
-        },
-      ];
-    }),
+    cases: placed.filter((c) => c !== undefined),
     results,
-    failures: summarizeFailures(input.contenders, experiments, results),
+    failures,
     ...(parts.change ? { change: parts.change } : {}),
     ...(parts.regression?.length ? { regression: parts.regression } : {}),
     ...(parts.trend ? { trend: parts.trend } : {}),
@@ -240,6 +254,17 @@ export function buildSnapshot(parts: SnapshotParts, { statistics = true } = {}):
     ...(consistency.length ? { consistency } : {}),
     ...(cache ? { cache } : {}),
   };
+}
+
+/**
+ * The snapshot's copy of a case read: its fields alone, in the order the file writes them, with the plan's key and
+ * hash (the strings the plan holds, not those read). Most cases have no metadata: they share one frozen empty record
+ * (a snapshot is read, never changed).
+ */
+function plannedCase(c: CaseOnDisk, [key, hash]: readonly [string, string]): SnapshotCase {
+  const { id, dataset, variant, input, expected } = c;
+  const metadata = isEmpty(c.metadata) ? NONE : c.metadata;
+  return { key, id, dataset, variant, input, expected, metadata, hash };
 }
 
 /** A snapshot's failures: as saved, or grouped now for a snapshot saved before they were. */

@@ -1,11 +1,11 @@
 import { diffRuns, digestOf, primaryMetric } from '../core/run-change.ts';
-import { buildSnapshot, type Snapshot, type SnapshotParts } from '../core/snapshot.ts';
+import { buildSnapshot, type CaseOnDisk, type Snapshot, type SnapshotParts } from '../core/snapshot.ts';
 import { runStateOf } from '../core/run-state.ts';
 import type { Tracked } from '../core/tracking.ts';
 import type { RunSchedule } from '../core/schedule-spec.ts';
-import type { LoadedCase } from '../suite/cases.ts';
 import type { TemporalLink } from '../client/connect.ts';
 import type { RunRecord } from '../client/runs.ts';
+import { mark } from '../timing.ts';
 
 type RunResult = Awaited<ReturnType<TemporalLink['runs']['outcome']>>;
 
@@ -55,11 +55,12 @@ async function scheduledParts(
 
 /**
  * Builds a run's snapshot from Temporal (every result its experiments hold, no worker needed) and the suite's cases
- * on disk; partial while the run goes on. `record` saves reading the run again when the caller has it.
+ * on disk, read once the results are (see SnapshotParts.cases); partial while the run goes on. `record` saves
+ * reading the run again when the caller has it.
  */
 export async function collectSnapshot(
   link: TemporalLink,
-  cases: readonly LoadedCase[],
+  cases: Iterable<CaseOnDisk>,
   runId: string,
   known?: RunRecord,
 ): Promise<Snapshot> {
@@ -71,18 +72,20 @@ export async function collectSnapshot(
       record.input.experiments.map((e) => e.id),
     ),
   ]);
+  mark('histories read');
   const { status, tracked } = stateOf(record, outcome);
+  const schedule = record.header.schedule ?? record.input.schedule;
   const parts: SnapshotParts = {
     runId,
     header: record.header,
     input: record.input,
     status,
     results,
-    cases,
+    // A scheduled run's snapshot is built twice (below), and a reader of the cases reads them once.
+    cases: schedule ? Array.from(cases) : cases,
     finishedAt: (record.closedAt ?? new Date()).toISOString(),
     ...(tracked ? { tracked } : {}),
   };
-  const schedule = record.header.schedule ?? record.input.schedule;
   if (!schedule) return buildSnapshot(parts);
   // The change since the schedule's previous run is read off this run's figures; the statistics wait for the
   // snapshot that carries it, so they are computed once.

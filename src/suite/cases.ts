@@ -49,13 +49,15 @@ export function placeCase(relativeInput: string): { dataset: string; variant: st
   return { dataset, variant: folder, id: folder };
 }
 
-/** Reads every case the glob finds under `root`, sorted by key; problems are collected, not thrown. */
-export function loadCases(
+/**
+ * Reads the cases the glob finds under `root` one at a time, in the order of their input files' paths; problems are
+ * added to `problems`, not thrown. What keeps some of each case (a snapshot) need not hold all of them as read.
+ */
+export function* eachCase(
   root: string,
   glob: string = DEFAULT_CASES_GLOB,
-): { cases: LoadedCase[]; problems: CaseProblem[] } {
-  const cases: LoadedCase[] = [];
-  const problems: CaseProblem[] = [];
+  problems: CaseProblem[] = [],
+): Generator<LoadedCase> {
   // The case folders' metadata files are found by the same walk as their inputs (when the glob names input.txt), so
   // that no case asks the file system whether it has one: 100,000 questions were a tenth of loading such a suite.
   const metadataGlob =
@@ -100,7 +102,7 @@ export function loadCases(
       `${input}\0${JSON.stringify(expected)}\0${JSON.stringify(metadata)}`,
       'buffer',
     ).toString('hex', 0, 8);
-    cases.push({
+    yield {
       ...place,
       key: `${place.dataset}/${place.id}`,
       input,
@@ -109,8 +111,17 @@ export function loadCases(
       metadata: metadata as Record<string, Json>,
       hash,
       words: input.split(/\s+/).filter(Boolean).length,
-    });
+    };
   }
+}
+
+/** Reads every case the glob finds under `root`, sorted by key; problems are collected, not thrown. */
+export function loadCases(
+  root: string,
+  glob: string = DEFAULT_CASES_GLOB,
+): { cases: LoadedCase[]; problems: CaseProblem[] } {
+  const problems: CaseProblem[] = [];
+  const cases = Array.from(eachCase(root, glob, problems));
   cases.sort((a, b) => a.key.localeCompare(b.key));
   return { cases, problems };
 }

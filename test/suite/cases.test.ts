@@ -1,6 +1,13 @@
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadCases, placeCase, selectCases, type LoadedCase } from '../../src/suite/cases.ts';
+import {
+  eachCase,
+  loadCases,
+  placeCase,
+  selectCases,
+  type LoadedCase,
+  type CaseProblem,
+} from '../../src/suite/cases.ts';
 import { caseFiles, TempDirs, writeTree } from '../helpers/suite-dir.ts';
 
 const dirs = new TempDirs();
@@ -116,6 +123,27 @@ describe('loadCases', () => {
       'datasets/d/cases/b': { input: 'x', expected: 'nope' },
     });
     expect(loadCases(root).problems).toHaveLength(2);
+  });
+});
+
+describe('eachCase', () => {
+  it('yields the cases loadCases sorts, one at a time, and adds the problems to the list it is given', () => {
+    const root = suite({
+      'datasets/b/cases/v/001': good,
+      'datasets/a/cases/z': good,
+      'datasets/a/cases/bad': { input: '', expected: '{}' },
+    });
+    const problems: CaseProblem[] = [];
+    const reader = eachCase(root, undefined, problems);
+    // Nothing is read before the first case is asked for.
+    expect(problems).toEqual([]);
+    const first = reader.next();
+    expect(first.done).toBe(false);
+    const rest = [...reader];
+    const read = [first.value as LoadedCase, ...rest];
+    expect(read.map((c) => c.key).sort()).toEqual(loadCases(root).cases.map((c) => c.key));
+    expect(read).toEqual(expect.arrayContaining(loadCases(root).cases));
+    expect(problems.map((p) => p.file)).toEqual([join(root, 'datasets/a/cases/bad/input.txt')]);
   });
 });
 
