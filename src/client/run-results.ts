@@ -14,8 +14,11 @@ const KEPT_EXPERIMENTS = 32;
  */
 const FOLLOW_WAIT_MS = 250;
 
-/** How many experiments' histories are read at once. */
-const READ_AT_ONCE = 8;
+/**
+ * How many experiments' histories are read at once: two keep the server busy while a page is decoded, with a quarter
+ * of the pages in flight that eight had (see PAGE_EVENTS in experiment-history.ts).
+ */
+const READ_AT_ONCE = 2;
 
 /**
  * The results of a run's experiments, read from their histories (experiment-history.ts) for Runs: once keepClosed()
