@@ -126,6 +126,19 @@ function rowsOf(source: ComparisonSource, dataset: string | null, metric: string
 }
 
 /**
+ * The cases any row has a value for: the first row's, then each other row's that no row before it has, in the rows'
+ * order. Those of the first row are not copied into a set: a table of 100,000 cases made one per table.
+ */
+function caseUnion(rows: readonly Row[]): string[] {
+  const first = rows[0]?.values;
+  const cases = first ? [...first.keys()] : [];
+  const more = new Set<string>();
+  for (const r of rows.slice(1)) for (const k of r.values.keys()) if (!first?.has(k)) more.add(k);
+  for (const k of more) cases.push(k);
+  return cases;
+}
+
+/**
  * Bootstrap means of the rows that have a value on every case, drawn in one pass for all of them (`resampleMeansTogether`),
  * when some value is graded: 0/1 values take the multinomial draw per pair, which is cheaper still.
  */
@@ -167,9 +180,7 @@ export function compareContenders(
     const pairs: [Row, Row][] = [];
     if (options.pairs === 'all') rows.forEach((a, i) => rows.slice(i + 1).forEach((b) => pairs.push([a, b])));
     else if (best !== undefined) rows.forEach((b, i) => i !== best && pairs.push([rows[best]!, b]));
-    const seen = new Set<string>();
-    for (const r of rows) for (const k of r.values.keys()) seen.add(k);
-    const cases = [...seen];
+    const cases = caseUnion(rows);
     const together = resampledTogether(rows, cases, options.resamples ?? 10_000, () =>
       seededRandom(seedOf(`${source.runId}|${dataset ?? ''}|${metric}`)),
     );

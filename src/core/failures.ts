@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Contender, Experiment } from './matrix.ts';
+import { groupBy } from './group.ts';
 import type { CaseResult } from './results.ts';
 
 /** One distinct reason cases failed: how many, and the first case it hit. */
@@ -70,21 +71,18 @@ export function summarizeFailures(
   experiments: readonly Experiment[],
   results: readonly CaseResult[],
 ): FailureSummary {
-  // Per experiment, then per case: a key made of both was a string per result, made twice.
-  const byExperiment = new Map<string, Map<string, CaseResult>>();
-  for (const r of results) {
-    let byCase = byExperiment.get(r.experimentId);
-    if (!byCase) byExperiment.set(r.experimentId, (byCase = new Map<string, CaseResult>()));
-    byCase.set(r.caseKey, r);
-  }
+  // Per experiment, then per case, one experiment's cases at a time: every experiment's at once held a map entry
+  // per result of the run.
+  const byExperiment = groupBy(results, (r) => r.experimentId);
   return contenders.flatMap((contender) => {
     const groups = new Map<string, { count: number; example: string; order: number }>();
     let cases = 0;
     let scored = 0;
     for (const e of experiments.filter((x) => x.contender === contender.key)) {
-      const byCase = byExperiment.get(e.id);
+      const byCase = new Map<string, CaseResult>();
+      for (const r of byExperiment.get(e.id) ?? []) byCase.set(r.caseKey, r);
       for (const key of e.caseKeys) {
-        const result = byCase?.get(key);
+        const result = byCase.get(key);
         if (!result) continue;
         cases++;
         if (result.status !== 'error') scored++;
