@@ -76,8 +76,8 @@ describe('ResultSharing', () => {
     expect(JSON.stringify(b)).toBe(JSON.stringify(decoded({ exact: 1 })));
   });
 
-  // One string for times equal to the previous result's is not seen from JavaScript (strings compare by value); what a
-  // test can hold is that no time changes, whichever of the previous result's it equals. The memory is benched.
+  // One string for equal times is not seen from JavaScript (strings compare by value); what a test can hold is that
+  // no time changes, whichever time seen before it equals. The memory is benched.
   it.each<[string, Partial<CaseResult>]>([
     ['started together', { finishedAt: '2026-12-03T00:00:00.200Z' }],
     ['ended together', { startedAt: '2026-12-03T00:00:00.050Z' }],
