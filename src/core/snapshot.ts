@@ -205,7 +205,9 @@ export function buildSnapshot(parts: SnapshotParts, { statistics = true } = {}):
     if (i !== undefined) r.caseKey = order[i]![0];
   }
   // A case `--cache-only` skipped was never run: counted in `cache`, absent from the results like a case not reached.
-  const results = parts.results.filter((r) => !r.skipped);
+  const results = parts.results.some((r) => r.skipped)
+    ? parts.results.filter((r) => !r.skipped)
+    : parts.results;
   const cache = summarizeCache(experiments, parts.results);
   const source = {
     ...header,

@@ -1,12 +1,17 @@
 import { minimumDetectableDifference } from '../core/paired.ts';
+import { addKnown } from '../core/results.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { formatCost, formatCount } from './format.ts';
 import { wrapProse } from './text-width.ts';
 
-/** Sums a usage field over the results whose provider said it; `null` when none did. */
+/**
+ * Sums a usage field over the results whose provider said it; `null` when none did. In one pass: two arrays of every
+ * result's figure per field were the last thing `report` of 200,000 results grew by.
+ */
 function total(snapshot: Snapshot, field: 'inputTokens' | 'outputTokens' | 'costUsd'): number | null {
-  const known = snapshot.results.map((r) => r.usage[field]).filter((v): v is number => v !== null);
-  return known.length ? known.reduce((a, b) => a + b, 0) : null;
+  let sum: number | null = null;
+  for (const r of snapshot.results) sum = addKnown(sum, r.usage[field]);
+  return sum;
 }
 
 /** `3,365 vs 1,238 (+172%)`: the actual figure, the estimate, and how far off it was when both are known. */
