@@ -103,17 +103,18 @@ const SHARED_TIMES = 4_096;
 /**
  * Makes results decoded one by one share the parts most of them have in common, so that holding 200,000 of them
  * (a report of a big run) costs less: an empty `outcomes` or `diagnostics` becomes one frozen empty record; equal
- * `metrics`, equal `usage` and equal experiment ids one each, for the first {@link SHARED_SETS} of each seen (scores
- * of 0 and 1 repeat, and a fixed prompt's tokens; a continuous score rarely does, and is then left as it is); and
- * equal start or finish times one string, among the last {@link SHARED_TIMES} distinct ones seen (cases that started
- * or ended in the same millisecond: 400,000 times of a 100,000 × 2 run were 50,000 distinct).
+ * `metrics` and equal `usage` one each, for the first {@link SHARED_SETS} of each seen (scores of 0 and 1 repeat, and a
+ * fixed prompt's tokens; a continuous score rarely does, and is then left as it is); equal experiment ids one string,
+ * among the last {@link SHARED_SETS} seen; and equal start or finish times one string, among the last
+ * {@link SHARED_TIMES} seen (cases that started or ended in the same millisecond: 400,000 times of a 100,000 × 2 run
+ * were 50,000 distinct).
  * Shared parts are frozen: a result is read, never changed in place.
  */
 export class ResultSharing {
   private readonly metricSets = new Shared<CaseResult['metrics']>();
   private readonly usages = new Shared<Usage>();
-  private readonly experimentIds = new Map<string, string>();
-  private readonly times = new Map<string, string>();
+  private readonly experimentIds = new StringPool(SHARED_SETS);
+  private readonly times = new StringPool(SHARED_TIMES);
 
   /** The result, its parts now shared where they can be (it is changed in place: give it only a fresh one). */
   share(result: CaseResult): CaseResult {
@@ -121,21 +122,25 @@ export class ResultSharing {
     if (isEmpty(result.diagnostics)) result.diagnostics = NONE;
     result.metrics = this.metricSets.of(result.metrics);
     result.usage = this.usages.of(result.usage);
-    const id = this.experimentIds.get(result.experimentId);
-    if (id !== undefined) result.experimentId = id;
-    else if (this.experimentIds.size < SHARED_SETS)
-      this.experimentIds.set(result.experimentId, result.experimentId);
-    result.startedAt = this.time(result.startedAt);
-    result.finishedAt = this.time(result.finishedAt);
+    result.experimentId = this.experimentIds.of(result.experimentId);
+    result.startedAt = this.times.of(result.startedAt);
+    result.finishedAt = this.times.of(result.finishedAt);
     return result;
   }
+}
 
-  private time(time: string): string {
-    const known = this.times.get(time);
+/** Equal strings made one, among the last `size` distinct ones seen: it starts over when full. */
+class StringPool {
+  private readonly known = new Map<string, string>();
+
+  constructor(private readonly size: number) {}
+
+  of(text: string): string {
+    const known = this.known.get(text);
     if (known !== undefined) return known;
-    if (this.times.size >= SHARED_TIMES) this.times.clear();
-    this.times.set(time, time);
-    return time;
+    if (this.known.size >= this.size) this.known.clear();
+    this.known.set(text, text);
+    return text;
   }
 }
 

@@ -3,6 +3,7 @@ import { contenderKey } from '../../src/core/matrix.ts';
 import type { CaseResult } from '../../src/core/results.ts';
 import type { PlannedCases } from '../../src/core/run-input.ts';
 import { buildSnapshot, type CaseOnDisk, type SnapshotParts } from '../../src/core/snapshot.ts';
+import { RUN_HEADER } from '../helpers/temporal.ts';
 
 const base = { provider: 'fake', id: 'fake/m', effort: 'default', temperature: null, maxTokens: null };
 const contender = { ...base, key: contenderKey(base), model: 'm', limits: [] };
@@ -46,14 +47,7 @@ function readOnce(cases: readonly CaseOnDisk[]): Iterable<CaseOnDisk> & { reads:
 function parts(cases: Iterable<CaseOnDisk>, results: CaseResult[], datasets?: PlannedCases): SnapshotParts {
   return {
     runId: 'r',
-    header: {
-      createdAt: '2026-12-04T00:00:00.000Z',
-      suite: { name: 's', project: '/p' },
-      options: {},
-      settings: { parallelism: 1, concurrency: 1 },
-      metrics: [],
-      refused: [],
-    },
+    header: RUN_HEADER,
     input: {
       runId: 'r',
       suite: 's',
