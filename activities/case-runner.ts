@@ -41,6 +41,8 @@ export interface CaseTask {
 export type CaseOutcome =
   | { result: CaseResult }
   | { deferred: 'paused' | 'stopped' }
+  /** This worker cannot run it (it lacks the case, the provider or its key): handed back for a worker that can. */
+  | { declined: string }
   | { retry: { delay?: number; error: string; failedAt: number; attempts: number } };
 
 /**
@@ -78,6 +80,25 @@ export function missingTeller(gate: GateClient): (runId: string, missing: Missin
     // Only `status`'s word depends on it: the case waits all the same when the gate cannot be told.
     await gate.cannotCall(runId, missing, MISSING_KEY_SECONDS).catch(() => undefined);
   };
+}
+
+/** What this worker lacks to call `contender` at all (its provider, or the provider's key), if anything. */
+export function cannotCall(
+  deps: Pick<CaseDeps, 'registry' | 'env'>,
+  contender: Contender,
+): MissingKey | undefined {
+  const provider = deps.registry.get(contender.provider);
+  if (!provider) return { provider: contender.provider, contender: contender.id };
+  const env = deps.env ?? process.env;
+  const envVar = provider.envKeys.find((key) => !env[key]);
+  return envVar ? { envVar, contender: contender.id } : undefined;
+}
+
+/** Why a worker lacking `missing` declines a contender's cases. */
+export function cannotCallNote(missing: MissingKey): string {
+  return 'envVar' in missing
+    ? `${missing.envVar} is not set in this worker's environment`
+    : `this worker knows no provider ${missing.provider}`;
 }
 
 /**
@@ -119,7 +140,9 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
     };
     if (!current()) deps.refreshCases?.();
     const kase = current() ?? deps.cases.get(task.caseKey);
-    if (!kase) return finish({ status: 'error', error: `this worker has no case ${task.caseKey}` });
+    // Another project's worker on the same queue (a suite of the same name), or one on an older checkout: the case is
+    // not this worker's to fail. It goes back, for a worker that holds it.
+    if (!kase) return { declined: `this worker has no case ${task.caseKey}: its suite is not the run's` };
     if (kase.hash !== task.caseHash) {
       return finish({
         status: 'error',
@@ -131,8 +154,13 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
     // waits, as for a missing key, for a worker that knows it.
     if (!provider) {
       await tellMissing(task, { provider: task.contender.provider, contender: task.contender.id });
-      return { deferred: 'paused' };
+      return {
+        declined: cannotCallNote({ provider: task.contender.provider, contender: task.contender.id }),
+      };
     }
+    // Paused means no case advances, not even one the reply cache would answer without a call (which asks no slot).
+    const control = await deps.gate.control?.(task.runId);
+    if (control) return { deferred: control };
     let reply: Reply | undefined;
     let failure: unknown;
     try {
@@ -146,7 +174,10 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
       failure = error;
     }
     // The gate's word wins over whatever the adapter made of the call it stopped.
-    if (log.missingKey) await tellMissing(task, { envVar: log.missingKey, contender: task.contender.id });
+    if (log.missingKey) {
+      await tellMissing(task, { envVar: log.missingKey, contender: task.contender.id });
+      return { declined: cannotCallNote({ envVar: log.missingKey, contender: task.contender.id }) };
+    }
     if (log.control) return { deferred: log.control };
     if (cache.skipped) return finish({ status: 'error', error: SKIPPED_NOTE, skipped: true });
     if (failure instanceof TransportError) {

@@ -23,6 +23,11 @@ export interface GateClient {
    * recent, else one read that they then share too. Unlike a call's look, it does not keep the look renewed.
    */
   state?(runId: string): Promise<GateState>;
+  /**
+   * Whether the run is paused or stopped, from the look calls share (a reply found in the cache asks for no slot, but
+   * a paused run advances no case): nothing when it runs.
+   */
+  control?(runId: string): Promise<'paused' | 'stopped' | undefined>;
 }
 
 /** What one case's calls add up to: usage, latency of calls that worked, time waited, and whether the gate said stop. */

@@ -56,6 +56,8 @@ export function createRunCase(deps: PoolDeps) {
       // The tries before this activity came first; its attempts are the ones after them.
       const outcome = outOfTries(task, await runOne(task, info.attempt + (task.tried ?? 1)));
       if ('deferred' in outcome) return outcome;
+      // Back to the pools, whose next one may run on a worker that can call it.
+      if ('declined' in outcome) return { deferred: 'paused' };
       if ('result' in outcome) {
         const { result } = outcome;
         if (index !== undefined) await deps.experiments.retry(workflowId, { index, result });

@@ -1,9 +1,18 @@
-import { CancelledFailure, Context } from '@temporalio/activity';
+import { ApplicationFailure, CancelledFailure, Context } from '@temporalio/activity';
+import { ApplicationFailureCategory } from '@temporalio/common';
 import type { ExchangeAnswer, ExchangeRequest, RetryReport, Settled } from '../src/core/experiment-state.ts';
 import { holderOf } from '../src/core/experiment-state.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import { newPool, poolStep, type PoolEffect, type PoolEnded, type PoolNews } from '../src/core/pool-step.ts';
-import { createCaseRunner, delayLeft, type CaseDeps, type CaseOutcome } from './case-runner.ts';
+import {
+  cannotCall,
+  cannotCallNote,
+  createCaseRunner,
+  delayLeft,
+  missingTeller,
+  type CaseDeps,
+  type CaseOutcome,
+} from './case-runner.ts';
 import type { PoolRegistry } from './pool-registry.ts';
 import { createPlanCases, type PlanCases } from './plan-cases.ts';
 import type { ExperimentCases } from '../src/core/run-input.ts';
@@ -63,12 +72,20 @@ const asError = (error: unknown) => (error instanceof Error ? error : new Error(
  */
 export function createRunCases(deps: PoolDeps) {
   const runOne = createCaseRunner(deps);
+  const tell = missingTeller(deps.gate);
   const plans = deps.plans ?? createPlanCases(deps);
   return async function runCases(input: PoolInput): Promise<PoolResult> {
     const context = Context.current();
     const { cancellationSignal: cancelled } = context;
     const { draining } = deps.pools;
     const { activityId, attempt } = context.info;
+    // A worker that cannot call the contender at all declines before it leases anything: its attempt's leases pass to
+    // the next attempt, on whichever worker takes it, and nothing goes into the experiment's history.
+    const missing = cannotCall(deps, input.contender);
+    if (missing) {
+      await tell(input.runId, missing);
+      throw declined(cannotCallNote(missing), attempt);
+    }
     const holder = holderOf(activityId, attempt);
     const { handedOver, before, quieted } = deps.pools.enter(`${input.workflowId}/${activityId}`, attempt);
     const { runId, experimentId, contender } = input;
@@ -95,7 +112,11 @@ export function createRunCases(deps: PoolDeps) {
                 return runOne({ runId, experimentId, caseKey, caseHash, contender }, 1);
               })
               .then(
-                (outcome) => feed({ called: settledOf(index, outcome) }),
+                (outcome) =>
+                  feed({
+                    called: settledOf(index, outcome),
+                    ...('declined' in outcome ? { declined: outcome.declined } : {}),
+                  }),
                 (error: unknown) => feed({ callFailed: asError(error) }),
               );
           } else if ('exchange' in effect) {
@@ -112,6 +133,7 @@ export function createRunCases(deps: PoolDeps) {
             timer = setTimeout(() => feed({ tick: true }), Math.max(0, effect.wakeAt - Date.now()));
           } else if ('quiet' in effect) quieted();
           else if ('end' in effect) resolve({ ended: effect.end, settled: [] });
+          else if ('decline' in effect) reject(declined(effect.decline, attempt));
           else if ('cancel' in effect) reject(new CancelledFailure(effect.cancel));
           else reject(effect.fail);
         };
@@ -138,10 +160,27 @@ export function createRunCases(deps: PoolDeps) {
   };
 }
 
+/**
+ * How a pool that cannot run its cases here ends: a retryable failure, after it handed them back, so Temporal runs its
+ * next attempt on whichever worker polls first, soon (1 s, then 2 s while no worker can: each try is a task,
+ * not history). Ending as a pause instead waited up to 30 s between pools, and the same worker could take each again.
+ */
+export function declined(why: string, attempt: number): ApplicationFailure {
+  return ApplicationFailure.create({
+    type: 'Declined',
+    // Benign: the SDK logs it at debug, not as a warning every other second while no worker can run the cases.
+    category: ApplicationFailureCategory.BENIGN,
+    message: `${why}; handed back for a worker that can run it`,
+    nextRetryDelay: `${Math.min(2, attempt)} seconds`,
+  });
+}
+
 /** How a call's outcome is reported: a retry with the delay still to wait, counted from when the call failed. */
 function settledOf(index: number, outcome: CaseOutcome): Settled {
   if ('result' in outcome) return { index, result: outcome.result };
   if ('deferred' in outcome) return { index, deferred: outcome.deferred };
+  // Handed back as a pause hands it back; the pool then declines, and its next attempt may go to another worker.
+  if ('declined' in outcome) return { index, deferred: 'paused' };
   const { retry } = outcome;
   return { index, retry: { delay: delayLeft(retry, Date.now()), error: retry.error, tried: retry.attempts } };
 }

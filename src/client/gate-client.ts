@@ -153,6 +153,10 @@ export function temporalGate(client: Client): TemporalGate {
       return again(() => handle.executeUpdate(outcomesUpdate, { args: [outcomes] }));
     },
     state: (runId) => view(runId, false),
+    async control(runId) {
+      const { state } = await view(runId);
+      return state === 'paused' ? 'paused' : state === 'aborted' ? 'stopped' : undefined;
+    },
     async endCall(runId, holder) {
       release(runId, holder);
       await again(() => client.workflow.getHandle(gateWorkflowId(runId)).signal(endCallSignal, holder));

@@ -6,9 +6,9 @@ import type { GateState } from './coordinator.ts';
 // `status` (which reads the gate) can say why nothing moves. The word lapses once no worker sends any back.
 
 /**
- * How long one worker's word that it cannot call a contender stands: longer than an experiment's longest pause
- * between two pools (30 s), so that it stays while only such workers take the cases, and lapses soon after one that
- * can call it does.
+ * How long one worker's word that it cannot call a contender stands: far longer than a declined pool's next try (2 s,
+ * and a worker tells it at most every 5 s), so that it stays while only such workers take the cases, and lapses soon
+ * after one that can call it does.
  */
 export const MISSING_KEY_SECONDS = 45;
 

@@ -52,6 +52,11 @@ export interface PoolState {
   quiet: boolean;
   /** It ended (returned, was cancelled, or failed): later events change nothing. */
   over: boolean;
+  /**
+   * Why this worker cannot run the experiment's cases (it lacks a case, a key or a provider): it handed them back, and
+   * ends by declining, so that Temporal gives its next attempt to any worker, perhaps one that can.
+   */
+  declined: string | null;
 }
 
 /** What happens to a pool: the news its driver turns Temporal's, the provider's and the worker's doings into. */
@@ -59,7 +64,7 @@ export type PoolNews =
   | { ready: true }
   | { leased: ExchangeAnswer }
   | { exchangeFailed: Error }
-  | { called: Settled }
+  | { called: Settled; declined?: string }
   | { callFailed: Error }
   | { gate: 'running' | 'paused' | 'aborted' }
   | { gateFailed: Error }
@@ -78,6 +83,7 @@ export type PoolEffect =
   | { tellGate: (Failure | null)[] }
   | { quiet: true }
   | { end: PoolEnded }
+  | { decline: string }
   | { cancel: string }
   | { fail: Error }
   | { wakeAt: number };
@@ -116,6 +122,7 @@ export function newPool(input: {
     handedOver: false,
     quiet: false,
     over: false,
+    declined: null,
   };
 }
 
@@ -163,6 +170,7 @@ function apply(state: PoolState, event: PoolEvent): Error | undefined {
     state.running--;
     const item = event.called;
     report(state, item, now);
+    if (event.declined !== undefined) state.declined ??= event.declined;
     if ('deferred' in item) handBack(state, item.deferred, now);
   } else if ('callFailed' in event) {
     state.running--;
@@ -255,7 +263,7 @@ export function poolStep(state: PoolState, event: PoolEvent): PoolEffect[] {
   // Everything finished has been reported by exchange (nextMove ends a pool only then): Temporal may have given this
   // attempt up without its worker knowing, and would refuse what its result carried.
   if ('end' in move && gate.outcomes.length === 0 && !gate.reporting)
-    return over(state, { end: state.ended });
+    return over(state, state.declined !== null ? { decline: state.declined } : { end: state.ended });
   if ('end' in move && !gate.reporting) tellGate(state, effects);
   if ('exchange' in move) exchange(state, move.want, now, effects);
   // Successes wait for the gate at most a second (a report under way wakes the pool when it is answered).

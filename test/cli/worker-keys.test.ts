@@ -125,4 +125,39 @@ describe('a worker without the key of a contender', () => {
 
     await finishedByOneThatCan(expect, { worker, server, project, env, runId }, 'warning');
   }, 240_000);
+
+  it('a worker with the key takes the cases over while the one without it stays up', async ({ expect }) => {
+    const server = new FaultServer({});
+    servers.push(server);
+    const url = await server.start();
+    const lineup = `keyed:\n  base_url: ${url}\n  api_key_env: KEYED_API_KEY\n  models: [m]\n`;
+    const project = providerSuite(dirs, lineup, numberedCases(20));
+    const env = cliEnv(await warmCache(), { KEYED_API_KEY: 'key-1' });
+    const keyless = { ...env, KEYED_API_KEY: '' };
+
+    const start = await runCli(['start', '--no-worker'], { cwd: project, env });
+    expect(start.code, start.stderr).toBe(0);
+    const runId = start.stdout.trim();
+    const without = startCli(['worker'], { cwd: project, env: keyless });
+    spawned.push(without);
+    expect(await statusOnceWaiting(runId, project, keyless)).toContain(
+      'waiting: no worker serving it has KEYED_API_KEY',
+    );
+
+    // The keyless worker stays up: its pools hand the cases back, and the next attempt goes to whichever polls.
+    const began = Date.now();
+    const keyed = await runCliLong(['worker', '--until', runId], { cwd: project, env, timeoutMs: 150_000 });
+    const took = (Date.now() - began) / 1000;
+    expect(keyed.code, keyed.stderr).toBe(0);
+    expect(without.child.exitCode).toBeNull();
+    const done = await statusOf(project, env, runId);
+    expect(done).toMatchObject({ state: 'completed', done: 20, total: 20 });
+    expect(done.experiments).toMatchObject([{ done: 20, errors: 0, state: 'completed' }]);
+    expect(server.hits).toHaveLength(20);
+    expect(server.hits.every((h) => h.status === 200)).toBe(true);
+    // Before, it waited for the keyless worker's pauses (up to 30 s each), and lost the coin toss to it for 95 s.
+    expect(took, `the worker with the key took ${took.toFixed(1)} s`).toBeLessThan(30);
+    without.child.kill('SIGINT');
+    expect((await without.done).code).toBe(0);
+  }, 240_000);
 });

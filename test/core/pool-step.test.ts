@@ -206,6 +206,42 @@ describe("a pool's step", () => {
       [{ end: 'paused' }],
     ],
     [
+      'a case this worker cannot run hands the rest back, and waits for the calls in flight',
+      () => pool(2, 3),
+      [ready, { called: { index: 0, deferred: 'paused' }, declined: 'no case d/v/0' }],
+      [
+        {
+          exchange: {
+            settled: [
+              { index: 0, deferred: 'paused' },
+              { index: 2, deferred: 'paused' },
+            ],
+            want: 0,
+          },
+        },
+      ],
+    ],
+    [
+      'having handed back what it cannot run, it declines rather than ends: its next attempt may go elsewhere',
+      () => pool(1, 2),
+      [
+        ready,
+        { called: { index: 0, deferred: 'paused' }, declined: 'no case d/v/0' },
+        { leased: { cases: [] } },
+      ],
+      [{ decline: 'no case d/v/0' }],
+    ],
+    [
+      'a decline waits for the call still in flight to be reported',
+      () => pool(2, 2),
+      [
+        ready,
+        { called: { index: 0, deferred: 'paused' }, declined: 'no case d/v/0' },
+        { leased: { cases: [] } },
+      ],
+      [],
+    ],
+    [
       'exchange failure fails the pool: Temporal runs it again',
       () => pool(1, 1),
       [ready, { called: retry(0) }, { exchangeFailed: new Error('no') }],
