@@ -38,7 +38,10 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
       if (interrupt?.aborted) resolve();
       interrupt?.addEventListener('abort', () => resolve(), { once: true });
     });
-    const worker = await createSuiteWorker(link, taskQueue, deps, { maxActivities: flags.maxActivities });
+    const worker = await createSuiteWorker(link, taskQueue, deps, {
+      maxActivities: flags.maxActivities,
+      project: suite.projectDir,
+    });
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);
     // The run's own contenders when it serves one run (`-m` may name models outside the lineup), else the lineup's.
     warnKeyless(suite, io, record?.input.contenders);

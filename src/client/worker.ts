@@ -1,8 +1,10 @@
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type CaseDeps, type ScheduleDeps } from '../../activities/index.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
+import { workerIdentity } from '../core/schedule-spec.ts';
 import { workflowBundle } from './bundle.ts';
 import { engineTracing } from './engine-tracing.ts';
 import type { TemporalLink } from './connect.ts';
@@ -50,6 +52,11 @@ export interface SuiteWorkerOptions {
    * would reach. A standalone `llm-evals worker` keeps the thread: it starts once and serves for long.
    */
   workflowsInProcess?: boolean;
+  /**
+   * The project it serves: its identity on Temporal names it (`PID@HOST folder-hash`), so a schedule's page lists only
+   * its own project's workers where another project's suite of the same name polls the same queue.
+   */
+  project?: string;
 }
 
 /** What a worker needs of the suite: its adapter, scorer, providers and cases; its trackers and the env with their
@@ -73,6 +80,7 @@ export async function createSuiteWorker(
     connection: await link.nativeConnection(),
     namespace: link.namespace,
     taskQueue,
+    ...(options.project ? { identity: workerIdentity(process.pid, hostname(), options.project) } : {}),
     workflowBundle: await workflowBundle(WORKFLOWS_PATH),
     // A workflow's tasks go to the worker that holds it in cache; when that worker is killed they wait this long before
     // any worker may take them. The SDK's 10 s made a killed worker's experiments stand still for 15-20 s (the chaos

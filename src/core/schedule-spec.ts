@@ -29,10 +29,28 @@ export type ScheduledRunSpec = z.infer<typeof ScheduledRunSpecSchema>;
 /** A schedule's name: what users type after `schedule show`, and part of its id. */
 export const SCHEDULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
+/**
+ * A project's tag: its folder's name and a hash of its path, so two `app` folders (two checkouts of one repository)
+ * differ. Schedule ids carry it, and so do the identities of the workers serving the project.
+ */
+export function projectTag(project: string): string {
+  const base = project.split(/[\\/]/).filter(Boolean).pop() ?? 'project';
+  return `${base.replace(/[^A-Za-z0-9._-]/g, '_')}-${fnv1a(project)}`;
+}
+
 /** The prefix of every schedule id of a project, so `schedule list` keeps its own. */
 export function scheduleIdPrefix(project: string): string {
-  const base = project.split(/[\\/]/).filter(Boolean).pop() ?? 'project';
-  return `llm-evals/${base.replace(/[^A-Za-z0-9._-]/g, '_')}-${fnv1a(project)}/`;
+  return `llm-evals/${projectTag(project)}/`;
+}
+
+/** A worker's identity on Temporal: its process, its machine and the project it serves. */
+export function workerIdentity(pid: number, host: string, project: string): string {
+  return `${pid}@${host} ${projectTag(project)}`;
+}
+
+/** Whether a poller's identity is that of a worker of `project` (a worker of another project shares the queue). */
+export function servesProject(identity: string, project: string): boolean {
+  return identity.endsWith(` ${projectTag(project)}`);
 }
 
 /** A schedule's id: the project (its folder's name and a hash of its path, so two `app` folders differ) and the name. */

@@ -5,6 +5,7 @@ import { diffRuns, primaryMetric } from '../core/run-change.ts';
 import type { ScheduleShow } from '../report/schedule-text.ts';
 import type { TemporalLink } from '../client/connect.ts';
 import { scheduleDigests } from '../client/schedule-runs.ts';
+import { servesProject } from '../core/schedule-spec.ts';
 
 /** How many of a schedule's runs `schedule show` lists. */
 const SHOWN_RUNS = 10;
@@ -52,7 +53,8 @@ export async function scheduleShow(
     ...(before && after ? { change: diffRuns(before, after) } : {}),
     regression: outcome?.regression ?? [],
     problems,
-    workers,
+    // Another project's suite of the same name polls the same queue: its workers are not this schedule's.
+    workers: workers.filter((w) => servesProject(w.identity, project)),
     ...(digests ? { flaky: { runs: digests.length, cases: flipsAcrossRuns(digests) } } : {}),
   };
 }

@@ -45,7 +45,10 @@ export function suiteWorker(
 ): Promise<SuiteWorker> {
   // Its worker reads each closed experiment's results to track it; the command's snapshot reads them again.
   link.runs.keepClosedResults();
-  return createSuiteWorker(link, taskQueue, suiteDeps(served, env), { workflowsInProcess: true });
+  return createSuiteWorker(link, taskQueue, suiteDeps(served, env), {
+    workflowsInProcess: true,
+    project: served.suite.projectDir,
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, it } from 'vitest';
 import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
@@ -55,6 +56,24 @@ describe("another project's worker on the run's task queue", () => {
     expect(done.experiments).toMatchObject([{ done: 6, errors: 0, state: 'completed' }]);
     const called = server.hits.map((h) => (JSON.parse(h.user) as { name: string }).name).sort();
     expect(called).toEqual(Array.from({ length: 6 }, (_, i) => `south/bulk/00${i + 1}`));
+    // B's schedule lists B's workers only, though A's polls its queue too.
+    const created = await runCli(['schedule', 'create', 'weekly', '--every', '1w'], { cwd: b, env });
+    expect(created.code, created.stderr).toBe(0);
+    const workerB2 = startCli(['worker'], { cwd: b, env, timeoutMs: 200_000 });
+    spawned.push(workerB2);
+    await workerB2.waitFor(/worker serving/, 60_000);
+    // Both workers poll the queue by now (A's all along): Temporal lists a poller within a second of its poll.
+    await sleep(3000);
+    const out = await runCli(['schedule', 'show', 'weekly', '--json'], { cwd: b, env });
+    expect(out.code, out.stderr).toBe(0);
+    const listed = (JSON.parse(out.stdout) as { workers: { identity: string }[] }).workers.map(
+      (w) => w.identity,
+    );
+    // B's two workers (the one that finished its run polled lately too), and not A's.
+    expect(listed).toHaveLength(2);
+    for (const identity of listed) expect(identity).toMatch(new RegExp(` ${basename(b)}-[0-9a-f]{8}$`));
+    workerB2.child.kill('SIGINT');
+    expect((await workerB2.done).code).toBe(0);
     expect(workerA.child.exitCode).toBeNull();
     workerA.child.kill('SIGINT');
     expect((await workerA.done).code).toBe(0);

@@ -7,6 +7,8 @@ import {
   SCHEDULE_NAME,
   scheduleIdFor,
   scheduleIdPrefix,
+  servesProject,
+  workerIdentity,
 } from '../../src/core/schedule-spec.ts';
 import { scheduledRunId } from '../../src/core/run-input.ts';
 
@@ -51,6 +53,19 @@ describe("a schedule's id", () => {
     expect(scheduleIdFor('/home/me/app', 'nightly')).toMatch(/^llm-evals\/app-[0-9a-f]{8}\/nightly$/);
     expect(scheduleIdPrefix('/home/me/app')).not.toBe(scheduleIdPrefix('/srv/app'));
     expect(scheduleIdFor('/home/me/my app', 'x')).toMatch(/^llm-evals\/my_app-/);
+  });
+
+  it.each([
+    ['/home/me/app', '/home/me/app', true],
+    ['/home/me/app', '/home/me/app-2', false],
+    ['/home/me/app', '/srv/app', false],
+    ['/home/me/app', '/home/me', false],
+  ])("a worker serving %s is listed for %s's schedules: %s", (served, project, listed) => {
+    const identity = workerIdentity(4242, 'box', served);
+    expect(identity).toMatch(/^4242@box app-[0-9a-f]{8}$/);
+    expect(servesProject(identity, project)).toBe(listed);
+    // A worker of an earlier version (its identity names no project) is nobody's.
+    expect(servesProject('4242@box', project)).toBe(false);
   });
 
   it.each([
