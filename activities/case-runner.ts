@@ -3,6 +3,7 @@ import { failedScore, type Scorer } from '../src/api/scorer.ts';
 import type { Case, Reply, Score } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import { transportErrorResult } from '../src/core/outcomes.ts';
+import { SCORER_FAILED } from '../src/core/rescore.ts';
 import { capReply, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
@@ -208,7 +209,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
           ? scorer.failed(kase, reply, deps.adapter.context(kase))
           : failedScore(scorer.metrics());
       } catch (error) {
-        return finish({ status: 'error', error: `the scorer failed: ${message(error)}`, usage, ...text });
+        return finish({ status: 'error', error: `${SCORER_FAILED}${message(error)}`, usage, ...text });
       }
       const { metrics, outcomes = {}, diagnostics = {} } = failed;
       // A reply cut at the token limit says so first: the fix is a bigger max_tokens, not a better model.
@@ -221,7 +222,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
       const { value, metrics, outcomes = {}, diagnostics = {} } = score;
       return finish({ status: 'scored', score: value, metrics, outcomes, diagnostics, usage, ...text });
     } catch (error) {
-      return finish({ status: 'error', error: `the scorer failed: ${message(error)}`, usage, ...text });
+      return finish({ status: 'error', error: `${SCORER_FAILED}${message(error)}`, usage, ...text });
     }
   };
 }

@@ -14,6 +14,12 @@ import type { CannotCall } from './missing-key.ts';
 /** How many failures in a row pause a run that has no `abort_after`. */
 export const PAUSE_STREAK = 100;
 
+/**
+ * How many replies the scorer may throw on before the run pauses, `abort_after` or not: a throwing scorer is a bug in
+ * the suite's code, and every call after it is paid for a case that ends as an error.
+ */
+export const SCORER_PAUSE = 3;
+
 /** A run-wide gate's state: rate-limit slots, vendor back-off windows, error counts, pause and abort. */
 export interface GateState {
   limits: Record<string, RateLimit>;
@@ -36,6 +42,9 @@ export interface GateState {
   inFlight?: InFlight;
   /** Workers' words that they cannot call a contender (no key, no such provider): `status` says why cases wait. */
   cannotCall?: CannotCall;
+  /** Replies the scorer threw on, and the count at which that pauses the run next (absent: none yet; SCORER_PAUSE). */
+  scorerThrows?: number;
+  scorerPauseAt?: number;
 }
 
 /** One failed case as the gate remembers it. */
@@ -44,6 +53,8 @@ export interface Failure {
   dataset: string;
   caseKey: string;
   error: string;
+  /** The scorer threw on the reply: the suite's bug, not the model's. */
+  scorer?: true;
 }
 
 /** A call asking to start: the limit keys it waits on, its vendor, and its model (closed alone by a 5xx). */
@@ -172,7 +183,10 @@ export function shouldAbort(gate: Pick<GateState, 'abortAfter' | 'errors' | 'fin
   return rule.percent === undefined || (gate.errors / Math.max(1, gate.finished)) * 100 >= rule.percent;
 }
 
-/** Counts a finished case; errors may abort the run or, without `abort_after`, pause it after a streak. */
+/**
+ * Counts a finished case; errors may abort the run or, without `abort_after`, pause it after a streak; a few replies
+ * the scorer threw on pause it either way.
+ */
 export function recordOutcome(gate: GateState, failure: Failure | undefined): void {
   gate.finished++;
   if (!failure) {
@@ -182,12 +196,11 @@ export function recordOutcome(gate: GateState, failure: Failure | undefined): vo
   gate.errors++;
   gate.streak++;
   gate.recent = [...gate.recent, failure].slice(-RECENT);
+  if (failure.scorer) gate.scorerThrows = (gate.scorerThrows ?? 0) + 1;
   if (gate.state !== 'running') return;
-  if (gate.abortAfter) {
-    if (shouldAbort(gate)) gate.state = 'aborted';
-  } else if (gate.streak >= gate.pauseAt) {
-    gate.state = 'paused';
-  }
+  if (gate.abortAfter && shouldAbort(gate)) gate.state = 'aborted';
+  else if ((gate.scorerThrows ?? 0) >= (gate.scorerPauseAt ?? SCORER_PAUSE)) gate.state = 'paused';
+  else if (!gate.abortAfter && gate.streak >= gate.pauseAt) gate.state = 'paused';
 }
 
 /** Answers a pause: going on arms another streak; stopping aborts (mutates `gate`). */
@@ -196,6 +209,7 @@ export function answerPause(gate: GateState, goOn: boolean): void {
   if (goOn) {
     gate.state = 'running';
     gate.pauseAt = gate.streak + PAUSE_STREAK;
+    if (gate.scorerThrows !== undefined) gate.scorerPauseAt = gate.scorerThrows + PAUSE_STREAK;
   } else {
     gate.state = 'aborted';
   }

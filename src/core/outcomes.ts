@@ -1,5 +1,6 @@
 import type { Failure } from './coordinator.ts';
 import { UNKNOWN_USAGE, type CaseResult } from './results.ts';
+import { SCORER_FAILED } from './rescore.ts';
 
 /** The result of a case whose call failed after its retries: an error with no score, so it never drags a mean. */
 export function transportErrorResult(
@@ -31,5 +32,12 @@ export function transportErrorResult(
 export function outcomeOf(result: CaseResult, contender: string, dataset: string): Failure | null {
   // A case `--cache-only` skipped was never called: nothing failed.
   if (result.status === 'scored' || result.skipped) return null;
-  return { contender, dataset, caseKey: result.caseKey, error: result.error ?? 'failed' };
+  const error = result.error ?? 'failed';
+  return {
+    contender,
+    dataset,
+    caseKey: result.caseKey,
+    error,
+    ...(error.startsWith(SCORER_FAILED) ? { scorer: true } : {}),
+  };
 }

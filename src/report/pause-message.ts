@@ -7,8 +7,13 @@ export function pauseMessage(gate: GateState, input: RunInput): string {
   const all = { contenders: input.contenders.length, datasets: datasetNames(input).length };
   const f = describeFailures(gate.recent, all);
   const list = (v: string[] | string) => (typeof v === 'string' ? v : v.join(', '));
+  // The scorer's throws pause long before a streak would: they are the suite's bug, and say so.
+  const scorer = gate.recent.at(-1)?.scorer && gate.streak < gate.pauseAt;
+  const headline = scorer
+    ? `paused: the scorer threw on ${gate.scorerThrows} replies (a bug in the suite's scorer); nothing new starts.`
+    : `paused: ${gate.streak} calls failed in a row; nothing new starts.`;
   return [
-    pc.yellow(`paused: ${gate.streak} calls failed in a row; nothing new starts.`),
+    pc.yellow(headline),
     ...f.messages.map((m) => `  error: ${m}`),
     `  models: ${list(f.contenders)}`,
     `  datasets: ${list(f.datasets)}`,

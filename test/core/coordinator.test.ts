@@ -11,12 +11,14 @@ import {
   queueWaitMs,
   recordOutcome,
   renewCalls,
+  SCORER_PAUSE,
   shouldAbort,
   type Failure,
   type GateState,
   type SlotAnswer,
 } from '../../src/core/coordinator.ts';
 import { LEASE_MS, RENEW_MS } from '../../src/core/concurrency.ts';
+import { outcomeOf, transportErrorResult } from '../../src/core/outcomes.ts';
 
 const startOf = (a: SlotAnswer) => ('startAt' in a ? a.startAt : NaN);
 const fail = (caseKey = 'd/c', contender = 'm', dataset = 'd'): Failure => ({
@@ -169,6 +171,64 @@ describe('the pause after a streak of failures (S11)', () => {
       datasets: 'all of them',
       cases: ['d/1', 'd/2'],
     });
+  });
+});
+
+describe('the pause after the scorer throws on replies', () => {
+  const threw = (caseKey = 'd/c'): Failure => ({
+    ...fail(caseKey),
+    error: 'the scorer failed: boom',
+    scorer: true,
+  });
+
+  it.each<[string, { total: number } | undefined, (Failure | undefined)[], GateState['state']]>([
+    ['two throws do not pause', undefined, [threw(), threw()], 'running'],
+    [
+      'the third pauses, successes between or not',
+      undefined,
+      [threw(), undefined, threw(), undefined, threw()],
+      'paused',
+    ],
+    [
+      'with abort_after too: the scorer is the suite’s bug',
+      { total: 100 },
+      [threw(), threw(), threw()],
+      'paused',
+    ],
+    ['abort_after reached first aborts', { total: 2 }, [threw(), threw()], 'aborted'],
+    [
+      'other failures count toward the streak, not this',
+      undefined,
+      [fail(), fail(), threw(), fail()],
+      'running',
+    ],
+  ])('%s', (_name, abortAfter, outcomes, state) => {
+    const gate = newGate({}, abortAfter);
+    for (const outcome of outcomes) recordOutcome(gate, outcome);
+    expect(gate.state).toBe(state);
+  });
+
+  it.each([
+    ['the scorer failed: boom', true],
+    ['HTTP 400: bad request', false],
+    ['the adapter failed: the scorer failed: nested', false],
+  ])('a result whose error is %j is the scorer’s: %s', (error, scorer) => {
+    const result = {
+      ...transportErrorResult('e', 'd/c', error, '2026-01-01T00:00:00Z', '2026-01-01T00:00:01Z'),
+    };
+    expect(outcomeOf(result, 'm', 'd')?.scorer ?? false).toBe(scorer);
+  });
+
+  it('going on after it arms another 100 throws; stopping aborts', () => {
+    const gate = newGate({});
+    for (let i = 0; i < SCORER_PAUSE; i++) recordOutcome(gate, threw());
+    answerPause(gate, true);
+    for (let i = 0; i < PAUSE_STREAK - 1; i++) recordOutcome(gate, threw(`d/${i}`));
+    expect(gate.state).toBe('running');
+    recordOutcome(gate, threw());
+    expect(gate.state).toBe('paused');
+    answerPause(gate, false);
+    expect(gate.state).toBe('aborted');
   });
 });
 
