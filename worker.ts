@@ -1,5 +1,6 @@
 // The worker's entry point: what `llm-evals worker` runs. It loads the suite in this process and serves its runs —
 // started by `start`, by a schedule, or a `compare` being resumed — on any machine that reaches the cluster.
+import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
 import type { Io } from './src/cli/io.ts';
 import { openSuite } from './src/session/open-suite.ts';
@@ -9,7 +10,7 @@ import { linkForCommand } from './src/session/link.ts';
 import { prepareSuite } from './src/session/prepare.ts';
 import { warnKeyless } from './src/session/worker-keys.ts';
 import { planFire } from './src/session/plan-fire.ts';
-import { suiteDeps } from './src/session/serve.ts';
+import { DRAIN_MS, STOPPING_LINE, suiteDeps } from './src/session/serve.ts';
 import { liveCases } from './src/suite/cases.ts';
 import { engineTracing } from './src/client/engine-tracing.ts';
 import { watchTemporal } from './src/client/health.ts';
@@ -58,12 +59,17 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
       );
     const watch = watchTemporal(link, said, watching.signal);
     try {
-      await worker.runUntil(async () => {
+      const serving = worker.runUntil(async () => {
         await Promise.race([stopped, closed]);
-        if (interrupt?.aborted)
-          io.stderr.write('stopping: the calls in flight finish and are recorded first\n');
+        if (interrupt?.aborted) io.stderr.write(`${STOPPING_LINE}\n`);
         else if (flags.until) io.stderr.write(`run ${flags.until} has closed; stopping\n`);
       });
+      // A Ctrl-C is obeyed within DRAIN_MS, whatever the calls in flight do (a provider that hangs holds them).
+      const drained = stopped.then(() => sleep(DRAIN_MS, 'timed out' as const, { ref: false }));
+      if ((await Promise.race([serving, drained])) === 'timed out')
+        io.stderr.write(
+          `stopped waiting for the calls in flight after ${DRAIN_MS / 1000} s: the next worker makes them again\n`,
+        );
     } finally {
       watching.abort();
       await watch;

@@ -21,13 +21,28 @@ export async function answerPause(
   input: RunInput,
   policy: PausePolicy,
   io: Io,
+  stop?: AbortSignal,
 ): Promise<boolean> {
   io.stderr.write(pauseMessage(gate, input) + '\n');
   let goOn = policy === 'yes';
   if (policy === 'ask') {
     const rl = createInterface({ input: process.stdin, output: process.stderr });
-    goOn = /^y(es)?$/i.test((await rl.question('Keep running? [y/N] ')).trim());
-    rl.close();
+    // In a terminal readline takes Ctrl-C as a key, and without a listener only pauses its input: the command went
+    // on for minutes. It is the command's Ctrl-C, as anywhere else: the same signal, which aborts `stop`.
+    rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
+    try {
+      const answer = await rl.question('Keep running? [y/N] ', stop ? { signal: stop } : {});
+      goOn = /^y(es)?$/i.test(answer.trim());
+    } catch (error) {
+      // Stopped while asking: no answer, so the run stays paused for `resume` to ask again.
+      if (stop?.aborted) {
+        io.stderr.write('\n');
+        return false;
+      }
+      throw error;
+    } finally {
+      rl.close();
+    }
   } else {
     io.stderr.write(policy === 'yes' ? 'going on (--yes)\n' : 'stopping: no terminal to ask and no --yes\n');
   }

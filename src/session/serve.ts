@@ -76,8 +76,16 @@ export function countedProgress(runId: string, input: RunInput, result: RunResul
   return input.experiments.every((e) => counted.has(e.id)) ? closedProgress(runId, input, result) : undefined;
 }
 
-/** How long a stop waits for the calls in flight when the server does not answer. */
-const DRAIN_WITHOUT_SERVER_MS = 10_000;
+/**
+ * How long a stop waits for the calls in flight to finish and be recorded. A provider that hangs (or a server that
+ * does not answer) would otherwise hold a Ctrl-C without end: the calls still out then are made again on resume.
+ */
+export const DRAIN_MS = 10_000;
+
+/** What a Ctrl-C says while the calls in flight drain: how long at most, and the way out at once. */
+export const STOPPING_LINE =
+  `stopping: the calls in flight finish and are recorded first (up to ${DRAIN_MS / 1000} s; ` +
+  'Ctrl-C again stops at once, and resume makes again any call not recorded)';
 
 /** What the live view says while the server does not answer: since when, and what the user can do. */
 export function unreachableLine(since: Date, runId: string): string {
@@ -176,13 +184,14 @@ export async function serveRun(
       }
       const gate = !lostSince && tick % 4 === 0 ? await unlessOver(readGate()) : undefined;
       if (gate === OVER) break;
-      if (gate?.state === 'paused') await answerPause(link.runs, runId, gate, input, policy, io);
+      // A Ctrl-C at the question stops the command, and leaves the run paused for `resume` to ask again.
+      if (gate?.state === 'paused') await answerPause(link.runs, runId, gate, input, policy, io, stop.signal);
     }
     if (!closed) {
       io.stderr.write(
         lostSince
           ? 'stopping: calls in flight finish; those Temporal cannot record now are made again on resume\n'
-          : 'stopping: the calls in flight finish and are recorded first\n',
+          : `${STOPPING_LINE}\n`,
       );
       served('interrupted');
       return 'interrupted';
@@ -197,15 +206,16 @@ export async function serveRun(
     mark('closed seen');
     return 'closed';
   });
-  // With the server gone, the worker's shutdown would wait for it as long as it stays gone: once the calls in flight
-  // had their time, stop waiting if the server does not answer, whether or not the view had noticed it was gone;
-  // what they did not record is made again on resume.
+  // The worker's shutdown waits for its calls in flight, and for a server to record them: a provider that hangs, or a
+  // server gone, would hold it without end. Once the calls had their time the command stops waiting; what they did
+  // not record is made again on resume (at most repeated, never lost).
   const givenUp = ended.then(async (how) => {
     if (how !== 'interrupted') return new Promise<never>(() => {});
-    for (;;) {
-      await sleep(DRAIN_WITHOUT_SERVER_MS, undefined, { ref: false });
-      if (lostSince || !(await link.runs.reachable())) return how;
-    }
+    await sleep(DRAIN_MS, undefined, { ref: false });
+    io.stderr.write(
+      `stopped waiting for the calls in flight after ${DRAIN_MS / 1000} s: resume makes them again\n`,
+    );
+    return how;
   });
   return Promise.race([serving, givenUp]);
 }

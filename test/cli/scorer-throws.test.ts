@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, it } from 'vitest';
-import { runCli } from '../helpers/cli.ts';
+import { BIN, runCli } from '../helpers/cli.ts';
 import { always, FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { TempDirs, TOY_SUITE, writeTree } from '../helpers/suite-dir.ts';
 import { completion } from '../providers/chat-server.ts';
@@ -63,3 +65,61 @@ describe('a scorer that throws on real replies', () => {
     expect(snapshot.results).toHaveLength(server.hits.length);
   }, 120_000);
 });
+
+describe('Ctrl-C at the pause question, in a terminal', () => {
+  it('stops the command within seconds and leaves the run paused for resume', async ({ expect }) => {
+    const server = new FaultServer({ m: always(completion('{"animal": "case", "name": "from-the-model"}')) });
+    servers.push(server);
+    const url = await server.start();
+    const lineup = [
+      `import: [${join(TOY_SUITE, 'lib/toy-suite.ts')}, ./lib/scorers.ts]`,
+      'adapter: ToyAdapter',
+      'scorer: ReplyThrowingScorer',
+      'request_types: [prompt]',
+      `lan:\n  base_url: ${url}\n  models: [m]`,
+    ].join('\n');
+    const dir = writeTree(dirs.os('llm-evals-pause-prompt-'), {
+      ...numberedCases(20),
+      'lib/scorers.ts': SCORERS,
+      'evals/.llm-evals.config.yml': lineup + '\n',
+    });
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      ...cliEnv(await warmCache(), {}),
+      NO_COLOR: '1',
+      COLUMNS: '120',
+    };
+    delete env.LLM_EVALS_HELPER;
+    // A real terminal: `script` runs the command on a pseudo-terminal and passes what the test types through.
+    const command = [process.execPath, BIN, 'compare', '-p', '2', '--display', 'none']
+      .map(shellQuote)
+      .join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: dir, env, stdio: 'pipe' });
+    let seen = '';
+    child.stdout.on('data', (chunk: Buffer) => (seen += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      for (let i = 0; i < 600 && !seen.includes('Keep running? [y/N]'); i++) await sleep(100);
+      expect(seen).toContain('Keep running? [y/N]');
+      const asked = Date.now();
+      child.stdin.write('\u0003');
+      const code = await Promise.race([exited, sleep(20_000).then(() => 'still running')]);
+      expect(code, seen).toBe(130);
+      expect(Date.now() - asked).toBeLessThan(15_000);
+      const runId = /llm-evals resume (\d{8}-\d{6}-\w+)/.exec(seen)![1]!;
+      // Nobody answered: the run neither stopped nor went on; it waits in Temporal for `resume` to ask again.
+      const status = await runCli(['status', runId, '--json'], {
+        cwd: dir,
+        env: cliEnv(await warmCache(), {}),
+      });
+      expect(JSON.parse(status.stdout)).toMatchObject({ state: 'running' });
+      expect(seen).not.toContain('stopping: no terminal');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 120_000);
+});
+
+function shellQuote(word: string): string {
+  return `'${word.replaceAll("'", "'\\''")}'`;
+}
