@@ -19,7 +19,7 @@ export function retryErrorsHint(snapshot: Pick<Snapshot, 'runId' | 'results'>): 
   const errored = erroredResults(snapshot);
   if (errored === 0) return '';
   const command = pc.bold(`llm-evals resume ${snapshot.runId} --retry-errors`);
-  return `${errored} ${errored === 1 ? 'case' : 'cases'} ended in an error: ${command} calls them again`;
+  return `${errored} ${errored === 1 ? 'case' : 'cases'} ended in an error: ${command} calls ${errored === 1 ? 'it' : 'them'} again`;
 }
 
 /**
