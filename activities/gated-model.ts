@@ -5,7 +5,12 @@ import type { Failure, GateState, SlotAnswer, SlotRequest } from '../src/core/co
 import type { Contender } from '../src/core/matrix.ts';
 import type { MissingKey } from '../src/core/missing-key.ts';
 import { addUsage } from '../src/core/results.ts';
-import { classifyFailure, defaultBackoff, type FailureClass } from '../src/core/retry.ts';
+import {
+  classifyFailure,
+  connectionFailureOf,
+  defaultBackoff,
+  type FailureClass,
+} from '../src/core/retry.ts';
 import { traced } from './trace-context.ts';
 
 /** How activities reach the run's gate (a workflow) from a worker. */
@@ -65,10 +70,14 @@ export function vendorOf(provider: Provider, id: string): string {
   return provider.prefix === '' ? `${provider.name}/${id.split('/')[0]}` : provider.name;
 }
 
-/** Whether a failure speaks for the whole vendor: a 429, or an answer that says how long to wait. */
+/**
+ * Whether a failure speaks for the whole vendor: a 429, an answer that says how long to wait, or a connection refused
+ * or reset before any answer (the endpoint is down or restarting, for every model on it).
+ */
 function vendorWide(cause: unknown): boolean {
   const fields = (cause ?? {}) as { status?: unknown; retryAfter?: unknown };
-  return fields.status === 429 || typeof fields.retryAfter === 'number';
+  if (fields.status === 429 || typeof fields.retryAfter === 'number') return true;
+  return fields.status === undefined && connectionFailureOf(cause) !== undefined;
 }
 
 /** The HTTP status and Retry-After seconds a provider's error carries (ProviderError, or any error shaped like it). */
@@ -161,8 +170,8 @@ export function gatedModel(
       const failedAt = Date.now();
       const verdict = verdictOf(error);
       const delay = verdict.retry ? (verdict.delay ?? defaultBackoff(attempt)) : undefined;
-      // A 429, or any answer saying how long to wait, speaks for the vendor: it closes for every call. A 5xx
-      // or a dropped connection says only that this model is unwell: its neighbours on the endpoint go on.
+      // A 429, any answer saying how long to wait, or a connection refused or reset speaks for the vendor: it
+      // closes for every call. A 5xx or a timeout says only that this model is unwell: its neighbours go on.
       if (delay !== undefined) await gate.closeVendor(runId, vendorWide(error) ? vendor : model, delay);
       const text = `${contender.provider} ${contender.id}: ${error instanceof Error ? error.message : String(error)}`;
       throw new TransportError(text, { ...verdict, ...(delay !== undefined ? { delay } : {}) }, failedAt, {

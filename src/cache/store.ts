@@ -42,6 +42,8 @@ export const CacheRunSchema = z.object({
   replies: z.number(),
   cached: z.number(),
   savedUsd: z.number(),
+  /** `refresh` for a `--no-cache` run: it read nothing from the cache, and kept every reply it called. */
+  mode: z.literal('refresh').optional(),
 });
 /** A finished run's use of the cache, kept for `cache stats`. */
 export type CacheRun = z.infer<typeof CacheRunSchema>;

@@ -45,6 +45,8 @@ export interface RunFlags extends SuiteFlags {
   cacheOnly?: boolean;
   /** `--batch`: the calls go out as each endpoint's Batch API batch, waited on durably, at the batch price. */
   batch?: boolean;
+  /** `resume --retry-errors`: a new run calls the cases that ended in errors again, the rest from the reply cache. */
+  retryErrors?: boolean;
 }
 
 /** The flags of `track`: which tracker to send to (else the run's own), and the tracker project. */

@@ -280,6 +280,10 @@ export function createProgram(
     ),
   )
     .argument('<run>', 'the run id')
+    .option(
+      '--retry-errors',
+      'then call the cases that ended in errors again, in a new run (the other replies from the reply cache)',
+    )
     .action((runId: string, flags: RunFlags) => run(() => commands.resume(runId, flags, io))());
   suiteOptions(
     program.command('status').description("a run's progress per experiment, state, ETA and UI link"),

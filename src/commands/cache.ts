@@ -23,6 +23,12 @@ export function renderCacheStats(stats: CacheStats): string[] {
   lines.push(`  corrupt or unreadable entries read as misses: ${stats.corrupt}`);
   if (stats.runs.length === 0) lines.push('  no run has used it yet');
   for (const run of stats.runs) {
+    if (run.mode === 'refresh') {
+      lines.push(
+        `  ${run.runId}: ${run.replies} ${run.replies === 1 ? 'reply' : 'replies'} called and kept (--no-cache)`,
+      );
+      continue;
+    }
     const rate = run.replies ? Math.round((100 * run.cached) / run.replies) : 0;
     lines.push(
       `  ${run.runId}: ${run.cached} of ${run.replies} replies from the cache (${rate} %, saved ${formatCost(run.savedUsd)})`,
@@ -74,12 +80,17 @@ export async function refuseEmptyCache(env: NodeJS.ProcessEnv): Promise<void> {
     );
 }
 
-/** After a run that read the cache: its one line on the terminal, and its hits kept for `cache stats`. */
+/**
+ * After a run that used the cache: its one line on the terminal when it read the cache, and its hits kept for `cache
+ * stats` — a `--no-cache` run's too, which read nothing but kept every reply it paid for.
+ */
 export async function noteCacheUse(snapshot: Snapshot, io: Io): Promise<void> {
   const mode = snapshot.settings.cache;
-  if (mode !== 'read' && mode !== 'only') return;
-  const line = renderCacheLine(snapshot);
-  if (line) io.stderr.write(pc.dim(line) + '\n');
+  if (mode === undefined) return;
+  if (mode === 'read' || mode === 'only') {
+    const line = renderCacheLine(snapshot);
+    if (line) io.stderr.write(pc.dim(line) + '\n');
+  }
   const cachedResults = snapshot.results.filter(fromCache);
   const savedUsd = cachedResults.reduce((sum, r) => sum + (r.usage.costUsd ?? 0), 0);
   const run = {
@@ -87,6 +98,7 @@ export async function noteCacheUse(snapshot: Snapshot, io: Io): Promise<void> {
     replies: snapshot.results.length,
     cached: cachedResults.length,
     savedUsd,
+    ...(mode === 'refresh' ? { mode } : {}),
   };
   // The log only feeds `cache stats`: a disk that cannot take it costs the run nothing.
   await new ReplyStore(replyCacheDir(io.env)).recordRun(run).catch(() => undefined);

@@ -17,14 +17,45 @@ import { warnKeyless } from '../session/worker-keys.ts';
 import { loadCases, shortPath, type LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { traceCommand } from '../client/engine-tracing.ts';
+import type { RunInput } from '../core/run-input.ts';
+import type { Snapshot } from '../core/snapshot.ts';
+import { beginRun } from '../session/begin-run.ts';
+import type { PlannedRun } from '../session/plan-run.ts';
+import {
+  announceRetry,
+  cannotRetry,
+  retryErrorsHint,
+  retryFlags,
+  retryPlan,
+} from '../session/retry-errors.ts';
+import { runPlanned } from '../session/run.ts';
+import { noteCacheUse } from './cache.ts';
 
-/** `resume RUN`: a worker plus the live view; the run continues where it stopped, finished cases are not called again. */
+/**
+ * `resume RUN`: a worker plus the live view; the run continues where it stopped, finished cases are not called again.
+ * With `--retry-errors`, a run whose cases ended in errors is followed by a new run that calls those again.
+ */
 export async function resumeCommand(runId: string, flags: RunFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
   const { cases } = loadCases(suite.root, suite.casesGlob);
   await prepareSuite(suite, io);
   // Engine tracing, when on, sends the spans of this process's worker before the command ends.
-  return traceCommand(io.env, 'llm-evals resume', () => resumeServed(runId, suite, cases, flags, io));
+  const served = await traceCommand(io.env, 'llm-evals resume', () =>
+    resumeServed(runId, suite, cases, flags, io),
+  );
+  const { snapshot, file, input } = served;
+  if (flags.retryErrors) {
+    const why = cannotRetry(snapshot);
+    if (!why) {
+      announceRetry(snapshot, io);
+      return callAgain(retryPlan(suite, cases, snapshot, input), retryFlags(flags), io);
+    }
+    io.stderr.write(`--retry-errors: ${why}\n`);
+  }
+  const code = await presentRun(snapshot, file, suite, flags, io);
+  const hint = retryErrorsHint(snapshot);
+  if (hint) io.stderr.write(hint + '\n');
+  return code;
 }
 
 async function resumeServed(
@@ -33,7 +64,7 @@ async function resumeServed(
   cases: LoadedCase[],
   flags: RunFlags,
   io: Io,
-): Promise<number> {
+): Promise<{ snapshot: Snapshot; file: string; input: RunInput }> {
   const link = await linkForCommand(suite.projectDir, io, 'resume', true);
   try {
     const record = await link.runs.read(runId);
@@ -60,8 +91,20 @@ async function resumeServed(
     const snapshot = await collectSnapshot(link, cases, runId);
     const file = saveRunSnapshot(snapshot, suite, flags);
     io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
-    return await presentRun(snapshot, file, suite, flags, io);
+    return { snapshot, file, input: record.input };
   } finally {
     await link.close();
   }
+}
+
+/** Runs the plan that calls a run's errored cases again, as `compare` runs its own: checks, run, save, report. */
+async function callAgain(planned: PlannedRun, flags: RunFlags, io: Io): Promise<number> {
+  const begun = await beginRun(planned, flags, io);
+  const { snapshot, file } = await runPlanned(planned, flags, io, 'resume', begun);
+  io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
+  const code = await presentRun(snapshot, file, planned.suite, flags, io);
+  await noteCacheUse(snapshot, io);
+  const hint = retryErrorsHint(snapshot);
+  if (hint) io.stderr.write(hint + '\n');
+  return code;
 }

@@ -1,5 +1,5 @@
 import type { APIError } from 'openai';
-import { parseRetryAfter } from '../core/retry.ts';
+import { connectionFailureOf, parseRetryAfter } from '../core/retry.ts';
 import { ProviderError } from './errors.ts';
 
 /** Who failed: the provider and the model id, for the ProviderError's fields, and the key to keep out of its message. */
@@ -19,19 +19,15 @@ export function redact(text: string, key?: string): string {
   return plain.replace(KEY_LIKE, '[key]');
 }
 
-/**
- * Why nothing could be reached, when a failure (or one of its causes) says so for good: a connection the other side
- * refused, or a host name the resolver does not know (`getaddrinfo ENOTFOUND`). A timeout or a reset says neither.
- */
-function unreachable(error: unknown): string | undefined {
+/** Whether a failure (or one of its causes) names a host the resolver does not know (`getaddrinfo ENOTFOUND`). */
+function hostNotFound(error: unknown): boolean {
   let node: unknown = error;
   for (let depth = 0; depth < 5 && node instanceof Error; depth++) {
     const code = (node as NodeJS.ErrnoException).code;
-    if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(node.message)) return 'connection refused';
-    if (code === 'ENOTFOUND' || /ENOTFOUND/.test(node.message)) return 'host not found';
+    if (code === 'ENOTFOUND' || /ENOTFOUND/.test(node.message)) return true;
     node = node.cause;
   }
-  return undefined;
+  return false;
 }
 
 /** The innermost cause's words: fetch hides `connect ECONNREFUSED …` two levels down. */
@@ -79,14 +75,34 @@ export function toProviderError(
       },
     );
   }
-  // Nothing listens at the address, or no host has its name: no retry can mend it, and five of them per case would
-  // only cost time (37 s a case for a host the resolver does not know).
-  const why = unreachable(error);
-  if (why) {
-    return new ProviderError(`cannot connect to ${baseUrl} (${why})`, provider, model, undefined, undefined, {
-      cause: error,
-      retryable: false,
-    });
+  // No host has the name: no retry can mend it, and five of them per case would only cost time (37 s a case).
+  if (hostNotFound(error)) {
+    return new ProviderError(
+      `cannot connect to ${baseUrl} (host not found)`,
+      provider,
+      model,
+      undefined,
+      undefined,
+      {
+        cause: error,
+        retryable: false,
+      },
+    );
+  }
+  // Nothing listens at the address: a provider restarting, for a few seconds. Retried like a 503 (its cause says
+  // so: `connectionFailureOf`), and an error only once the retries are spent; the checks before a run refuse an
+  // endpoint that is closed from the start.
+  if (connectionFailureOf(error) === 'connection refused') {
+    return new ProviderError(
+      `cannot connect to ${baseUrl} (connection refused)`,
+      provider,
+      model,
+      undefined,
+      undefined,
+      {
+        cause: error,
+      },
+    );
   }
   const said = redact(rootCause(error) ?? String(error), call.key);
   return new ProviderError(`no reply from ${baseUrl}: ${said}`, provider, model, undefined, undefined, {

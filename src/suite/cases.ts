@@ -58,21 +58,26 @@ export function* eachCase(
   glob: string = DEFAULT_CASES_GLOB,
   problems: CaseProblem[] = [],
 ): Generator<LoadedCase> {
-  // The case folders' metadata files are found by the same walk as their inputs (when the glob names input.txt), so
-  // that no case asks the file system whether it has one: 100,000 questions were a tenth of loading such a suite.
-  const metadataGlob =
-    posix.basename(glob) === 'input.txt' ? posix.join(posix.dirname(glob), 'metadata.json') : '';
-  const found = globSync(metadataGlob ? [glob, metadataGlob] : [glob], {
+  // The case folders' metadata and expected files are found by the same walk as their inputs (when the glob names
+  // input.txt), so that no case asks the file system whether it has one: 100,000 questions were a tenth of loading
+  // such a suite. The expected files tell a case folder whose input.txt is missing, which would else be left out.
+  const folders = posix.basename(glob) === 'input.txt' ? posix.dirname(glob) : '';
+  const metadataGlob = folders ? posix.join(folders, 'metadata.json') : '';
+  const found = globSync(folders ? [glob, metadataGlob, posix.join(folders, 'expected.json')] : [glob], {
     cwd: root,
     absolute: false,
     dot: false,
   });
   const withMetadata = new Set<string>();
+  // Folders with an expected.json, then (once their inputs are read) those without an input.txt.
+  const withExpected = new Set<string>();
   const names = new Map<string, string>();
   const named = (name: string) => names.get(name) ?? (names.set(name, name), name);
   const inputs: string[] = [];
   for (const rel of found) {
-    if (metadataGlob && rel.endsWith('metadata.json')) withMetadata.add(posix.dirname(rel));
+    if (!folders) inputs.push(rel);
+    else if (rel.endsWith('/metadata.json')) withMetadata.add(posix.dirname(rel));
+    else if (rel.endsWith('/expected.json')) withExpected.add(posix.dirname(rel));
     else inputs.push(rel);
   }
   inputs.sort();
@@ -84,7 +89,10 @@ export function* eachCase(
     if (input.trim() === '') problems.push({ file: inputFile, problem: 'empty input' });
     const expected = readJson(folder + sep + 'expected.json', false, problems);
     const metadataFile = folder + sep + 'metadata.json';
-    const hasMetadata = metadataGlob ? withMetadata.has(posix.dirname(rel)) : existsSync(metadataFile);
+    const at = folders ? posix.dirname(rel) : '';
+    withExpected.delete(at);
+    // Deleted as read: what is left after the last input has no input.
+    const hasMetadata = folders ? withMetadata.delete(at) : existsSync(metadataFile);
     const read = hasMetadata ? readJson(metadataFile, true, problems) : undefined;
     const metadata = read === undefined ? {} : read;
     if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) {
@@ -112,6 +120,10 @@ export function* eachCase(
       hash,
       words: input.split(/\s+/).filter(Boolean).length,
     };
+  }
+  for (const folder of [...new Set([...withExpected, ...withMetadata])].sort()) {
+    const has = withExpected.has(folder) ? 'expected.json' : 'metadata.json';
+    problems.push({ file: join(root, folder), problem: `a case folder with ${has} but no input.txt` });
   }
 }
 

@@ -52,6 +52,32 @@ describe.concurrent('checks before any call', () => {
     },
   );
 
+  // Issue 44: a case folder without input.txt was left out in silence (`✓ 2 cases … no problems`, and the run went
+  // on without it). One that holds a case's other files is refused, naming the folder.
+  it.for([
+    ['verify', 'expected.json'],
+    ['verify', 'metadata.json'],
+    ['compare', 'expected.json'],
+    ['compare', 'metadata.json'],
+  ])(
+    '%s refuses a case folder with %s but no input.txt, calling nothing',
+    async ([command, file], { expect }) => {
+      const { url, server } = await listening();
+      const folder = 'evals/datasets/pets/cases/bulk/003';
+      const cases = { ...numberedCases(2), [`${folder}/${file}`]: '{ "animal": "cat", "name": null }\n' };
+      const project = providerSuite(dirs, `lan:\n  base_url: ${url}\n  models: [m]\n`, cases);
+      const run = await runCli([command!, ...(command === 'compare' ? ['--display', 'none'] : [])], {
+        cwd: project,
+        env: cliEnv(await warmCache(), {}),
+      });
+      expect(run.code, run.stdout + run.stderr).toBe(2);
+      expect(run.stdout + run.stderr).toContain(`${folder}: a case folder with ${file} but no input.txt`);
+      expect(run.stdout + run.stderr).not.toMatch(STACK);
+      expect(server.of('m')).toHaveLength(0);
+      expect(existsSync(join(project, 'evals/results'))).toBe(false);
+    },
+  );
+
   it('names an endpoint that refuses connections, and --no-verify lets the run go on to fail it', async ({
     expect,
   }) => {

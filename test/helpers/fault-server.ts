@@ -42,6 +42,7 @@ export class FaultServer {
   readonly hits: Hit[] = [];
   private readonly seen = new Map<string, number>();
   private server?: JsonServer;
+  private port = 0;
 
   constructor(private readonly rules: Record<string, Rule> = {}) {}
 
@@ -58,7 +59,19 @@ export class FaultServer {
       this.hits.push({ t, model, user: userText(request), ...(auth ? { auth } : {}), status });
       return answer;
     });
-    return `${await this.server.listen()}/v1`;
+    const url = await this.server.listen(this.port);
+    this.port = Number(new URL(url).port);
+    return `${url}/v1`;
+  }
+
+  /**
+   * A provider restarting: closes the server and every connection it holds (the calls in flight are reset), refuses
+   * connections for `ms`, then listens again on the same port.
+   */
+  async restart(ms: number): Promise<void> {
+    await this.server?.close();
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await this.server?.listen(this.port);
   }
 
   async stop(): Promise<void> {

@@ -30,8 +30,8 @@ export class JsonServer {
 
   constructor(private readonly respond: (request: Received, arrivedAt: number) => Answer) {}
 
-  /** Starts listening on a free port; returns `http://127.0.0.1:PORT`. */
-  async listen(): Promise<string> {
+  /** Starts listening on `port` (a free one by default); returns `http://127.0.0.1:PORT`. */
+  async listen(port = 0): Promise<string> {
     const server = createServer((req, res) => {
       let text = '';
       req.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -53,7 +53,7 @@ export class JsonServer {
         else write();
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     this.server = server;
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   }

@@ -143,6 +143,12 @@ describe('the reply cache through the real CLI', () => {
     expect(callsSince(server, mark)).toEqual(['echo cat', 'echo dog', 'picky cat', 'picky dog']);
     expect(run.stderr).not.toMatch(/from the cache/);
     const refreshed = resultsOf(newestSnapshot(project));
+    // Issue 44: `cache stats` left a --no-cache run out of the recent runs, though it filled the cache.
+    const stats = await runCli(['cache', 'stats'], { cwd: project, env });
+    expect(stats.code, stats.stderr).toBe(0);
+    expect(stats.stdout).toContain(
+      `  ${newestSnapshot(project).runId}: 4 replies called and kept (--no-cache)\n`,
+    );
     // The next run finds the replies --no-cache got, not the older ones.
     const again = await compare();
     expect(again.code, again.stderr).toBe(0);

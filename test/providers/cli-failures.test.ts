@@ -69,14 +69,15 @@ describe('401, 403 and 404 through the real CLI', () => {
 });
 
 describe('an endpoint that is down, through the real CLI', () => {
-  it('makes the case an error outcome at once, counted as an error, not a crash', async () => {
+  it('makes the case an error outcome once its retries are spent, counted as an error, not a crash', async () => {
     // --no-verify: the checks before the run would refuse the closed port; this is the run's own handling.
     const down = `down:\n  base_url: ${await closedPort()}\n  models: [gone]\n`;
     const { run, results } = await compare(down, {}, ['-c', 'clear/001', '--no-verify']);
     expect(run.code, run.stderr).toBe(1); // no contender scored a case
     expect(rowsByModel(run.stdout)['down/gone']?.errors).toBe('1');
     expect(results).toHaveLength(1);
-    expect(results[0]).toMatchObject({ status: 'error', score: null });
+    // Refused connections are retried like a 503 (a provider restarting, issue 44): five tries, then the error.
+    expect(results[0]).toMatchObject({ status: 'error', score: null, attempts: 5 });
     expect(results[0]!.error).toMatch(
       /^down down\/gone: cannot connect to http:\/\/127\.0\.0\.1:\d+\/v1 \(connection refused\)/,
     );

@@ -117,6 +117,19 @@ describe('loadCases', () => {
     expect(cases.map((c) => c.id)).toEqual(['ok']);
   });
 
+  it.each([
+    ['expected.json', { expected: '{}' }],
+    ['metadata.json', { metadata: '{}' }],
+    ['expected.json', { expected: '{}', metadata: '{}' }],
+  ])('reports a case folder with %s but no input.txt, naming the folder (issue 44)', (has, kase) => {
+    const root = suite({ 'datasets/d/cases/lost': kase, 'datasets/d/cases/ok': good });
+    const { cases, problems } = loadCases(root);
+    expect(problems).toEqual([
+      { file: join(root, 'datasets/d/cases/lost'), problem: `a case folder with ${has} but no input.txt` },
+    ]);
+    expect(cases.map((c) => c.id)).toEqual(['ok']);
+  });
+
   it('collects every problem rather than stopping at the first', () => {
     const root = suite({
       'datasets/d/cases/a': { input: '', expected: '{}' },
