@@ -40,25 +40,40 @@ function downNotice(env: NodeJS.ProcessEnv): string {
 const RELINK_EVERY_MS = 5_000;
 
 /**
- * Links to Temporal for the first request after it came up: tried by requests (a remote address at most every
- * {@link RELINK_EVERY_MS}); requests that come while a try goes on wait for it.
+ * The view's link to Temporal, made again for the first request after it came up (at start, or after it went away):
+ * tried by requests (a remote address at most every {@link RELINK_EVERY_MS}); requests that come while a try goes on
+ * wait for it. A link whose server went away is closed, so its connection stops trying.
  */
-function relinker(
-  env: NodeJS.ProcessEnv,
-  log: (line: string) => void,
-  linked: (link: TemporalLink) => ViewSource,
-): () => Promise<ViewSource | undefined> {
-  let next = 0;
-  let trying: Promise<ViewSource | undefined> | undefined;
-  return () => {
-    if (trying) return trying;
-    if (Date.now() < next) return Promise.resolve(undefined);
-    next = env.TEMPORAL_ADDRESS ? Date.now() + RELINK_EVERY_MS : 0;
-    trying = linkIfRunning({ env, log })
-      .then((link) => (link ? linked(link) : undefined))
+class Relinker {
+  private next = 0;
+  private trying: Promise<ViewSource | undefined> | undefined;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly log: (line: string) => void,
+    private readonly sourceOf: (link: TemporalLink) => ViewSource,
+    public link: TemporalLink | undefined,
+  ) {}
+
+  readonly relink = (): Promise<ViewSource | undefined> => {
+    if (this.trying) return this.trying;
+    if (Date.now() < this.next) return Promise.resolve(undefined);
+    this.next = this.env.TEMPORAL_ADDRESS ? Date.now() + RELINK_EVERY_MS : 0;
+    this.trying = linkIfRunning({ env: this.env, log: this.log })
+      .then((link) => {
+        this.link = link;
+        return link ? this.sourceOf(link) : undefined;
+      })
       .catch(() => undefined)
-      .finally(() => (trying = undefined));
-    return trying;
+      .finally(() => (this.trying = undefined));
+    return this.trying;
+  };
+
+  readonly lost = (): void => {
+    const gone = this.link;
+    this.link = undefined;
+    this.next = this.env.TEMPORAL_ADDRESS ? Date.now() + RELINK_EVERY_MS : 0;
+    void gone?.close().catch(() => undefined);
   };
 }
 
@@ -88,28 +103,26 @@ export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string
   });
   const saved = new SavedSnapshots(suite ? savedDirOf(suite) : undefined);
   const log = (line: string) => io.stderr.write(pc.dim(line) + '\n');
-  let link = await linkIfRunning({ env: io.env, log });
-  const notice = link ? undefined : downNotice(io.env);
   const sourceOf = (linked: TemporalLink) => new TemporalSource(linked, casesByProject(suite), io.env);
+  const linker = new Relinker(io.env, log, sourceOf, await linkIfRunning({ env: io.env, log }));
+  const notice = downNotice(io.env);
   const stop = io.watchInterrupt?.();
   let served;
   try {
     served = await serveView(host, flags.port ?? DEFAULT_PORT, {
-      ...(link
-        ? { source: sourceOf(link) }
-        : {
-            relink: relinker(io.env, log, (linked) => {
-              link = linked;
-              return sourceOf(linked);
-            }),
-          }),
+      ...(linker.link ? { source: sourceOf(linker.link) } : {}),
+      relink: linker.relink,
+      lost: () => {
+        io.stderr.write(pc.yellow(notice) + '\n');
+        linker.lost();
+      },
       saved,
       ...(token ? { token } : {}),
       csrf: randomBytes(18).toString('base64url'),
-      ...(notice ? { notice } : {}),
+      notice,
     });
   } catch (error) {
-    await link?.close();
+    await linker.link?.close();
     if ((error as { code?: string }).code === 'EADDRINUSE')
       throw new ConfigError(
         undefined,
@@ -119,7 +132,7 @@ export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string
     throw error;
   }
   const url = `${served.origin}/${token ? `?token=${token}` : ''}`;
-  if (notice) io.stderr.write(pc.yellow(notice) + '\n');
+  if (!linker.link) io.stderr.write(pc.yellow(notice) + '\n');
   io.stdout.write(`llm-evals view: ${url}\n(Ctrl-C stops it)\n`);
   ready?.(url);
   if (flags.open !== false) {
@@ -131,6 +144,6 @@ export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string
     stop.addEventListener('abort', () => resolve(), { once: true });
   });
   await served.close();
-  await link?.close();
+  await linker.link?.close();
   return 0;
 }

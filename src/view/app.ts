@@ -27,9 +27,11 @@ export interface ViewOptions {
   source?: ViewSource;
   /**
    * Without a source: tries to link to Temporal again, for a request after it came up (`server start` once the view
-   * runs); undefined while it is still down. The notice goes once it links.
+   * runs, or the server back after it went away); undefined while it is still down. The notice goes once it links.
    */
   relink?: () => Promise<ViewSource | undefined>;
+  /** Told that the source's Temporal stopped answering: the view shows the saved snapshots until `relink` links. */
+  lost?: (source: ViewSource) => void;
   saved: SavedSnapshots;
   /** The token every request must carry (once in `?token=`, then as a cookie); for a non-loopback host. */
   token?: string;
@@ -37,7 +39,7 @@ export interface ViewOptions {
   csrf: string;
   /** The Host headers accepted (against DNS rebinding); any when absent. */
   hosts?: readonly string[];
-  /** Said at the top of every page. */
+  /** Said at the top of every page while no Temporal is linked (at start, or once it went away). */
   notice?: string;
 }
 
@@ -70,6 +72,16 @@ function cancelSaid(runId: string, done: CancelDone): NonNullable<PageContext['s
   ];
 }
 
+/**
+ * A live part of a page asked for while Temporal is not linked: `x-reload` has the view's script reload the page,
+ * which then shows the saved snapshots and says why.
+ */
+const unlinked = () =>
+  new Response('Temporal is not linked', {
+    status: 503,
+    headers: { 'x-reload': '1', 'x-live': '0', 'cache-control': 'no-store' },
+  });
+
 function filterOf(c: Context): RunsFilter {
   const state = c.req.query('state');
   const page = Number(c.req.query('page') ?? 0);
@@ -89,8 +101,8 @@ function filterOf(c: Context): RunsFilter {
 /** The view's web app: pages, live fragments and the POSTs that change a run, behind the token, CSRF and CSP checks. */
 export function createViewApp(options: ViewOptions): Hono {
   const app = new Hono();
-  const context: PageContext = options.notice ? { notice: options.notice } : {};
   let source = options.source;
+  const context: PageContext = !source && options.notice ? { notice: options.notice } : {};
   // What a change just made said of a run, for its page to show once (the change answers with a redirect to it).
   const said = new Map<string, NonNullable<PageContext['said']>>();
 
@@ -112,6 +124,12 @@ export function createViewApp(options: ViewOptions): Hono {
     if (!source && options.relink) {
       source = await options.relink();
       if (source) delete context.notice;
+    }
+    // The pages that read Temporal, asked while it is not linked: the saved snapshots say what can be shown.
+    if (!source && c.req.method === 'GET' && /^\/(runs|diff|schedule)(\/|$)/.test(c.req.path)) {
+      // The script's live parts reload their page, which lands there with the banner.
+      if (c.req.path.endsWith('/live')) return unlinked();
+      return c.redirect('/saved', 303);
     }
     await next();
     c.header('Content-Security-Policy', VIEW_CSP);
@@ -152,14 +170,15 @@ export function createViewApp(options: ViewOptions): Hono {
   });
 
   app.get('/fragment/runs', async (c) => {
-    if (!source) return notFound(c, 'Temporal is not linked', context);
+    if (!source) return unlinked();
     const page = await source.runs(filterOf(c));
     return c.html(runsRowsHtml(page), 200, { 'x-live': anyLive(page.rows) ? '1' : '0' });
   });
 
   app.get('/fragment/row/:runId', async (c) => {
     const id = c.req.param('runId');
-    if (!source || !validRunId(id)) return notFound(c, 'no such run on this Temporal', context);
+    if (!source) return unlinked();
+    if (!validRunId(id)) return notFound(c, 'no such run on this Temporal', context);
     // A run that cannot be read leaves the list, as the counted list leaves it off: its line becomes nothing.
     const row = await source.row(id);
     return c.html(row ? rowHtml(row) : '');
@@ -215,7 +234,7 @@ export function createViewApp(options: ViewOptions): Hono {
   app.get('/diff', async (c) => {
     const a = c.req.query('a') ?? '';
     const b = c.req.query('b') ?? '';
-    if (!source) return notFound(c, 'Temporal is not linked', context);
+    if (!source) return c.redirect('/saved', 303);
     if (!a || !b) return c.html(diffPage(a, b, undefined, undefined, context));
     if (!validRunId(a) || !validRunId(b))
       return c.html(diffPage(a, b, undefined, 'not run ids', context), 404);
@@ -256,7 +275,21 @@ export function createViewApp(options: ViewOptions): Hono {
   });
 
   app.notFound((c) => notFound(c, 'no such page', context));
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
+    // Temporal went away under a request: the view goes back to the saved snapshots, as when it started without it,
+    // and the same request, asked again, is answered so (the next ones link again once it is back).
+    const was = source;
+    if (was && (error as { exitCode?: number }).exitCode !== 2 && !(await was.reachable())) {
+      if (source === was) {
+        source = undefined;
+        if (options.notice) context.notice = options.notice;
+        options.lost?.(was);
+      }
+      if (c.req.method === 'GET' && !c.req.path.startsWith('/fragment/') && !c.req.path.endsWith('/live'))
+        return c.redirect(c.req.url.slice(new URL(c.req.url).origin.length), 303);
+      if (c.req.method === 'GET') return unlinked();
+      return c.redirect('/saved', 303);
+    }
     const status = (error as { exitCode?: number }).exitCode === 2 ? 404 : 500;
     return c.html(layout('Error', `<h1>Error</h1><pre>${esc(error.message)}</pre>`, context), status);
   });

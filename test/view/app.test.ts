@@ -70,6 +70,7 @@ function fakeSource(changes: string[], asked: string[] = []): ViewSource {
       return Promise.resolve(diffRuns(digestOf(before), digestOf(snapshot)));
     },
     schedule: () => Promise.resolve(undefined),
+    reachable: () => Promise.resolve(true),
   };
 }
 
@@ -206,7 +207,39 @@ describe('the view app', () => {
     expect(page).toContain('Temporal is not running');
     expect(page).not.toContain('<form method="post"');
     expect((await request('/saved/notes.txt')).status).toBe(404);
-    expect((await request('/runs/r-1')).status).toBe(404);
+    expect((await request('/runs/r-1')).headers.get('location')).toBe('/saved');
+    const live = await request('/runs/r-1/live');
+    expect([live.status, live.headers.get('x-reload')]).toEqual([503, '1']);
+  });
+
+  it('goes back to the saved snapshots, with the notice, when Temporal stops answering, and to Temporal once back', async () => {
+    let up = true;
+    const lost: string[] = [];
+    const failing: ViewSource = {
+      ...fakeSource([]),
+      runs: () =>
+        up ? fakeSource([]).runs({ page: 0 }) : Promise.reject(new Error('Failed to list workflows')),
+      run: () => (up ? Promise.resolve(RUN) : Promise.reject(new Error('Failed to read'))),
+      reachable: () => Promise.resolve(up),
+    };
+    const request = app({
+      source: failing,
+      notice: 'Temporal is not running',
+      relink: () => Promise.resolve(up ? failing : undefined),
+      lost: () => void lost.push('lost'),
+    });
+    expect(await (await request('/')).text()).not.toContain('Temporal is not running');
+    up = false;
+    const again = await request('/?state=running');
+    expect([again.status, again.headers.get('location')]).toEqual([303, '/?state=running']);
+    expect(lost).toEqual(['lost']);
+    expect((await request('/?state=running')).headers.get('location')).toBe('/saved');
+    expect(await (await request('/saved')).text()).toContain('<p class="banner">Temporal is not running</p>');
+    expect((await request('/runs/r-1')).headers.get('location')).toBe('/saved');
+    up = true;
+    const back = await (await request('/')).text();
+    expect(back).toContain('<h1>Runs');
+    expect(back).not.toContain('Temporal is not running');
   });
 
   it('answers the runs list from visibility and has the script fetch the counted rows, filter and all', async () => {

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.ts';
-import { ownServerEnv } from '../helpers/durable.ts';
+import { killServer, ownServerEnv } from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { writeViewSuite } from './view-suite.ts';
@@ -173,4 +173,39 @@ describe('llm-evals view, the command', () => {
       await runCli(['server', 'stop', '--force'], { cwd: dir, env });
     }
   }, 90_000);
+
+  it('falls back to the saved snapshots with the same banner when the server stops while it runs, and back when it returns', async () => {
+    const env = await ownServerEnv(dir);
+    expect((await runCli(['server', 'start'], { cwd: dir, env })).code).toBe(0);
+    const view = startCli(['view', '--no-open', '--port', '0'], { cwd: dir, env });
+    const said =
+      'Temporal is not running: only the saved snapshots of this project are shown, read-only. To see every run, ' +
+      'start it with `llm-evals server start`, then reload the page.';
+    try {
+      const [, origin] = await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//);
+      expect(await (await fetch(`${origin}/`)).text()).toContain('<h1>Runs');
+      killServer(dir);
+      // The runs list, a run's page and a live fragment: none a bare 500; the pages land on the saved snapshots.
+      const home = await fetch(`${origin}/`);
+      expect(home.status).toBe(200);
+      expect(home.url).toBe(`${origin}/saved`);
+      expect(await home.text()).toContain(said);
+      const run = await fetch(`${origin}/runs/some-run`);
+      expect([run.status, run.url]).toEqual([200, `${origin}/saved`]);
+      const live = await fetch(`${origin}/runs/some-run/live`);
+      expect([live.status, live.headers.get('x-reload')]).toEqual([503, '1']);
+      expect(view.output().stderr).toContain(said);
+      // Started again: the next page asked for is every run's list again, without the banner.
+      expect((await runCli(['server', 'start'], { cwd: dir, env })).code).toBe(0);
+      const back = await fetch(`${origin}/`, { redirect: 'manual' });
+      expect(back.status).toBe(200);
+      const page = await back.text();
+      expect(page).toContain('<h1>Runs');
+      expect(page).not.toContain('Temporal is not running');
+    } finally {
+      view.child.kill('SIGINT');
+      await view.done;
+      await runCli(['server', 'stop', '--force'], { cwd: dir, env });
+    }
+  }, 120_000);
 });
