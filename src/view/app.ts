@@ -210,7 +210,11 @@ export function createViewApp(options: ViewOptions): Hono {
     const id = c.req.param('runId');
     const view = source && validRunId(id) ? await source.live(id) : undefined;
     if (!view) return notFound(c, 'no such run on this Temporal', context);
-    return c.html(liveHtml(view), 200, { 'x-live': view.closed ? '0' : '1' });
+    const at = c.req.query('at') ?? '';
+    const done = Number(c.req.query('done'));
+    const asOf =
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(at) && Number.isInteger(done) ? { at, done } : undefined;
+    return c.html(liveHtml(view, asOf, runHref(id)), 200, { 'x-live': view.closed ? '0' : '1' });
   });
 
   app.get('/runs/:runId/case', async (c) => {

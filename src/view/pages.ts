@@ -43,6 +43,11 @@ export function layout(title: string, body: string, context: PageContext = {}): 
     .join('\n');
 }
 
+/** `N word` with the word in the singular for one: "1 contender", "2 contenders". */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** `/runs/ID`: a run's page, its id escaped into the path. */
 export function runHref(runId: string): string {
   return `/runs/${encodeURIComponent(runId)}`;

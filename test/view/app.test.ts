@@ -181,11 +181,17 @@ describe('the view app', () => {
 
   it("shows the run's live progress and, while it runs, the cancel button with the CSRF token", async () => {
     const html = await (await app()('/runs/r-1')).text();
-    expect(html).toContain('data-live-src="/runs/r-1/live"');
+    // The page says what its standings were drawn from; its live part, asked with that, says how much finished since.
+    const src = /data-live-src="(\/runs\/r-1\/live\?at=[^"]+&amp;done=\d+)"/.exec(html)?.[1];
+    expect(src).toBeDefined();
+    expect(html).toMatch(/as of \d\d:\d\d:\d\d UTC, over \d+ finished cases\./);
     expect(html).toMatch(/<form method="post" action="\/runs\/r-1\/cancel" data-confirm="[^"]+">/);
     expect(html).toContain('name="csrf" value="csrf-token-123"');
-    const live = await app()('/runs/r-1/live');
+    const live = await app()(src!.replace('&amp;', '&').replace(/done=\d+/, 'done=1'));
     expect(live.headers.get('x-live')).toBe('1');
+    expect(await live.text()).toMatch(
+      /over 1 finished case\. \d+ more cases have finished since: <a href="\/runs\/r-1">reload<\/a>/,
+    );
   });
 
   it('opens a saved snapshot read-only, labelled, by a name its folder lists', async () => {
