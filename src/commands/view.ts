@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
-import type { SuiteFlags } from '../cli/options.ts';
+import { VIEW_PORT, type SuiteFlags } from '../cli/options.ts';
 import { ConfigError } from '../errors.ts';
 import { openInBrowser } from '../output/open-browser.ts';
 import { linkIfRunning, type TemporalLink } from '../client/connect.ts';
+import { viewAddresses } from '../view/addresses.ts';
 import { casesByProject, savedDirOf, suiteOf } from '../view/projects.ts';
 import { SavedSnapshots } from '../view/saved.ts';
 import { LOOPBACK, serveView } from '../view/serve.ts';
@@ -77,8 +79,7 @@ class Relinker {
   };
 }
 
-/** The port `view` serves on unless told: one free port is taken when it is busy. */
-const DEFAULT_PORT = 7357;
+const DEFAULT_PORT = VIEW_PORT;
 
 /**
  * `view`: every run of this Temporal in the browser, live, with the current project's saved snapshots; read-only but
@@ -131,12 +132,18 @@ export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string
       );
     throw error;
   }
-  const url = `${served.origin}/${token ? `?token=${token}` : ''}`;
+  // Listening on every address, it prints the machine's own: a URL naming 0.0.0.0 opens nowhere else.
+  const urls = viewAddresses(host, networkInterfaces()).map(
+    (address) => `http://${address}:${served.port}/${token ? `?token=${token}` : ''}`,
+  );
+  const url = urls[0]!;
   if (!linker.link) io.stderr.write(pc.yellow(notice) + '\n');
-  io.stdout.write(`llm-evals view: ${url}\n(Ctrl-C stops it)\n`);
+  const others = urls.slice(1).map((u) => `  or ${u}\n`);
+  io.stdout.write(`llm-evals view: ${url}\n${others.join('')}(Ctrl-C stops it)\n`);
   ready?.(url);
   if (flags.open !== false) {
-    const problem = await openInBrowser(url, io.env);
+    // This machine's browser takes the loopback address, the last of them.
+    const problem = await openInBrowser(urls.at(-1)!, io.env);
     if (problem) io.stderr.write(pc.dim(`not opened: ${problem}`) + '\n');
   }
   await new Promise<void>((resolve) => {

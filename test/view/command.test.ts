@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.ts';
@@ -47,16 +48,43 @@ describe('llm-evals view, the command', () => {
     }
   });
 
+  it('view --help shows the default port', async () => {
+    const done = await runCli(['view', '--help'], { cwd: dir });
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/--port <n>\s+the port \(default: 7357; 0: any free one\)/);
+  });
+
+  it('on every address (0.0.0.0), prints the addresses other machines open, each with the token', async () => {
+    const view = startCli(['view', '--no-open', '--port', '0', '--host', '0.0.0.0'], {
+      cwd: dir,
+      env: { TEMPORAL_ADDRESS: '127.0.0.1:1' },
+    });
+    try {
+      await view.waitFor(/\(Ctrl-C stops it\)/);
+      const said = view.output().stdout;
+      const urls = [...said.matchAll(/(http:\/\/\S+:\d+)\/\?token=[\w-]+/g)].map((m) => m[1]!);
+      const outside = Object.values(networkInterfaces())
+        .flatMap((list) => list ?? [])
+        .filter((i) => i.family === 'IPv4' && !i.internal)
+        .map((i) => i.address);
+      expect(said).not.toContain('0.0.0.0');
+      expect(urls.map((u) => new URL(u).hostname)).toEqual([...outside, '127.0.0.1']);
+      // Each one printed answers (the token asked for, as anywhere off loopback).
+      for (const url of urls) expect((await fetch(`${url}/`)).status).toBe(401);
+    } finally {
+      view.child.kill('SIGINT');
+      await view.done;
+    }
+  }, 60_000);
+
   it('on a non-loopback host, makes a token, prints it in the URL and asks every request for it', async () => {
     const view = startCli(['view', '--no-open', '--port', '0', '--host', '0.0.0.0'], {
       cwd: dir,
       env: { TEMPORAL_ADDRESS: temporalAddress() },
     });
     try {
-      const [, origin, token] = await view.waitFor(
-        /llm-evals view: (http:\/\/0\.0\.0\.0:\d+)\/\?token=([\w-]+)/,
-      );
-      const local = origin!.replace('0.0.0.0', '127.0.0.1');
+      const [, port, token] = await view.waitFor(/llm-evals view: http:\/\/\S+:(\d+)\/\?token=([\w-]+)/);
+      const local = `http://127.0.0.1:${port}`;
       expect(token!.length).toBeGreaterThanOrEqual(24);
       expect((await fetch(`${local}/`)).status).toBe(401);
       const first = await fetch(`${local}/?token=${token}`, { redirect: 'manual' });
