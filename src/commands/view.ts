@@ -41,6 +41,9 @@ function downNotice(env: NodeJS.ProcessEnv): string {
  */
 const RELINK_EVERY_MS = 5_000;
 
+/** How long a link whose server went away stays open: Temporal's client retries a call on it for some 20 s. */
+const CLOSE_LOST_AFTER_MS = 60_000;
+
 /**
  * The view's link to Temporal, made again for the first request after it came up (at start, or after it went away):
  * tried by requests (a remote address at most every {@link RELINK_EVERY_MS}); requests that come while a try goes on
@@ -75,7 +78,9 @@ class Relinker {
     const gone = this.link;
     this.link = undefined;
     this.next = this.env.TEMPORAL_ADDRESS ? Date.now() + RELINK_EVERY_MS : 0;
-    void gone?.close().catch(() => undefined);
+    // Once the requests still on it have given up: the client's retry of a call on a closed channel throws from a
+    // timer, which would end the view.
+    setTimeout(() => void gone?.close().catch(() => undefined), CLOSE_LOST_AFTER_MS).unref();
   };
 }
 

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono, type Context } from 'hono';
 import { closedWords } from '../core/cancel-wait.ts';
 import { RUN_STATES, type RunState } from '../core/run-state.ts';
@@ -72,6 +73,29 @@ function cancelSaid(runId: string, done: CancelDone): NonNullable<PageContext['s
   ];
 }
 
+/** How often a request that waits on Temporal looks whether its server still answers. */
+const LOOK_EVERY_MS = 2_000;
+
+/**
+ * Whether `source`'s server was found not answering while `request` went on (looked at every {@link LOOK_EVERY_MS});
+ * false once the request is done first. A slow request on a server that answers goes on.
+ */
+async function goneWhile(source: ViewSource, request: Promise<void>): Promise<boolean> {
+  let over = false;
+  const done = request.then(() => {
+    over = true;
+    return false;
+  });
+  const look = async (): Promise<boolean> => {
+    while (!over) {
+      await sleep(LOOK_EVERY_MS);
+      if (!over && !(await source.reachable())) return !over;
+    }
+    return false;
+  };
+  return Promise.race([done, look()]);
+}
+
 /**
  * A live part of a page asked for while Temporal is not linked: `x-reload` has the view's script reload the page,
  * which then shows the saved snapshots and says why.
@@ -106,6 +130,23 @@ export function createViewApp(options: ViewOptions): Hono {
   // What a change just made said of a run, for its page to show once (the change answers with a redirect to it).
   const said = new Map<string, NonNullable<PageContext['said']>>();
 
+  /**
+   * Goes back to the saved snapshots, as when the view started without Temporal, once `was`'s server is found gone;
+   * the request is answered as if asked again (the next ones link again once the server is back).
+   */
+  const fellBack = (request: { method: string; url: string }, was: ViewSource): Response => {
+    if (source === was) {
+      source = undefined;
+      if (options.notice) context.notice = options.notice;
+      options.lost?.(was);
+    }
+    const url = new URL(request.url);
+    const to = (location: string) => new Response(null, { status: 303, headers: { location } });
+    if (request.method !== 'GET') return to('/saved');
+    if (url.pathname.startsWith('/fragment/') || url.pathname.endsWith('/live')) return unlinked();
+    return to(url.pathname + url.search);
+  };
+
   app.use('*', async (c, next) => {
     const host = c.req.header('host') ?? '';
     if (options.hosts && !options.hosts.includes(host)) return c.text('unknown host', 421);
@@ -131,7 +172,10 @@ export function createViewApp(options: ViewOptions): Hono {
       if (c.req.path.endsWith('/live')) return unlinked();
       return c.redirect('/saved', 303);
     }
-    await next();
+    const was = source;
+    if (!was) await next();
+    // Temporal's client retries a server that went away for some 20 s before it fails: the view looks for itself.
+    else if (await goneWhile(was, next())) return fellBack(c.req.raw, was);
     c.header('Content-Security-Policy', VIEW_CSP);
     c.header('X-Content-Type-Options', 'nosniff');
     // Not no-referrer: Chromium then sends `Origin: null` with a form's POST, and the origin check refuses it.
@@ -168,6 +212,13 @@ export function createViewApp(options: ViewOptions): Hono {
     // From visibility alone, at once: the page's script fetches the counted rows (each reads its run's histories).
     return c.html(runsPage(await source.runs(filter, false), filter, context));
   });
+
+  // The banner of a page shown while Temporal was not linked: still its words, or that it answers again.
+  app.get('/fragment/linked', (c) =>
+    source
+      ? c.html('Temporal answers again: <a href="/">see every run</a>.', 200, { 'x-live': '0' })
+      : c.html(esc(options.notice ?? 'Temporal is not linked'), 200, { 'x-live': '1' }),
+  );
 
   app.get('/fragment/runs', async (c) => {
     if (!source) return unlinked();
@@ -283,17 +334,8 @@ export function createViewApp(options: ViewOptions): Hono {
     // Temporal went away under a request: the view goes back to the saved snapshots, as when it started without it,
     // and the same request, asked again, is answered so (the next ones link again once it is back).
     const was = source;
-    if (was && (error as { exitCode?: number }).exitCode !== 2 && !(await was.reachable())) {
-      if (source === was) {
-        source = undefined;
-        if (options.notice) context.notice = options.notice;
-        options.lost?.(was);
-      }
-      if (c.req.method === 'GET' && !c.req.path.startsWith('/fragment/') && !c.req.path.endsWith('/live'))
-        return c.redirect(c.req.url.slice(new URL(c.req.url).origin.length), 303);
-      if (c.req.method === 'GET') return unlinked();
-      return c.redirect('/saved', 303);
-    }
+    if (was && (error as { exitCode?: number }).exitCode !== 2 && !(await was.reachable()))
+      return fellBack(c.req.raw, was);
     const status = (error as { exitCode?: number }).exitCode === 2 ? 404 : 500;
     return c.html(layout('Error', `<h1>Error</h1><pre>${esc(error.message)}</pre>`, context), status);
   });

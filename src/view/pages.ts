@@ -30,7 +30,10 @@ export function layout(title: string, body: string, context: PageContext = {}): 
     '</head>',
     '<body>',
     '<header class="top"><a href="/">llm-evals view</a><a href="/diff">diff</a><a href="/saved">saved snapshots</a></header>',
-    context.notice ? `<p class="banner">${esc(context.notice)}</p>` : '',
+    // Followed by the script: once Temporal answers again, it says so with a link to every run.
+    context.notice
+      ? `<p class="banner" data-live-src="/fragment/linked" data-once>${esc(context.notice)}</p>`
+      : '',
     ...(context.said ?? []).map((s) => `<p class="banner${s.problem ? ' problem' : ''}">${esc(s.text)}</p>`),
     body,
     '<script src="/assets/sort.js"></script>',

@@ -240,8 +240,22 @@ describe('the view app', () => {
     expect([again.status, again.headers.get('location')]).toEqual([303, '/?state=running']);
     expect(lost).toEqual(['lost']);
     expect((await request('/?state=running')).headers.get('location')).toBe('/saved');
-    expect(await (await request('/saved')).text()).toContain('<p class="banner">Temporal is not running</p>');
+    expect(await (await request('/saved')).text()).toContain(
+      '<p class="banner" data-live-src="/fragment/linked" data-once>Temporal is not running</p>',
+    );
     expect((await request('/runs/r-1')).headers.get('location')).toBe('/saved');
+    up = true;
+    // A request that hangs on a server gone is answered once the view finds it gone, in seconds.
+    const hanging: ViewSource = { ...failing, run: () => new Promise<undefined>(() => undefined) };
+    const slow = app({
+      source: hanging,
+      notice: 'Temporal is not running',
+      relink: () => Promise.resolve(undefined),
+    });
+    up = false;
+    const asked = Date.now();
+    expect((await slow('/runs/r-1')).headers.get('location')).toBe('/runs/r-1');
+    expect(Date.now() - asked).toBeLessThan(5_000);
     up = true;
     const back = await (await request('/')).text();
     expect(back).toContain('<h1>Runs');

@@ -214,7 +214,10 @@ describe('llm-evals view, the command', () => {
       expect(await (await fetch(`${origin}/`)).text()).toContain('<h1>Runs');
       killServer(dir);
       // The runs list, a run's page and a live fragment: none a bare 500; the pages land on the saved snapshots.
+      const asked = Date.now();
       const home = await fetch(`${origin}/`);
+      // Not after the 20 s Temporal's client spends retrying a server that went away.
+      expect(Date.now() - asked).toBeLessThan(10_000);
       expect(home.status).toBe(200);
       expect(home.url).toBe(`${origin}/saved`);
       expect(await home.text()).toContain(said);
@@ -223,8 +226,15 @@ describe('llm-evals view, the command', () => {
       const live = await fetch(`${origin}/runs/some-run/live`);
       expect([live.status, live.headers.get('x-reload')]).toEqual([503, '1']);
       expect(view.output().stderr).toContain(said);
+      expect(await (await fetch(`${origin}/fragment/linked`)).text()).toContain('not running');
       // Started again: the next page asked for is every run's list again, without the banner.
       expect((await runCli(['server', 'start'], { cwd: dir, env })).code).toBe(0);
+      // The banner of the page still open says so; the next page is every run's list again.
+      const linked = await fetch(`${origin}/fragment/linked`);
+      expect([linked.headers.get('x-live'), await linked.text()]).toEqual([
+        '0',
+        'Temporal answers again: <a href="/">see every run</a>.',
+      ]);
       const back = await fetch(`${origin}/`, { redirect: 'manual' });
       expect(back.status).toBe(200);
       const page = await back.text();
