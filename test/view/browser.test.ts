@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
+import { killServer, ownServerEnv, startServer } from '../helpers/durable.ts';
 import { REPO, TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { HOSTILE_CASE, HOSTILE_REPLY, writeViewSuite } from './view-suite.ts';
@@ -233,3 +234,41 @@ describe.skipIf(!present)('llm-evals view in headless Chromium', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe.skipIf(!present)(
+  'the view in headless Chromium while its Temporal server stops and comes back',
+  () => {
+    it('an open runs list turns into the saved snapshots with the banner, which says when Temporal answers again', async () => {
+      const dir = dirs.inRepo('view-outage-');
+      writeViewSuite(dir, 2);
+      const env = await ownServerEnv(dir);
+      await startServer(dir, env);
+      const view = startCli(['view', '--no-open', '--port', '0'], { cwd: dir, env, timeoutMs: 120_000 });
+      const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+      try {
+        const origin = (await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
+        const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+        await page.goto(`${origin}/`);
+        expect(await page.locator('h1').innerText()).toBe('Runs');
+        killServer(dir);
+        // The list's refresh finds the server gone and reloads the page, which shows what can be shown, and why.
+        await page.waitForURL(`${origin}/saved`, { timeout: 30_000 });
+        const banner = page.locator('.banner');
+        expect(await banner.innerText()).toContain('Temporal is not running');
+        await startServer(dir, env);
+        await expect
+          .poll(() => banner.innerText(), { timeout: 30_000 })
+          .toBe('Temporal answers again: see every run.');
+        await banner.locator('a').click();
+        await page.waitForURL(`${origin}/`);
+        expect(await page.locator('h1').innerText()).toBe('Runs');
+        expect(await page.locator('.banner').count()).toBe(0);
+      } finally {
+        await browser.close();
+        view.child.kill('SIGINT');
+        await view.done;
+        await runCli(['server', 'stop', '--force'], { cwd: dir, env });
+      }
+    }, 120_000);
+  },
+);
