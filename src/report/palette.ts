@@ -23,7 +23,7 @@ const COLOURS = [
  * provider's blue (`--prov`).
  */
 export const CONTENDER_HEX = [
-  '#084550',
+  '#0a5561',
   '#d96c00',
   '#8040b8',
   '#3b95d6',
