@@ -194,6 +194,16 @@ describe('the view app', () => {
     );
   });
 
+  it("says a running run's case page is as of a time, with a reload link; a closed run's not", async () => {
+    const running = await (await app()(`/runs/r-1/case?key=${encodeURIComponent('north/clear')}`)).text();
+    expect(running).toMatch(
+      /The run goes on: these replies are as of \d\d:\d\d:\d\d UTC; <a href="\/runs\/r-1\/case\?key=north%2Fclear">reload<\/a>/,
+    );
+    const closed = { ...fakeSource([]), run: () => Promise.resolve({ ...RUN, closed: true }) };
+    const done = await (await app({ source: closed })(`/runs/r-1/case?key=north%2Fclear`)).text();
+    expect(done).not.toContain('as of');
+  });
+
   it('opens a saved snapshot read-only, labelled, by a name its folder lists', async () => {
     const dir = join(dirs.os('view-saved-'), 'results');
     mkdirSync(dir);
