@@ -1,3 +1,6 @@
+/** The port `view` serves on unless told (`view --help` shows it): one that is busy is said, exit 2. */
+export const VIEW_PORT = 7357;
+
 /** The flags shared by the suite commands, as commander parses them. */
 export interface SuiteFlags {
   config?: string;

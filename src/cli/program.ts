@@ -17,6 +17,7 @@ import type {
   TrackFlags,
   WorkerFlags,
 } from './options.ts';
+import { VIEW_PORT } from './options.ts';
 
 /** The command handlers the program dispatches to; each returns the exit code. */
 export interface Commands {
@@ -335,7 +336,7 @@ export function createProgram(
       run(() => commands.runs(flags, io))(),
     );
   suiteOptions(program.command('view').description('every run in the browser, live (127.0.0.1)'))
-    .option('--port <n>', 'the port (0: any free one)', wholeNumber)
+    .option('--port <n>', `the port (default: ${VIEW_PORT}; 0: any free one)`, wholeNumber)
     .option('--host <host>', 'the address to listen on; other than loopback needs a token')
     .option('--token <token>', 'the token a non-loopback view asks for (else one is made and printed)')
     .option('--no-open', 'print the address, open no browser')

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
-import type { SuiteFlags } from '../cli/options.ts';
+import { VIEW_PORT, type SuiteFlags } from '../cli/options.ts';
 import { ConfigError } from '../errors.ts';
 import { openInBrowser } from '../output/open-browser.ts';
 import { linkIfRunning, type TemporalLink } from '../client/connect.ts';
+import { viewAddresses } from '../view/addresses.ts';
 import { casesByProject, savedDirOf, suiteOf } from '../view/projects.ts';
 import { SavedSnapshots } from '../view/saved.ts';
 import { LOOPBACK, serveView } from '../view/serve.ts';
@@ -39,31 +41,50 @@ function downNotice(env: NodeJS.ProcessEnv): string {
  */
 const RELINK_EVERY_MS = 5_000;
 
+/** How long a link whose server went away stays open: Temporal's client retries a call on it for some 20 s. */
+const CLOSE_LOST_AFTER_MS = 60_000;
+
 /**
- * Links to Temporal for the first request after it came up: tried by requests (a remote address at most every
- * {@link RELINK_EVERY_MS}); requests that come while a try goes on wait for it.
+ * The view's link to Temporal, made again for the first request after it came up (at start, or after it went away):
+ * tried by requests (a remote address at most every {@link RELINK_EVERY_MS}); requests that come while a try goes on
+ * wait for it. A link whose server went away is closed, so its connection stops trying.
  */
-function relinker(
-  env: NodeJS.ProcessEnv,
-  log: (line: string) => void,
-  linked: (link: TemporalLink) => ViewSource,
-): () => Promise<ViewSource | undefined> {
-  let next = 0;
-  let trying: Promise<ViewSource | undefined> | undefined;
-  return () => {
-    if (trying) return trying;
-    if (Date.now() < next) return Promise.resolve(undefined);
-    next = env.TEMPORAL_ADDRESS ? Date.now() + RELINK_EVERY_MS : 0;
-    trying = linkIfRunning({ env, log })
-      .then((link) => (link ? linked(link) : undefined))
+class Relinker {
+  private next = 0;
+  private trying: Promise<ViewSource | undefined> | undefined;
+
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly log: (line: string) => void,
+    private readonly sourceOf: (link: TemporalLink) => ViewSource,
+    public link: TemporalLink | undefined,
+  ) {}
+
+  readonly relink = (): Promise<ViewSource | undefined> => {
+    if (this.trying) return this.trying;
+    if (Date.now() < this.next) return Promise.resolve(undefined);
+    this.next = this.env.TEMPORAL_ADDRESS ? Date.now() + RELINK_EVERY_MS : 0;
+    this.trying = linkIfRunning({ env: this.env, log: this.log })
+      .then((link) => {
+        this.link = link;
+        return link ? this.sourceOf(link) : undefined;
+      })
       .catch(() => undefined)
-      .finally(() => (trying = undefined));
-    return trying;
+      .finally(() => (this.trying = undefined));
+    return this.trying;
+  };
+
+  readonly lost = (): void => {
+    const gone = this.link;
+    this.link = undefined;
+    this.next = this.env.TEMPORAL_ADDRESS ? Date.now() + RELINK_EVERY_MS : 0;
+    // Once the requests still on it have given up: the client's retry of a call on a closed channel throws from a
+    // timer, which would end the view.
+    setTimeout(() => void gone?.close().catch(() => undefined), CLOSE_LOST_AFTER_MS).unref();
   };
 }
 
-/** The port `view` serves on unless told: one free port is taken when it is busy. */
-const DEFAULT_PORT = 7357;
+const DEFAULT_PORT = VIEW_PORT;
 
 /**
  * `view`: every run of this Temporal in the browser, live, with the current project's saved snapshots; read-only but
@@ -88,28 +109,26 @@ export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string
   });
   const saved = new SavedSnapshots(suite ? savedDirOf(suite) : undefined);
   const log = (line: string) => io.stderr.write(pc.dim(line) + '\n');
-  let link = await linkIfRunning({ env: io.env, log });
-  const notice = link ? undefined : downNotice(io.env);
   const sourceOf = (linked: TemporalLink) => new TemporalSource(linked, casesByProject(suite), io.env);
+  const linker = new Relinker(io.env, log, sourceOf, await linkIfRunning({ env: io.env, log }));
+  const notice = downNotice(io.env);
   const stop = io.watchInterrupt?.();
   let served;
   try {
     served = await serveView(host, flags.port ?? DEFAULT_PORT, {
-      ...(link
-        ? { source: sourceOf(link) }
-        : {
-            relink: relinker(io.env, log, (linked) => {
-              link = linked;
-              return sourceOf(linked);
-            }),
-          }),
+      ...(linker.link ? { source: sourceOf(linker.link) } : {}),
+      relink: linker.relink,
+      lost: () => {
+        io.stderr.write(pc.yellow(notice) + '\n');
+        linker.lost();
+      },
       saved,
       ...(token ? { token } : {}),
       csrf: randomBytes(18).toString('base64url'),
-      ...(notice ? { notice } : {}),
+      notice,
     });
   } catch (error) {
-    await link?.close();
+    await linker.link?.close();
     if ((error as { code?: string }).code === 'EADDRINUSE')
       throw new ConfigError(
         undefined,
@@ -118,12 +137,18 @@ export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string
       );
     throw error;
   }
-  const url = `${served.origin}/${token ? `?token=${token}` : ''}`;
-  if (notice) io.stderr.write(pc.yellow(notice) + '\n');
-  io.stdout.write(`llm-evals view: ${url}\n(Ctrl-C stops it)\n`);
+  // Listening on every address, it prints the machine's own: a URL naming 0.0.0.0 opens nowhere else.
+  const urls = viewAddresses(host, networkInterfaces()).map(
+    (address) => `http://${address}:${served.port}/${token ? `?token=${token}` : ''}`,
+  );
+  const url = urls[0]!;
+  if (!linker.link) io.stderr.write(pc.yellow(notice) + '\n');
+  const others = urls.slice(1).map((u) => `  or ${u}\n`);
+  io.stdout.write(`llm-evals view: ${url}\n${others.join('')}(Ctrl-C stops it)\n`);
   ready?.(url);
   if (flags.open !== false) {
-    const problem = await openInBrowser(url, io.env);
+    // This machine's browser takes the loopback address, the last of them.
+    const problem = await openInBrowser(urls.at(-1)!, io.env);
     if (problem) io.stderr.write(pc.dim(`not opened: ${problem}`) + '\n');
   }
   await new Promise<void>((resolve) => {
@@ -131,6 +156,6 @@ export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string
     stop.addEventListener('abort', () => resolve(), { once: true });
   });
   await served.close();
-  await link?.close();
+  await linker.link?.close();
   return 0;
 }

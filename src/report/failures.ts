@@ -55,7 +55,7 @@ export function namedFailures(snapshot: Snapshot): NamedFailures[] {
 /** `every call failed (11 of 11)` (no reply to score at all) or `2 of 30 cases failed`. */
 export function failureHeadline(f: Pick<ContenderFailures, 'cases' | 'errors' | 'scored'>): string {
   if (f.scored === 0) return `every call failed (${f.errors} of ${f.cases})`;
-  return `${f.errors} of ${f.cases} cases failed`;
+  return `${f.errors} of ${f.cases} case${f.cases === 1 ? '' : 's'} failed`;
 }
 
 /**

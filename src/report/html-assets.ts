@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { contenderColourCss } from './palette.ts';
 
 /** The report's stylesheet, inline so the page needs no network. */
 export const STYLE = `
@@ -19,8 +20,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 tr.value td { background: var(--value); } tr.best td { background: var(--best); }
 .scroll { overflow-x: auto; } .legend span { padding: 0 .4rem; margin-right: .4rem; border-radius: 4px; }
 .legend .b { background: var(--best); } .legend .v { background: var(--value); }
-.prov { color: var(--prov); } .c0 { color: #1b7c83; } .c1 { color: #8250df; } .c2 { color: #9a6700; }
-.c3 { color: #1a7f37; } .c4 { color: #0a96a0; } .c5 { color: #bf3989; } .c6 { color: #bc4c00; } .c7 { color: #2da44e; }
+.prov { color: var(--prov); } ${contenderColourCss()}
 .up { color: #9a6700; font-weight: 700; } .down { color: #0550ae; font-weight: 700; }
 details.case { border: 1px solid var(--line); border-radius: 6px; margin: .4rem 0; padding: .3rem .7rem; }
 details.case > summary { cursor: pointer; font-weight: 600; }

@@ -15,6 +15,29 @@ const COLOURS = [
   pc.greenBright,
 ];
 
+/**
+ * The contenders' colours in HTML (`.c0`–`.c7`: model ids, the value picture's points, the schedule's trend lines),
+ * on white. Neighbours alternate dark and light and differ in hue, so two contenders side by side stay apart also in
+ * grey, and to people with red–green or blue–yellow colour blindness: test/report/palette.test.ts checks each pair
+ * of neighbours, and every pair of the first four, with the simulations of src/report/colour-vision.ts. None is the
+ * provider's blue (`--prov`).
+ */
+export const CONTENDER_HEX = [
+  '#0a5561',
+  '#d96c00',
+  '#8040b8',
+  '#3b95d6',
+  '#8f1d4e',
+  '#2e9e5b',
+  '#5c4a00',
+  '#d45a9a',
+] as const;
+
+/** The stylesheet's rules for the contenders' colours, `.c0 { color: … }` up to `.c7`. */
+export function contenderColourCss(): string {
+  return CONTENDER_HEX.map((hex, i) => `.c${i} { color: ${hex}; }`).join(' ');
+}
+
 /** The colour of a contender by its index: its progress bar and its model id share it. */
 export function contenderColour(index: number): (text: string) => string {
   return COLOURS[index % COLOURS.length]!;

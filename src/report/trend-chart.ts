@@ -209,7 +209,7 @@ export function trendSvg(trend: Trend): string {
       `<title>${esc(label)}</title>${whiskers.join('')}<path class="trend-line" d="${d}"${dasharray}/>${dots.join('')}</g>`
     );
   });
-  const name = `${trend.primary} over the schedule's last ${n} runs`;
+  const name = `${trend.primary} over the schedule's last ${n === 1 ? 'run' : `${n} runs`}`;
   const key = drawn.map((s) => {
     const { colour, dash } = style(s);
     const dasharray = dash ? ` stroke-dasharray="${dash}"` : '';

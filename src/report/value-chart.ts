@@ -187,7 +187,7 @@ export function valueChartSvg(
       p.row === table.best ? 'best' : '',
       p.row === table.bestValue ? 'best value' : '',
       onFront.has(p) ? 'on the front' : '',
-      p.row.summary.errors ? `${p.row.summary.errors} errors` : '',
+      p.row.summary.errors ? `${p.row.summary.errors} error${p.row.summary.errors === 1 ? '' : 's'}` : '',
       others.length ? `at one point with ${others.map((o) => `#${o.n}`).join(', ')}` : '',
     ].filter(Boolean);
     const tip = `#${p.n} ${label}: ${formatPercent(p.y)} ${ranking}, ${format(p.x)}${state.length ? ` (${state.join(', ')})` : ''}`;

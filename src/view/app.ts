@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Hono, type Context } from 'hono';
 import { closedWords } from '../core/cancel-wait.ts';
 import { RUN_STATES, type RunState } from '../core/run-state.ts';
@@ -27,9 +28,11 @@ export interface ViewOptions {
   source?: ViewSource;
   /**
    * Without a source: tries to link to Temporal again, for a request after it came up (`server start` once the view
-   * runs); undefined while it is still down. The notice goes once it links.
+   * runs, or the server back after it went away); undefined while it is still down. The notice goes once it links.
    */
   relink?: () => Promise<ViewSource | undefined>;
+  /** Told that the source's Temporal stopped answering: the view shows the saved snapshots until `relink` links. */
+  lost?: (source: ViewSource) => void;
   saved: SavedSnapshots;
   /** The token every request must carry (once in `?token=`, then as a cookie); for a non-loopback host. */
   token?: string;
@@ -37,7 +40,7 @@ export interface ViewOptions {
   csrf: string;
   /** The Host headers accepted (against DNS rebinding); any when absent. */
   hosts?: readonly string[];
-  /** Said at the top of every page. */
+  /** Said at the top of every page while no Temporal is linked (at start, or once it went away). */
   notice?: string;
 }
 
@@ -70,6 +73,39 @@ function cancelSaid(runId: string, done: CancelDone): NonNullable<PageContext['s
   ];
 }
 
+/** How often a request that waits on Temporal looks whether its server still answers. */
+const LOOK_EVERY_MS = 2_000;
+
+/**
+ * Whether `source`'s server was found not answering while `request` went on (looked at every {@link LOOK_EVERY_MS});
+ * false once the request is done first. A slow request on a server that answers goes on.
+ */
+async function goneWhile(source: ViewSource, request: Promise<void>): Promise<boolean> {
+  let over = false;
+  const done = request.then(() => {
+    over = true;
+    return false;
+  });
+  const look = async (): Promise<boolean> => {
+    while (!over) {
+      await sleep(LOOK_EVERY_MS);
+      if (!over && !(await source.reachable())) return !over;
+    }
+    return false;
+  };
+  return Promise.race([done, look()]);
+}
+
+/**
+ * A live part of a page asked for while Temporal is not linked: `x-reload` has the view's script reload the page,
+ * which then shows the saved snapshots and says why.
+ */
+const unlinked = () =>
+  new Response('Temporal is not linked', {
+    status: 503,
+    headers: { 'x-reload': '1', 'x-live': '0', 'cache-control': 'no-store' },
+  });
+
 function filterOf(c: Context): RunsFilter {
   const state = c.req.query('state');
   const page = Number(c.req.query('page') ?? 0);
@@ -89,10 +125,27 @@ function filterOf(c: Context): RunsFilter {
 /** The view's web app: pages, live fragments and the POSTs that change a run, behind the token, CSRF and CSP checks. */
 export function createViewApp(options: ViewOptions): Hono {
   const app = new Hono();
-  const context: PageContext = options.notice ? { notice: options.notice } : {};
   let source = options.source;
+  const context: PageContext = !source && options.notice ? { notice: options.notice } : {};
   // What a change just made said of a run, for its page to show once (the change answers with a redirect to it).
   const said = new Map<string, NonNullable<PageContext['said']>>();
+
+  /**
+   * Goes back to the saved snapshots, as when the view started without Temporal, once `was`'s server is found gone;
+   * the request is answered as if asked again (the next ones link again once the server is back).
+   */
+  const fellBack = (request: { method: string; url: string }, was: ViewSource): Response => {
+    if (source === was) {
+      source = undefined;
+      if (options.notice) context.notice = options.notice;
+      options.lost?.(was);
+    }
+    const url = new URL(request.url);
+    const to = (location: string) => new Response(null, { status: 303, headers: { location } });
+    if (request.method !== 'GET') return to('/saved');
+    if (url.pathname.startsWith('/fragment/') || url.pathname.endsWith('/live')) return unlinked();
+    return to(url.pathname + url.search);
+  };
 
   app.use('*', async (c, next) => {
     const host = c.req.header('host') ?? '';
@@ -113,7 +166,16 @@ export function createViewApp(options: ViewOptions): Hono {
       source = await options.relink();
       if (source) delete context.notice;
     }
-    await next();
+    // The pages that read Temporal, asked while it is not linked: the saved snapshots say what can be shown.
+    if (!source && c.req.method === 'GET' && /^\/(runs|diff|schedule)(\/|$)/.test(c.req.path)) {
+      // The script's live parts reload their page, which lands there with the banner.
+      if (c.req.path.endsWith('/live')) return unlinked();
+      return c.redirect('/saved', 303);
+    }
+    const was = source;
+    if (!was) await next();
+    // Temporal's client retries a server that went away for some 20 s before it fails: the view looks for itself.
+    else if (await goneWhile(was, next())) return fellBack(c.req.raw, was);
     c.header('Content-Security-Policy', VIEW_CSP);
     c.header('X-Content-Type-Options', 'nosniff');
     // Not no-referrer: Chromium then sends `Origin: null` with a form's POST, and the origin check refuses it.
@@ -151,15 +213,23 @@ export function createViewApp(options: ViewOptions): Hono {
     return c.html(runsPage(await source.runs(filter, false), filter, context));
   });
 
+  // The banner of a page shown while Temporal was not linked: still its words, or that it answers again.
+  app.get('/fragment/linked', (c) =>
+    source
+      ? c.html('Temporal answers again: <a href="/">see every run</a>.', 200, { 'x-live': '0' })
+      : c.html(esc(options.notice ?? 'Temporal is not linked'), 200, { 'x-live': '1' }),
+  );
+
   app.get('/fragment/runs', async (c) => {
-    if (!source) return notFound(c, 'Temporal is not linked', context);
+    if (!source) return unlinked();
     const page = await source.runs(filterOf(c));
     return c.html(runsRowsHtml(page), 200, { 'x-live': anyLive(page.rows) ? '1' : '0' });
   });
 
   app.get('/fragment/row/:runId', async (c) => {
     const id = c.req.param('runId');
-    if (!source || !validRunId(id)) return notFound(c, 'no such run on this Temporal', context);
+    if (!source) return unlinked();
+    if (!validRunId(id)) return notFound(c, 'no such run on this Temporal', context);
     // A run that cannot be read leaves the list, as the counted list leaves it off: its line becomes nothing.
     const row = await source.row(id);
     return c.html(row ? rowHtml(row) : '');
@@ -191,7 +261,11 @@ export function createViewApp(options: ViewOptions): Hono {
     const id = c.req.param('runId');
     const view = source && validRunId(id) ? await source.live(id) : undefined;
     if (!view) return notFound(c, 'no such run on this Temporal', context);
-    return c.html(liveHtml(view), 200, { 'x-live': view.closed ? '0' : '1' });
+    const at = c.req.query('at') ?? '';
+    const done = Number(c.req.query('done'));
+    const asOf =
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/.test(at) && Number.isInteger(done) ? { at, done } : undefined;
+    return c.html(liveHtml(view, asOf, runHref(id)), 200, { 'x-live': view.closed ? '0' : '1' });
   });
 
   app.get('/runs/:runId/case', async (c) => {
@@ -215,7 +289,7 @@ export function createViewApp(options: ViewOptions): Hono {
   app.get('/diff', async (c) => {
     const a = c.req.query('a') ?? '';
     const b = c.req.query('b') ?? '';
-    if (!source) return notFound(c, 'Temporal is not linked', context);
+    if (!source) return c.redirect('/saved', 303);
     if (!a || !b) return c.html(diffPage(a, b, undefined, undefined, context));
     if (!validRunId(a) || !validRunId(b))
       return c.html(diffPage(a, b, undefined, 'not run ids', context), 404);
@@ -256,7 +330,12 @@ export function createViewApp(options: ViewOptions): Hono {
   });
 
   app.notFound((c) => notFound(c, 'no such page', context));
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
+    // Temporal went away under a request: the view goes back to the saved snapshots, as when it started without it,
+    // and the same request, asked again, is answered so (the next ones link again once it is back).
+    const was = source;
+    if (was && (error as { exitCode?: number }).exitCode !== 2 && !(await was.reachable()))
+      return fellBack(c.req.raw, was);
     const status = (error as { exitCode?: number }).exitCode === 2 ? 404 : 500;
     return c.html(layout('Error', `<h1>Error</h1><pre>${esc(error.message)}</pre>`, context), status);
   });

@@ -9,7 +9,9 @@ form.filter { margin: .5rem 0; } form.filter label { margin-right: 1rem; }
 progress { width: 8rem; vertical-align: middle; } .count { font-variant-numeric: tabular-nums; }
 .state-running, .state-paused { color: #0550ae; font-weight: 600; } .state-completed { color: #1a7f37; }
 .state-cancelled, .state-aborted, .state-failed, .state-regressed { color: #cf222e; }
-.side { display: grid; grid-auto-flow: column; grid-auto-columns: minmax(22rem, 1fr); gap: 1rem; overflow-x: auto; }
+/* The contenders' replies side by side as far as they fit, the next ones on a row below: none cut off at the edge. */
+.side { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(20rem, 100%), 1fr)); gap: 1rem; }
+.as-of { margin: .3rem 0; }
 .side .io { grid-template-columns: 1fr; } .side .contender { border: 1px solid var(--line); border-radius: 6px;
   padding: .3rem .7rem; }
 ul.cases { list-style: none; padding: 0; } ul.cases li { padding: .15rem 0; border-bottom: 1px solid var(--band); }

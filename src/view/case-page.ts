@@ -3,6 +3,7 @@ import { resultHtml } from '../report/html-cases.ts';
 import { esc, escJson } from '../report/html-escape.ts';
 import type { RunBase, RunView } from './model.ts';
 import { layout, type PageContext } from './pages.ts';
+import { caseHref } from './run-page.ts';
 
 type Result = RunView['snapshot']['results'][number];
 
@@ -91,8 +92,13 @@ export function casePage(
   const body = [
     `<p><a href="${esc(base)}#cases">← run ${esc(snapshot.runId)}</a></p>`,
     `<h1>${esc(caseKey)} <span class="note">${esc(snapshot.suite.name)}</span></h1>`,
+    // A run that goes on answers more of its cases: this page does not follow it.
+    view.closed || view.saved
+      ? ''
+      : `<p class="note as-of">The run goes on: these replies are as of ${esc(new Date().toISOString().slice(11, 19))} UTC; ` +
+        `<a href="${esc(caseHref(base, caseKey))}">reload</a> for those finished since.</p>`,
     io,
     `<h2>Replies</h2>\n<div class="side">\n${columns.join('\n')}\n</div>`,
   ];
-  return layout(`${caseKey} · ${snapshot.runId}`, body.join('\n'), context);
+  return layout(`${caseKey} · ${snapshot.runId}`, body.filter(Boolean).join('\n'), context);
 }

@@ -108,4 +108,6 @@ export interface ViewSource {
   diff(a: string, b: string): Promise<RunChange>;
   /** A project's schedule as `schedule show` gathers it, with its flipping cases; `undefined` when there is none. */
   schedule(project: string, name: string): Promise<ScheduleView | undefined>;
+  /** Whether its Temporal answers now: asked when a request failed, to tell Temporal gone from a bug. */
+  reachable(): Promise<boolean>;
 }

@@ -112,6 +112,8 @@ export function schedulePage(view: ScheduleView, context: PageContext = {}): str
     `next ${esc(schedule.nextFires[0]?.toISOString() ?? 'none')}`,
     `${schedule.fired} fired`,
     `workers: ${show.workers.length ? show.workers.map((w) => esc(w.identity)).join(', ') : 'none polling'}`,
+    // Fires come on their own: the page says when it was drawn.
+    `as of ${esc(new Date().toISOString().slice(11, 19))} UTC`,
   ];
   const body = [
     '<p><a href="/">← runs</a></p>',

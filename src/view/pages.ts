@@ -30,7 +30,10 @@ export function layout(title: string, body: string, context: PageContext = {}): 
     '</head>',
     '<body>',
     '<header class="top"><a href="/">llm-evals view</a><a href="/diff">diff</a><a href="/saved">saved snapshots</a></header>',
-    context.notice ? `<p class="banner">${esc(context.notice)}</p>` : '',
+    // Followed by the script: once Temporal answers again, it says so with a link to every run.
+    context.notice
+      ? `<p class="banner" data-live-src="/fragment/linked" data-once>${esc(context.notice)}</p>`
+      : '',
     ...(context.said ?? []).map((s) => `<p class="banner${s.problem ? ' problem' : ''}">${esc(s.text)}</p>`),
     body,
     '<script src="/assets/sort.js"></script>',
@@ -41,6 +44,11 @@ export function layout(title: string, body: string, context: PageContext = {}): 
   ]
     .filter(Boolean)
     .join('\n');
+}
+
+/** `N word` with the word in the singular for one: "1 contender", "2 contenders". */
+export function counted(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /** `/runs/ID`: a run's page, its id escaped into the path. */

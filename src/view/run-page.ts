@@ -8,7 +8,7 @@ import { standings } from '../report/standings.ts';
 import { valueChartsHtml } from '../report/value-chart.ts';
 import type { RunBase, RunView } from './model.ts';
 import { diffHref } from './more-pages.ts';
-import { layout, progressHtml, scheduleHref, type PageContext } from './pages.ts';
+import { counted, layout, progressHtml, scheduleHref, type PageContext } from './pages.ts';
 
 /** Cases listed per page of a run: a run of 20,000 results stays a page the browser draws at once. */
 export const CASES_PER_PAGE = 100;
@@ -18,8 +18,33 @@ export function caseHref(base: RunBase, caseKey: string): string {
   return `${base}/case?key=${encodeURIComponent(caseKey)}`;
 }
 
+/** What a live run's page drew from: when, and over how many finished cases (summed over its experiments). */
+export interface AsOf {
+  at: string;
+  done: number;
+}
+
+/** A live run's page's parts that do not move: as of when, over how many cases, and whether more are done now. */
+function asOfHtml(asOf: AsOf, done: number, base: RunBase): string {
+  const time = `${asOf.at.slice(11, 19)} UTC`;
+  const now =
+    done === asOf.done
+      ? ''
+      : ` ${counted(done - asOf.done, 'more case has', 'more cases have')} finished since: ` +
+        `<a href="${esc(base)}">reload</a> to update them.`;
+  return (
+    `<p class="note as-of">The errors, standings, value picture and cases below are as of ${esc(time)}, ` +
+    `over ${esc(counted(asOf.done, 'finished case'))}.${now}</p>`
+  );
+}
+
+/** The `?at=…&done=…` of a live part's address: what the page below it was drawn from. */
+export function asOfQuery(asOf: AsOf): string {
+  return `?at=${encodeURIComponent(asOf.at)}&done=${asOf.done}`;
+}
+
 /** The run's progress per experiment: the part of the page the script fetches again while the run goes on. */
-export function liveHtml(view: RunView): string {
+export function liveHtml(view: RunView, asOf?: AsOf, base: RunBase = ''): string {
   const { snapshot } = view;
   const contenders = new Map(snapshot.contenders.map((c, i) => [c.key, i]));
   const rows = view.experiments.map((p) => {
@@ -38,6 +63,7 @@ export function liveHtml(view: RunView): string {
   return (
     `<p class="run-state" data-state="${esc(view.state)}"><span class="state state-${esc(view.state)}">${esc(view.state)}</span> · ` +
     `${progressHtml(done, total)}${esc(source)}</p>\n` +
+    (asOf && !view.closed ? `${asOfHtml(asOf, done, base)}\n` : '') +
     '<table><thead><tr><th>experiment</th><th>contender</th><th>dataset</th><th>progress</th>' +
     `<th class="num">errors</th><th>state</th></tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table>`
   );
@@ -88,7 +114,7 @@ function casesListHtml(view: RunView, base: RunBase, page: number): string {
   });
   const link = (n: number, label: string) => `<a href="${esc(base)}?page=${n}#cases">${label}</a>`;
   return (
-    `<p class="pager">${keys.length} cases · page ${page + 1} of ${pages} ` +
+    `<p class="pager">${counted(keys.length, 'case')} · page ${page + 1} of ${pages} ` +
     (page > 0 ? link(page - 1, '← previous') : '') +
     (page + 1 < pages ? ` ${link(page + 1, 'next →')}` : '') +
     `</p>\n<ul class="cases">\n${rows.join('\n')}\n</ul>`
@@ -122,15 +148,21 @@ export function runPage(
   const saved = view.saved
     ? `<p class="banner saved">Saved snapshot ${esc(view.saved)}, read-only: Temporal's live data is not shown.</p>`
     : '';
-  const live = view.closed || view.saved ? '' : ` data-live-src="${esc(base)}/live" data-reload`;
+  // Only the progress follows the run; the rest says what it stands on, and when more has finished since.
+  const moving = !view.closed && !view.saved;
+  const asOf: AsOf | undefined = moving
+    ? { at: new Date().toISOString(), done: view.experiments.reduce((n, e) => n + e.done, 0) }
+    : undefined;
+  const live = asOf ? ` data-live-src="${esc(`${base}/live${asOfQuery(asOf)}`)}" data-reload` : '';
+  const results = moving ? '' : ` · ${esc(counted(snapshot.results.length, 'result'))}`;
   const body = [
     `<p><a href="/">← runs</a></p>`,
     `<h1>${esc(snapshot.suite.name)} <span class="note">run ${esc(snapshot.runId)}</span></h1>`,
     saved,
     scheduleLinks(view),
-    `<p class="meta">started ${esc(snapshot.createdAt)} · ${esc(snapshot.contenders.length)} contenders · ${esc(snapshot.results.length)} results · ranked by ${esc(s.ranking)}</p>`,
+    `<p class="meta">started ${esc(snapshot.createdAt)} · ${esc(counted(snapshot.contenders.length, 'contender'))}${results} · ranked by ${esc(s.ranking)}</p>`,
     actionsHtml(view, base, options.csrf),
-    section('progress', 'Progress', `<div id="live"${live}>\n${liveHtml(view)}\n</div>`),
+    section('progress', 'Progress', `<div id="live"${live}>\n${liveHtml(view, asOf, base)}\n</div>`),
     failures ? section('errors', 'Errors by contender', failures) : '',
     snapshot.change
       ? section('change', 'Change since the previous run', changeHtml(snapshot.change, snapshot.regression))

@@ -2,8 +2,9 @@ import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createViewApp, type ViewOptions } from './app.ts';
 
-/** Hosts that only this machine reaches: the view needs no token on them. */
-export const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
+import { LOOPBACK } from './addresses.ts';
+
+export { LOOPBACK };
 
 /** A view being served: its address, and how to stop it. */
 export interface ServedView {

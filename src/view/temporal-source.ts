@@ -310,6 +310,10 @@ export class TemporalSource implements ViewSource {
     return { show, flips: caseFlips(digests), flipRuns: finished };
   }
 
+  reachable(): Promise<boolean> {
+    return this.link.runs.reachable();
+  }
+
   /** A finished run's digest, kept: it never changes. */
   private async digest(runId: string): Promise<RunDigest> {
     let digest = this.digests.get(runId);

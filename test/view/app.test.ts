@@ -70,6 +70,7 @@ function fakeSource(changes: string[], asked: string[] = []): ViewSource {
       return Promise.resolve(diffRuns(digestOf(before), digestOf(snapshot)));
     },
     schedule: () => Promise.resolve(undefined),
+    reachable: () => Promise.resolve(true),
   };
 }
 
@@ -180,11 +181,27 @@ describe('the view app', () => {
 
   it("shows the run's live progress and, while it runs, the cancel button with the CSRF token", async () => {
     const html = await (await app()('/runs/r-1')).text();
-    expect(html).toContain('data-live-src="/runs/r-1/live"');
+    // The page says what its standings were drawn from; its live part, asked with that, says how much finished since.
+    const src = /data-live-src="(\/runs\/r-1\/live\?at=[^"]+&amp;done=\d+)"/.exec(html)?.[1];
+    expect(src).toBeDefined();
+    expect(html).toMatch(/as of \d\d:\d\d:\d\d UTC, over \d+ finished cases\./);
     expect(html).toMatch(/<form method="post" action="\/runs\/r-1\/cancel" data-confirm="[^"]+">/);
     expect(html).toContain('name="csrf" value="csrf-token-123"');
-    const live = await app()('/runs/r-1/live');
+    const live = await app()(src!.replace('&amp;', '&').replace(/done=\d+/, 'done=1'));
     expect(live.headers.get('x-live')).toBe('1');
+    expect(await live.text()).toMatch(
+      /over 1 finished case\. \d+ more cases have finished since: <a href="\/runs\/r-1">reload<\/a>/,
+    );
+  });
+
+  it("says a running run's case page is as of a time, with a reload link; a closed run's not", async () => {
+    const running = await (await app()(`/runs/r-1/case?key=${encodeURIComponent('north/clear')}`)).text();
+    expect(running).toMatch(
+      /The run goes on: these replies are as of \d\d:\d\d:\d\d UTC; <a href="\/runs\/r-1\/case\?key=north%2Fclear">reload<\/a>/,
+    );
+    const closed = { ...fakeSource([]), run: () => Promise.resolve({ ...RUN, closed: true }) };
+    const done = await (await app({ source: closed })(`/runs/r-1/case?key=north%2Fclear`)).text();
+    expect(done).not.toContain('as of');
   });
 
   it('opens a saved snapshot read-only, labelled, by a name its folder lists', async () => {
@@ -206,7 +223,53 @@ describe('the view app', () => {
     expect(page).toContain('Temporal is not running');
     expect(page).not.toContain('<form method="post"');
     expect((await request('/saved/notes.txt')).status).toBe(404);
-    expect((await request('/runs/r-1')).status).toBe(404);
+    expect((await request('/runs/r-1')).headers.get('location')).toBe('/saved');
+    const live = await request('/runs/r-1/live');
+    expect([live.status, live.headers.get('x-reload')]).toEqual([503, '1']);
+  });
+
+  it('goes back to the saved snapshots, with the notice, when Temporal stops answering, and to Temporal once back', async () => {
+    let up = true;
+    const lost: string[] = [];
+    const failing: ViewSource = {
+      ...fakeSource([]),
+      runs: () =>
+        up ? fakeSource([]).runs({ page: 0 }) : Promise.reject(new Error('Failed to list workflows')),
+      run: () => (up ? Promise.resolve(RUN) : Promise.reject(new Error('Failed to read'))),
+      reachable: () => Promise.resolve(up),
+    };
+    const request = app({
+      source: failing,
+      notice: 'Temporal is not running',
+      relink: () => Promise.resolve(up ? failing : undefined),
+      lost: () => void lost.push('lost'),
+    });
+    expect(await (await request('/')).text()).not.toContain('Temporal is not running');
+    up = false;
+    const again = await request('/?state=running');
+    expect([again.status, again.headers.get('location')]).toEqual([303, '/?state=running']);
+    expect(lost).toEqual(['lost']);
+    expect((await request('/?state=running')).headers.get('location')).toBe('/saved');
+    expect(await (await request('/saved')).text()).toContain(
+      '<p class="banner" data-live-src="/fragment/linked" data-once>Temporal is not running</p>',
+    );
+    expect((await request('/runs/r-1')).headers.get('location')).toBe('/saved');
+    up = true;
+    // A request that hangs on a server gone is answered once the view finds it gone, in seconds.
+    const hanging: ViewSource = { ...failing, run: () => new Promise<undefined>(() => undefined) };
+    const slow = app({
+      source: hanging,
+      notice: 'Temporal is not running',
+      relink: () => Promise.resolve(undefined),
+    });
+    up = false;
+    const asked = Date.now();
+    expect((await slow('/runs/r-1')).headers.get('location')).toBe('/runs/r-1');
+    expect(Date.now() - asked).toBeLessThan(5_000);
+    up = true;
+    const back = await (await request('/')).text();
+    expect(back).toContain('<h1>Runs');
+    expect(back).not.toContain('Temporal is not running');
   });
 
   it('answers the runs list from visibility and has the script fetch the counted rows, filter and all', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
+import { killServer, ownServerEnv, startServer } from '../helpers/durable.ts';
 import { REPO, TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { HOSTILE_CASE, HOSTILE_REPLY, writeViewSuite } from './view-suite.ts';
@@ -123,6 +124,15 @@ describe.skipIf(!present)('llm-evals view in headless Chromium', () => {
       .poll(async () => Number((await count()).split('/')[0]), { timeout: 20_000 })
       .toBeGreaterThan(before);
     expect(await page.evaluate(() => (globalThis as { kept?: number }).kept)).toBe(1);
+    // What does not move says what it stands on, and that more has finished since.
+    const asOf = page.locator('#live .as-of');
+    expect(await asOf.innerText()).toMatch(
+      /^The errors, standings, value picture and cases below are as of \d\d:\d\d:\d\d UTC, over \d+ finished cases?\./,
+    );
+    expect(await asOf.innerText()).toMatch(
+      /\d+ more cases? ha(s|ve) finished since: reload to update them\.$/,
+    );
+    expect(await page.locator('p.meta').innerText()).not.toMatch(/results/);
     await shot('run-live');
     page.once('dialog', (d) => void d.accept());
     await page.locator('.actions button', { hasText: 'cancel run' }).click();
@@ -179,7 +189,86 @@ describe.skipIf(!present)('llm-evals view in headless Chromium', () => {
     expect(await page.locator('#runs tbody').innerText()).toContain('no runs match');
   }, 90_000);
 
+  /** Compares a new project of the viewed suite with these models and cases; opens its run's page. */
+  const compareAndOpen = async (name: string, cases: number, models: string[]) => {
+    const other = dirs.inRepo(`view-${name}-`);
+    writeViewSuite(other, cases, models);
+    const done = await runCli(['compare', '--no-open'], {
+      cwd: other,
+      env: { ...env, LLM_EVALS_TASK_QUEUE: `view-${name}-${Date.now()}` },
+    });
+    expect(done.code, done.stderr).toBe(0);
+    await page.goto(`${origin}/?project=${encodeURIComponent(other)}`);
+    await page.locator('#runs tbody tr[data-state="completed"] a').first().click();
+    await expect.poll(() => page.locator('#overall table').count()).toBe(1);
+  };
+
+  it('shows all four contenders of a case at 1,400 px, none cut off at the edge', async () => {
+    await compareAndOpen('four', 2, ['alpha', 'beta', 'gamma', 'delta']);
+    await shot('run-four');
+    await page.locator('ul.cases a').first().click();
+    const sides = page.locator('.side .contender');
+    await expect.poll(() => sides.count()).toBe(4);
+    await shot('case-four');
+    const width = page.viewportSize()!.width;
+    for (const side of await sides.all()) {
+      const box = (await side.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+    }
+  }, 120_000);
+
+  it('says one contender, one case, one result: no "1 contenders" on the run or case page', async () => {
+    await compareAndOpen('one', 1, ['alpha']);
+    const plural = /\b1 (contenders|results|cases|errors|runs|calls|replies)\b/;
+    const run = await page.locator('body').innerText();
+    expect(run).toContain('1 contender · 1 result');
+    expect(run).toContain('1 case · page 1 of 1');
+    expect(run).not.toMatch(plural);
+    await page.locator('ul.cases a').first().click();
+    await expect.poll(() => page.locator('.side .contender').count()).toBe(1);
+    expect(await page.locator('body').innerText()).not.toMatch(plural);
+  }, 120_000);
+
   it('logged no console error on any page', () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe.skipIf(!present)(
+  'the view in headless Chromium while its Temporal server stops and comes back',
+  () => {
+    it('an open runs list turns into the saved snapshots with the banner, which says when Temporal answers again', async () => {
+      const dir = dirs.inRepo('view-outage-');
+      writeViewSuite(dir, 2);
+      const env = await ownServerEnv(dir);
+      await startServer(dir, env);
+      const view = startCli(['view', '--no-open', '--port', '0'], { cwd: dir, env, timeoutMs: 120_000 });
+      const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+      try {
+        const origin = (await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//))[1]!;
+        const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+        await page.goto(`${origin}/`);
+        expect(await page.locator('h1').innerText()).toBe('Runs');
+        killServer(dir);
+        // The list's refresh finds the server gone and reloads the page, which shows what can be shown, and why.
+        await page.waitForURL(`${origin}/saved`, { timeout: 30_000 });
+        const banner = page.locator('.banner');
+        expect(await banner.innerText()).toContain('Temporal is not running');
+        await startServer(dir, env);
+        await expect
+          .poll(() => banner.innerText(), { timeout: 30_000 })
+          .toBe('Temporal answers again: see every run.');
+        await banner.locator('a').click();
+        await page.waitForURL(`${origin}/`);
+        expect(await page.locator('h1').innerText()).toBe('Runs');
+        expect(await page.locator('.banner').count()).toBe(0);
+      } finally {
+        await browser.close();
+        view.child.kill('SIGINT');
+        await view.done;
+        await runCli(['server', 'stop', '--force'], { cwd: dir, env });
+      }
+    }, 120_000);
+  },
+);

@@ -1,9 +1,10 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.ts';
-import { ownServerEnv } from '../helpers/durable.ts';
+import { killServer, ownServerEnv } from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { writeViewSuite } from './view-suite.ts';
@@ -47,16 +48,43 @@ describe('llm-evals view, the command', () => {
     }
   });
 
+  it('view --help shows the default port', async () => {
+    const done = await runCli(['view', '--help'], { cwd: dir });
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/--port <n>\s+the port \(default: 7357; 0: any free one\)/);
+  });
+
+  it('on every address (0.0.0.0), prints the addresses other machines open, each with the token', async () => {
+    const view = startCli(['view', '--no-open', '--port', '0', '--host', '0.0.0.0'], {
+      cwd: dir,
+      env: { TEMPORAL_ADDRESS: '127.0.0.1:1' },
+    });
+    try {
+      await view.waitFor(/\(Ctrl-C stops it\)/);
+      const said = view.output().stdout;
+      const urls = [...said.matchAll(/(http:\/\/\S+:\d+)\/\?token=[\w-]+/g)].map((m) => m[1]!);
+      const outside = Object.values(networkInterfaces())
+        .flatMap((list) => list ?? [])
+        .filter((i) => i.family === 'IPv4' && !i.internal)
+        .map((i) => i.address);
+      expect(said).not.toContain('0.0.0.0');
+      expect(urls.map((u) => new URL(u).hostname)).toEqual([...outside, '127.0.0.1']);
+      // Each one printed answers (the token asked for, as anywhere off loopback).
+      for (const url of urls) expect((await fetch(`${url}/`)).status).toBe(401);
+    } finally {
+      view.child.kill('SIGINT');
+      await view.done;
+    }
+  }, 60_000);
+
   it('on a non-loopback host, makes a token, prints it in the URL and asks every request for it', async () => {
     const view = startCli(['view', '--no-open', '--port', '0', '--host', '0.0.0.0'], {
       cwd: dir,
       env: { TEMPORAL_ADDRESS: temporalAddress() },
     });
     try {
-      const [, origin, token] = await view.waitFor(
-        /llm-evals view: (http:\/\/0\.0\.0\.0:\d+)\/\?token=([\w-]+)/,
-      );
-      const local = origin!.replace('0.0.0.0', '127.0.0.1');
+      const [, port, token] = await view.waitFor(/llm-evals view: http:\/\/\S+:(\d+)\/\?token=([\w-]+)/);
+      const local = `http://127.0.0.1:${port}`;
       expect(token!.length).toBeGreaterThanOrEqual(24);
       expect((await fetch(`${local}/`)).status).toBe(401);
       const first = await fetch(`${local}/?token=${token}`, { redirect: 'manual' });
@@ -173,4 +201,49 @@ describe('llm-evals view, the command', () => {
       await runCli(['server', 'stop', '--force'], { cwd: dir, env });
     }
   }, 90_000);
+
+  it('falls back to the saved snapshots with the same banner when the server stops while it runs, and back when it returns', async () => {
+    const env = await ownServerEnv(dir);
+    expect((await runCli(['server', 'start'], { cwd: dir, env })).code).toBe(0);
+    const view = startCli(['view', '--no-open', '--port', '0'], { cwd: dir, env });
+    const said =
+      'Temporal is not running: only the saved snapshots of this project are shown, read-only. To see every run, ' +
+      'start it with `llm-evals server start`, then reload the page.';
+    try {
+      const [, origin] = await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//);
+      expect(await (await fetch(`${origin}/`)).text()).toContain('<h1>Runs');
+      killServer(dir);
+      // The runs list, a run's page and a live fragment: none a bare 500; the pages land on the saved snapshots.
+      const asked = Date.now();
+      const home = await fetch(`${origin}/`);
+      // Not after the 20 s Temporal's client spends retrying a server that went away.
+      expect(Date.now() - asked).toBeLessThan(10_000);
+      expect(home.status).toBe(200);
+      expect(home.url).toBe(`${origin}/saved`);
+      expect(await home.text()).toContain(said);
+      const run = await fetch(`${origin}/runs/some-run`);
+      expect([run.status, run.url]).toEqual([200, `${origin}/saved`]);
+      const live = await fetch(`${origin}/runs/some-run/live`);
+      expect([live.status, live.headers.get('x-reload')]).toEqual([503, '1']);
+      expect(view.output().stderr).toContain(said);
+      expect(await (await fetch(`${origin}/fragment/linked`)).text()).toContain('not running');
+      // Started again: the next page asked for is every run's list again, without the banner.
+      expect((await runCli(['server', 'start'], { cwd: dir, env })).code).toBe(0);
+      // The banner of the page still open says so; the next page is every run's list again.
+      const linked = await fetch(`${origin}/fragment/linked`);
+      expect([linked.headers.get('x-live'), await linked.text()]).toEqual([
+        '0',
+        'Temporal answers again: <a href="/">see every run</a>.',
+      ]);
+      const back = await fetch(`${origin}/`, { redirect: 'manual' });
+      expect(back.status).toBe(200);
+      const page = await back.text();
+      expect(page).toContain('<h1>Runs');
+      expect(page).not.toContain('Temporal is not running');
+    } finally {
+      view.child.kill('SIGINT');
+      await view.done;
+      await runCli(['server', 'stop', '--force'], { cwd: dir, env });
+    }
+  }, 120_000);
 });

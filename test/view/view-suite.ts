@@ -34,7 +34,7 @@ class SlowProvider implements Provider {
   readonly efforts: string[] = [];
 
   catalog(): CatalogEntry[] {
-    return ['alpha', 'beta'].map((name) => ({ id: 'slow/' + name, inputPrice: 1e-6, outputPrice: 2e-6 }));
+    return ['alpha', 'beta', 'gamma', 'delta'].map((name) => ({ id: 'slow/' + name, inputPrice: 1e-6, outputPrice: 2e-6 }));
   }
 
   async complete(model: ModelSettings & { name: string; id: string }, request: CompletionRequest): Promise<ProviderResponse> {
@@ -66,7 +66,7 @@ export default defineSuite({
 });
 `;
 
-const CONFIG = `project: viewed
+const config = (models: readonly string[]) => `project: viewed
 request_types: [prompt]
 defaults:
   parallelism: 1
@@ -74,15 +74,20 @@ results:
   display: tui
 slow:
   models:
-    - alpha
-    - beta
-`;
+${models.map((m) => `    - ${m}\n`).join('')}`;
 
-/** Writes the viewed suite into `dir` (under the repository's tmp/): `cases` cases over two datasets, two models. */
-export function writeViewSuite(dir: string, cases: number): void {
+/**
+ * Writes the viewed suite into `dir` (under the repository's tmp/): `cases` cases over two datasets, the models named
+ * (of alpha, beta, gamma and delta).
+ */
+export function writeViewSuite(
+  dir: string,
+  cases: number,
+  models: readonly string[] = ['alpha', 'beta'],
+): void {
   const files: Record<string, string> = {
     'evals/eval_helper.ts': HELPER,
-    'evals/.llm-evals.config.yml': CONFIG,
+    'evals/.llm-evals.config.yml': config(models),
   };
   for (let i = 0; i < cases; i++) {
     const dataset = i % 2 ? 'south' : 'north';

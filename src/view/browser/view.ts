@@ -65,6 +65,8 @@ function follow(el: Element): void {
     let wait = EVERY_MS;
     try {
       const response = await get(src);
+      // Temporal went away: the page, loaded again, shows the saved snapshots and says so.
+      if (response.headers.get('x-reload') === '1') return browser.location.reload();
       if (!response.ok) wait = AFTER_FAILURE_MS;
       else {
         el.innerHTML = await response.text();
