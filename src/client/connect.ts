@@ -100,7 +100,18 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
   // The server fills a history page to about 4 MB and then adds the event that passes it (an exchange holds up to
   // 512 KB of results): a big run's pages passed gRPC's default 4 MB limit (RESOURCE_EXHAUSTED, "Received message
   // larger than max"), and its results went unread by the tracker, status and the report.
-  const large = { ...secure, channelArgs: { 'grpc.max_receive_message_length': RECEIVE_LIMIT } };
+  //
+  // gRPC's reconnect back-off grows by 1.6× to 120 s: after a server gone for minutes, the next try to reach it came
+  // up to two minutes after it was back, and every call waited for it (the gate's look, the pools' exchanges go
+  // through this channel). Tried every 2 s at most, a run goes on within seconds of the server's return.
+  const large = {
+    ...secure,
+    channelArgs: {
+      'grpc.max_receive_message_length': RECEIVE_LIMIT,
+      'grpc.initial_reconnect_backoff_ms': 500,
+      'grpc.max_reconnect_backoff_ms': 2000,
+    },
+  };
   let native: Promise<NativeConnection> | undefined;
   const connectNative = (target: string) =>
     (native ??= loadWorkerSdk().then(({ NativeConnection }) =>

@@ -44,6 +44,27 @@ describe.concurrent('the Temporal server gone while compare serves its run', () 
     expect(audit.repeated, JSON.stringify(audit, null, 1)).toEqual([]);
   }, 240_000);
 
+  it('gone 80 s, it goes on within seconds of the server coming back, not at the next of gRPC’s growing waits', async ({
+    expect,
+  }) => {
+    const { dir, suite, record, env } = await project('long');
+    const compare = projects.start(['compare', ...RUN_FLAGS, '--no-open'], { dir, env }, 300_000);
+    await waitForCalls(record, Math.ceil(0.25 * suite.calls.length), compare.done);
+    killServer(dir);
+    await compare.waitFor(UNREACHABLE, 30_000);
+    // Long enough for gRPC's default back-off (1 s growing by 1.6×) to wait over 30 s between tries.
+    await sleep(80_000);
+    const back = await runCli(['server', 'start'], { cwd: dir, env });
+    expect(back.code, back.stderr).toBe(0);
+    const returned = Date.now();
+    await compare.waitFor(/Temporal server back after \d+ s; the run goes on/, 120_000);
+    const took = (Date.now() - returned) / 1000;
+    expect(took, `the run went on ${took.toFixed(1)} s after the server was back`).toBeLessThan(12);
+    const end = await compare.done;
+    expect(end.code, end.stderr).toBe(0);
+    expect(auditCalls(suite, record).missing).toEqual([]);
+  }, 300_000);
+
   it('Ctrl-C while it is gone stops within seconds, naming resume, which finishes the run', async ({
     expect,
   }) => {
