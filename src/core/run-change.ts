@@ -139,7 +139,7 @@ export function digestOf(
   const primary = primaryMetric(snapshot.metrics);
   const resultsOf = groupBy(snapshot.results, (r) => r.experimentId);
   const summaries = snapshot.experiments.map((e) =>
-    summarize(resultsOf.get(e.id) ?? [], metricNames, snapshot.settings.parallelism),
+    summarize(resultsOf.get(e.id) ?? [], metricNames, snapshot.settings.parallelism, primary),
   );
   const wscores = new Map<number, number | null>();
   if (snapshot.weights) {

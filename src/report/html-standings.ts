@@ -4,7 +4,15 @@ import { formatCost, formatPercent } from './format.ts';
 import { esc } from './html-escape.ts';
 import { splitId } from './palette.ts';
 import { experimentAnchor } from './scores.ts';
-import { tieFigures, tieTooltip, TIED_MARK } from './significance.ts';
+import {
+  formatP,
+  formatPoints,
+  tieFigures,
+  tieTooltip,
+  TIED_MARK,
+  versusSentence,
+  WORSE_MARK,
+} from './significance.ts';
 import type { Standing, Standings, StandingsTable } from './standings.ts';
 
 /** A contender's id as HTML: the provider part in the provider's colour, the model in its own (as in the TUI). */
@@ -27,6 +35,7 @@ function cellHtml(column: ReportColumn, row: Standing): string {
   const classes = [
     column.align === 'right' ? 'num' : '',
     column.id === 'errors' && row.summary.errors ? 'err' : '',
+    column.id === 'vs_best' && row.vsBest ? row.vsBest.verdict : '',
   ];
   const cls = classes.filter(Boolean).join(' ');
   const text = column.id === 'model' ? modelHtml(row) : esc(column.text(row));
@@ -34,7 +43,9 @@ function cellHtml(column: ReportColumn, row: Standing): string {
 }
 
 /** One sortable standings table; with `anchors`, each row carries its experiment's anchor for `--scores` links. */
-export function standingsHtml(t: StandingsTable, columns: readonly ReportColumn[], anchors = false): string {
+export function standingsHtml(t: StandingsTable, all: readonly ReportColumn[], anchors = false): string {
+  // A table without paired tests (by variant) has no difference from the best to show.
+  const columns = t.rows.some((r) => r.vsBest) ? all : all.filter((c) => c.id !== 'vs_best');
   const head = [
     '<th class="num">#</th>',
     // A long header (`hallucinated_rate`) may break after its underscores, so a wide table still fits the page.
@@ -47,7 +58,9 @@ export function standingsHtml(t: StandingsTable, columns: readonly ReportColumn[
     const id = anchors && r.experimentIds[0] ? ` id="${esc(experimentAnchor(r.experimentIds[0]))}"` : '';
     const place = r.tie
       ? `<td class="num tie" data-v="${i + 1}" title="${esc(tieTooltip(r))}">${esc(TIED_MARK)}</td>`
-      : `<td class="num" data-v="${i + 1}">${i + 1}</td>`;
+      : r.vsBest?.verdict === 'worse'
+        ? `<td class="num worse" data-v="${i + 1}" title="${esc(`Worse than the best (p < 0.05): ${versusSentence(r.vsBest)}.`)}">${esc(WORSE_MARK)}</td>`
+        : `<td class="num" data-v="${i + 1}">${i + 1}</td>`;
     const cells = [place, ...columns.map((c) => cellHtml(c, r))];
     return `<tr${id}${cls ? ` class="${cls}"` : ''}>${cells.join('')}</tr>`;
   });
@@ -63,9 +76,18 @@ export function bestHtml(t: StandingsTable, ranking: string): string {
   const tied = t.tied?.length
     ? ` Tied with it: ${t.tied.map((r) => `<span title="${esc(tieTooltip(r))}">${contenderHtml(r)} ${esc(tieFigures(r))}</span>`).join(', ')}.`
     : '';
+  const worseRows = t.rows.filter((r) => r.vsBest?.verdict === 'worse');
+  const worse = worseRows.length
+    ? ` <span class="worse">Worse than the best (p &lt; 0.05): ${worseRows
+        .map((r) => {
+          const v = r.vsBest!;
+          return `<span title="${esc(versusSentence(v))}">${contenderHtml(r)} ${esc(`${formatPoints(v.diff)} points (95 % ${formatPoints(v.ci95[0])} to ${formatPoints(v.ci95[1])}, ${formatP(v.pAdjusted)})`)}</span>`;
+        })
+        .join(', ')}.</span>`
+    : '';
   if (best === bestValue)
-    return `<p>Best and best value: ${contenderHtml(best)}, ${figure(best)}.${tied}</p>`;
-  return `<p>Best: ${contenderHtml(best)}, ${figure(best)}.${tied} Best value: ${contenderHtml(bestValue)}, ${figure(bestValue)}.</p>`;
+    return `<p>Best and best value: ${contenderHtml(best)}, ${figure(best)}.${tied}${worse}</p>`;
+  return `<p>Best: ${contenderHtml(best)}, ${figure(best)}.${tied} Best value: ${contenderHtml(bestValue)}, ${figure(bestValue)}.${worse}</p>`;
 }
 
 /** The best-value summary: each dataset's (and the run's) best and cheapest-within-2-points, side by side. */

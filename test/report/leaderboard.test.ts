@@ -38,6 +38,7 @@ describe('renderLeaderboard (TUI)', () => {
       'temp',
       'score',
       'exact',
+      'vs_best',
       'errors',
       'time',
       'tok_in',
@@ -54,8 +55,10 @@ describe('renderLeaderboard (TUI)', () => {
       'north: best fake/alpha t=0.1, 95.0% score at $0.0080, tied with other/gamma (p = 1.00, 2 cases), ' +
         'fake/beta effort=low t=0.1 (p = 1.00, 2 cases); best value other/gamma, 93.5% score at $0.0010',
     );
+    // Alpha is 10 points below gamma on both south cases: a difference without spread, significant even on two.
     expect(lines).toContain(
-      'south: best and best value other/gamma, 90.0% score at $0.0010, tied with fake/beta effort=low t=0.1 (p = 0.57, 2 cases)',
+      'south: best and best value other/gamma, 90.0% score at $0.0010, tied with fake/beta effort=low t=0.1 (p = 0.57, 2 cases); ' +
+        'worse than the best (p < 0.05): fake/alpha t=0.1 −10.0 points (95 % −10.0 to −10.0, p < 0.001)',
     );
   });
 
