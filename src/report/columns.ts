@@ -192,7 +192,9 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
   tokens('tok_out', 'Tokens received.', (r) => r.summary.usage.outputTokens);
   columns.push({
     id: 'cost',
-    description: 'Dollars spent, as the provider reported or priced them.',
+    description:
+      'Dollars the replies cost, as the provider reported or the lineup priced them (? when neither did); a reply ' +
+      'from the reply cache counts what its call cost when it was made, and the closing line says what this run paid.',
     align: 'right',
     value: (r) => r.summary.usage.costUsd,
     text: (r) => formatCost(r.summary.usage.costUsd),
