@@ -165,7 +165,8 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
   columns.push(
     seconds(
       'time',
-      "Seconds while an experiment's cases were running, summed over datasets: a stop before a resume is not counted.",
+      "Wall time: seconds while the contender's cases were running (calls in flight together count once), summed " +
+        'over datasets; a stop before a resume and waits on rate limits are not counted. Not a time per call: that is latency.',
       (r) => r.summary.time,
     ),
   );

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderLeaderboard } from '../../src/report/leaderboard.ts';
 import { stripAnsi } from '../../src/report/table.ts';
@@ -72,5 +73,18 @@ describe('renderLeaderboard (TUI)', () => {
   it('prefers a tracker’s link', () => {
     const snapshot = { ...snapshotFixture(), links: { '001-north': 'https://tracker.example/e/1' } };
     expect(stripAnsi(renderLeaderboard(snapshot, { scores: true }))).toContain('https://tracker.example/e/1');
+  });
+});
+
+describe('`time` means one thing everywhere', () => {
+  it('the README and the glossary both call it the wall time of the cases, not a time per call', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const reading = readme.slice(readme.indexOf('**Reading the report.**'));
+    const said = reading.slice(0, reading.indexOf('\n\n'));
+    expect(said).not.toMatch(/median `time`|`time` per call/);
+    expect(said).toContain('`time` (wall time:');
+    const glossary = stripAnsi(renderLeaderboard(snapshotFixture()));
+    expect(glossary).toMatch(/ {2}time: Wall time:/);
+    expect(glossary).not.toMatch(/ {2}time: [^\n]*median/);
   });
 });
