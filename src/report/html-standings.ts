@@ -29,13 +29,34 @@ export function contenderHtml(row: Pick<Standing, 'contender' | 'contenderIndex'
   return modelHtml(row) + esc(contenderName(row.contender).slice(row.contender.id.length));
 }
 
+/**
+ * A row's place: its number, or its mark against the best (`= #1` tied, `< #1` worse) with the difference in points
+ * and the adjusted p beneath, the 95 % interval in its tooltip. The comparison lives in this cell rather than a
+ * column of its own, so a table of every column still fits 1,400 px.
+ */
+function placeHtml(r: Standing, place: number): string {
+  const v = r.vsBest;
+  const mark = r.tie ? TIED_MARK : v?.verdict === 'worse' ? WORSE_MARK : String(place);
+  const cls = r.tie ? 'num tie' : v?.verdict === 'worse' ? 'num worse' : v ? `num ${v.verdict}` : 'num';
+  const title = r.tie
+    ? `${tieTooltip(r)}${v ? ` ${versusSentence(v)}.` : ''}`
+    : v?.verdict === 'worse'
+      ? `Worse than the best (p < 0.05): ${versusSentence(v)}.`
+      : v
+        ? `${v.verdict === 'better' ? 'Better than the best on its metric (p < 0.05)' : 'Not separated from the best'}: ${versusSentence(v)}.`
+        : '';
+  const figures = v
+    ? `<small class="vs">${esc(formatPoints(v.diff))}</small><small class="vs">${esc(formatP(v.pAdjusted).replaceAll(' ', ''))}</small>`
+    : '';
+  return `<td class="${cls}" data-v="${place}"${title ? ` title="${esc(title)}"` : ''}>${esc(mark)}${figures}</td>`;
+}
+
 function cellHtml(column: ReportColumn, row: Standing): string {
   const value = column.value(row);
   const v = value === null ? '' : ` data-v="${esc(value)}"`;
   const classes = [
     column.align === 'right' ? 'num' : '',
     column.id === 'errors' && row.summary.errors ? 'err' : '',
-    column.id === 'vs_best' && row.vsBest ? row.vsBest.verdict : '',
   ];
   const cls = classes.filter(Boolean).join(' ');
   const text = column.id === 'model' ? modelHtml(row) : esc(column.text(row));
@@ -44,8 +65,8 @@ function cellHtml(column: ReportColumn, row: Standing): string {
 
 /** One sortable standings table; with `anchors`, each row carries its experiment's anchor for `--scores` links. */
 export function standingsHtml(t: StandingsTable, all: readonly ReportColumn[], anchors = false): string {
-  // A table without paired tests (by variant) has no difference from the best to show.
-  const columns = t.rows.some((r) => r.vsBest) ? all : all.filter((c) => c.id !== 'vs_best');
+  // The difference from the best stands in the # cell (placeHtml).
+  const columns = all.filter((c) => c.id !== 'vs_best');
   const head = [
     '<th class="num">#</th>',
     // A long header (`hallucinated_rate`) may break after its underscores, so a wide table still fits the page.
@@ -56,12 +77,7 @@ export function standingsHtml(t: StandingsTable, all: readonly ReportColumn[], a
   const rows = t.rows.map((r, i) => {
     const cls = [r === t.best ? 'best' : '', r === t.bestValue ? 'value' : ''].filter(Boolean).join(' ');
     const id = anchors && r.experimentIds[0] ? ` id="${esc(experimentAnchor(r.experimentIds[0]))}"` : '';
-    const place = r.tie
-      ? `<td class="num tie" data-v="${i + 1}" title="${esc(tieTooltip(r))}">${esc(TIED_MARK)}</td>`
-      : r.vsBest?.verdict === 'worse'
-        ? `<td class="num worse" data-v="${i + 1}" title="${esc(`Worse than the best (p < 0.05): ${versusSentence(r.vsBest)}.`)}">${esc(WORSE_MARK)}</td>`
-        : `<td class="num" data-v="${i + 1}">${i + 1}</td>`;
-    const cells = [place, ...columns.map((c) => cellHtml(c, r))];
+    const cells = [placeHtml(r, i + 1), ...columns.map((c) => cellHtml(c, r))];
     return `<tr${id}${cls ? ` class="${cls}"` : ''}>${cells.join('')}</tr>`;
   });
   return `<div class="scroll"><table class="sortable"><thead><tr>${head.join('')}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
@@ -118,5 +134,16 @@ export function weightsHtml(weights: Record<string, number>): string {
 
 /** The glossary as a definition list. */
 export function glossaryHtml(columns: readonly ReportColumn[]): string {
-  return `<dl class="glossary">${columns.map((c) => `<dt>${esc(c.id)}</dt><dd>${esc(c.description)}</dd>`).join('')}</dl>`;
+  // The TUI's vs_best is the # cell's figures here (placeHtml).
+  const entries = columns.map((c) =>
+    c.id === 'vs_best'
+      ? [
+          '#',
+          'The place; for another row than the best, its difference from the best in points and the Holm-adjusted p ' +
+            'beneath, marked = #1 when tied with it and < #1 when worse (p < 0.05); the 95 % interval in the tooltip. ' +
+            c.description,
+        ]
+      : [c.id, c.description],
+  );
+  return `<dl class="glossary">${entries.map(([id, d]) => `<dt>${esc(id)}</dt><dd>${esc(d)}</dd>`).join('')}</dl>`;
 }

@@ -171,18 +171,18 @@ describe('paired statistics through the real CLI: always right (twice), mostly, 
         await page.goto(pathToFileURL(join(dir, 'out/report.html')).href);
         const twin = page.locator('#datasets tr', { hasText: 'twin' }).first();
         const mark = twin.locator('td').first();
-        expect(await mark.textContent()).toBe('= #1');
+        // The mark, then the difference from the best in points and its adjusted p.
+        expect(await mark.textContent()).toMatch(/^= #1−5\.0p=1\.00$/);
         expect(await mark.getAttribute('title')).toContain(
           'over 40 shared cases is not significant (p = 1.00',
         );
         // Mostly is significantly worse than the oracle: its # cell says so as plainly as the twin's says tied.
         const mostly = page.locator('#datasets tr', { hasText: 'mostly' }).first();
-        expect(await mostly.locator('td').first().textContent()).toBe('< #1');
-        expect(await mostly.locator('td').first().getAttribute('title')).toMatch(
+        const worse = mostly.locator('td').first();
+        expect(await worse.textContent()).toMatch(/^< #1−25\.0p=0\.0\d+$/);
+        expect(await worse.getAttribute('class')).toBe('num worse');
+        expect(await worse.getAttribute('title')).toMatch(
           /^Worse than the best \(p < 0\.05\): 25\.0 points below the best in exact \(95 % interval −\d+\.\d to −\d+\.\d; p = 0\.0\d+ Holm-adjusted, 40 cases\)\.$/,
-        );
-        expect(await mostly.locator('td[class="worse"]').textContent()).toMatch(
-          /^worse −25\.0 \[−\d+\.\d, −\d+\.\d\] p = 0\.0\d+$/,
         );
         expect(
           await page.locator('#datasets p', { hasText: 'Tied with it' }).first().textContent(),
@@ -316,7 +316,9 @@ describe('numbers that read no better than they are, through the real CLI', () =
       '    fake/gappy: 10 × the adapter failed: this worker has no case ‹case› (e.g. numbers/plain/004)',
     ]);
     const html = readFileSync(join(dir, 'out/g.html'), 'utf8');
-    expect(html).toMatch(/<td class="num worse" data-v="2" title="Worse than the best[^"]*">&lt; #1<\/td>/);
+    expect(html).toMatch(
+      /<td class="num worse" data-v="2" title="Worse than the best[^"]*">&lt; #1<small class="vs">−25\.0<\/small><small class="vs">p=0\.0020<\/small><\/td>/,
+    );
     expect(html).toContain(
       '<td>the adapter failed: this worker has no case ‹case›</td><td>numbers/plain/004</td>',
     );
