@@ -48,7 +48,7 @@ export function oneLine(text: string): string {
 export const CASE_MARK = '‹case›';
 
 /** `text` with each whole mention of the case (its key, or its key without the dataset) replaced by {@link CASE_MARK}. */
-function withoutCase(text: string, caseKey: string): string {
+export function withoutCase(text: string, caseKey: string): string {
   const slash = caseKey.indexOf('/');
   const names = [caseKey, ...(slash > 0 ? [caseKey.slice(slash + 1)] : [])].filter((n) => n.includes('/'));
   for (const name of names) {

@@ -22,7 +22,7 @@ export function intervalText(r: Standing, id: string): string {
   return interval ? ` ±${(((interval.high - interval.low) / 2) * 100).toFixed(1)}` : '';
 }
 
-/** ` (93/100)` after a mean: the cases it stands on, when the scorer gave some of the row's cases no value. */
+/** ` (93/100)` after a mean: the results it stands on, when some of the row's results have no value. */
 export function valuedText(r: Pick<Standing, 'summary'>, id: string): string {
   const valued = r.summary.valued[id];
   return valued !== undefined && valued < r.summary.cases ? ` (${valued}/${r.summary.cases})` : '';
@@ -48,7 +48,7 @@ const COUNTING =
   ' In score and the primary metric a failed case (a failed reply, or a call that failed after its retries) counts ' +
   '0, as the paired tests count it; in the other metrics a failed reply counts as the scorer scores a failure and a ' +
   'failed call is left out. A case without a value is left out, and `(93/100)` then says over how many of the ' +
-  "row's cases the mean stands.";
+  "row's results (its cases, times the repeats) the mean stands.";
 
 const seconds = (id: string, description: string, get: (r: Standing) => number | null) => ({
   id,

@@ -88,3 +88,27 @@ describe('`time` means one thing everywhere', () => {
     expect(glossary).not.toMatch(/ {2}time: [^\n]*median/);
   });
 });
+
+describe('errors that name their case', () => {
+  it('a snapshot saved before they were grouped still shows one group per reason, with one example', () => {
+    const snapshot = snapshotFixture();
+    const beta = snapshot.contenders[1]!.key;
+    const keys = ['d/v/0001', 'd/v/0002', 'd/v/0003'];
+    snapshot.failures = [
+      {
+        contender: beta,
+        cases: 4,
+        scored: 1,
+        errors: 3,
+        messages: keys.map((k) => ({ message: `this worker has no case ${k}`, count: 1, example: k })),
+      },
+    ];
+    const lines = stripAnsi(renderLeaderboard(snapshot, { width: 200 }))
+      .split('\n')
+      .filter((l) => l.includes(' × '));
+    expect(lines).toEqual([
+      '    fake/beta effort=low t=0.1: 3 × this worker has no case ‹case› (e.g. d/v/0001)',
+    ]);
+    expect(stripAnsi(renderLeaderboard(snapshot))).toContain('3 of 4 cases failed');
+  });
+});
