@@ -51,11 +51,26 @@ function busyOf(starts: Float64Array, ends: Float64Array): number {
   return total / 1000;
 }
 
+/**
+ * A case's value of `score` or of the compared (primary) metric, `value` being what it recorded: a call that failed
+ * after its retries counts as wrong (0), as does a failed reply without the value; a scored case without it has none
+ * (`null`). The means, the ranking and the paired tests all count a case so. The other metrics may be better low
+ * (`invalid_rate`): a failed case keeps what the scorer's `failed` gave it, and a failed call has none.
+ */
+export function countedValue(status: CaseResult['status'], value: number | null | undefined): number | null {
+  if (status === 'error') return 0;
+  return value ?? (status === 'reply_error' ? 0 : null);
+}
+
 /** One experiment's (or any group's) figures: means per metric, errors, time, latency, tokens and dollars. */
 export interface Summary {
   cases: number;
+  /** The mean score, a failed case counted 0 ({@link countedValue}). */
   score: number | null;
+  /** Each metric's mean: the compared one counted as `score` is, the others over the cases that have a value. */
   metrics: Record<string, number | null>;
+  /** Cases with a value, per metric and `score`: below `cases` where the scorer gave a case none. */
+  valued: Record<string, number>;
   errors: number;
   /** Replies the provider stopped at their token limit. */
   truncated: number;
@@ -67,7 +82,8 @@ export interface Summary {
 }
 
 /**
- * Summarises results: metric means skip null, transport errors add to errors but never to a mean; latency and p95
+ * Summarises results: `score` and the `compared` metric count a failed case as 0 ({@link countedValue}), the other
+ * metrics skip a case without a value, a failed call's included (each mean's count in `valued`); latency and p95
  * count only the replies that were scored (a failed reply leaves them as an error does); `time` leaves out
  * the waits on limits, averaged over the experiment's `slots` (its cases in flight).
  */
@@ -75,6 +91,7 @@ export function summarize(
   results: readonly CaseResult[],
   metricNames: readonly string[],
   slots = 1,
+  compared?: string,
 ): Summary {
   // One pass, into columns and running sums: a report of 100,000 cases summarises each contender per dataset and
   // overall, and an array (or a usage record) per case per figure was most of what it allocated.
@@ -92,13 +109,17 @@ export function summarize(
   let inputTokens: number | null = null;
   let outputTokens: number | null = null;
   let costUsd: number | null = null;
+  const comparedAt = compared === undefined ? -1 : metricNames.indexOf(compared);
   for (let i = 0; i < n; i++) {
     const r = results[i]!;
     waited += r.waited ?? 0;
     starts[i] = Date.parse(r.startedAt);
     ends[i] = Date.parse(r.finishedAt);
-    score.add(r.score);
-    for (let m = 0; m < metrics.length; m++) metrics[m]!.add(r.metrics[metricNames[m]!]);
+    score.add(countedValue(r.status, r.score));
+    for (let m = 0; m < metrics.length; m++) {
+      const value = r.metrics[metricNames[m]!];
+      metrics[m]!.add(m === comparedAt ? countedValue(r.status, value) : value);
+    }
     if (r.status !== 'scored') errors++;
     // A failed reply's seconds say nothing of how fast the model answers: a model whose every reply failed fast
     // would look faster than one that works.
@@ -115,6 +136,7 @@ export function summarize(
     cases: n,
     score: score.mean(),
     metrics: Object.fromEntries(metricNames.map((m, i) => [m, metrics[i]!.mean()])),
+    valued: { score: score.count, ...Object.fromEntries(metricNames.map((m, i) => [m, metrics[i]!.count])) },
     errors,
     truncated,
     time: n ? Math.max(0, busyOf(starts, ends) - waited / Math.max(1, slots)) : null,
@@ -127,7 +149,8 @@ export function summarize(
 /** A mean that skips what is not a finite number, kept as it goes. */
 class RunningMean {
   private sum = 0;
-  private count = 0;
+  /** How many values were added. */
+  count = 0;
 
   add(value: number | null | undefined): void {
     if (typeof value !== 'number' || !Number.isFinite(value)) return;

@@ -13,6 +13,8 @@ export const CacheUseSchema = z.object({
   /** What this run paid for the contender's replies, and what they cost when they were paid for. */
   paidUsd: z.number(),
   replyCostUsd: z.number(),
+  /** Replies without a price (the provider reported none and the lineup set none): left out of the two sums. */
+  unpriced: z.number().optional(),
 });
 /** What the reply cache gave one contender. */
 export type CacheUse = z.infer<typeof CacheUseSchema>;
@@ -48,6 +50,8 @@ export function summarizeCache(
       continue;
     }
     use.results++;
+    // A failed call got no reply to price: only a reply without one says the prices are unknown.
+    if (result.usage.costUsd === null && result.status !== 'error') use.unpriced = (use.unpriced ?? 0) + 1;
     const cost = result.usage.costUsd ?? 0;
     use.replyCostUsd += cost;
     if (result.cached) {

@@ -4,7 +4,7 @@
  * contenders are tied with the best. Pure, no Node.
  */
 import { z } from 'zod';
-import { summarize } from './aggregate.ts';
+import { countedValue, summarize } from './aggregate.ts';
 import { withoutRepeat } from './matrix.ts';
 import { comparePaired, holm, resampleMeansTogether, seedOf } from './paired.ts';
 import type { CaseResult } from './results.ts';
@@ -60,9 +60,7 @@ export const ALPHA = 0.05;
 
 /** A metric's value for one result: a failed case counts as wrong (0), a scored case without the metric as no value. */
 export function caseValue(r: CaseResult, metric: string, builtIn: boolean): number | null {
-  if (r.status === 'error') return 0;
-  const value = builtIn ? r.score : (r.metrics[metric] ?? null);
-  return value === null && r.status === 'reply_error' ? 0 : value;
+  return countedValue(r.status, builtIn ? r.score : r.metrics[metric]);
 }
 
 interface Row {
@@ -89,7 +87,7 @@ function rowsOf(source: ComparisonSource, dataset: string | null, metric: string
   }
   const rows = bases.map((key, index) => {
     const own = results.get(key)!;
-    const summary = summarize(own, metricNames, source.settings.parallelism);
+    const summary = summarize(own, metricNames, source.settings.parallelism, metric);
     // Sums first, then the cases with repeats divided by their count: no pair per case.
     const values = new Map<string, number>();
     const repeats = new Map<string, number>();
@@ -270,8 +268,8 @@ export type PointInterval = z.infer<typeof PointIntervalSchema>;
 
 /**
  * Each contender's (repeats merged) 95 % bootstrap interval of its mean `metric` per dataset, the cases the unit: a
- * case's value is the mean of its repeats, without the failed ones and those without a value, as the score's mean
- * leaves them out. Seeded from the run id; none under two cases.
+ * case's value is the mean of its repeats, a failed one counted 0 and one without a value left out, as the mean
+ * counts them. Seeded from the run id; none under two cases.
  */
 export function pointIntervals(
   source: Pick<ComparisonSource, 'runId' | 'metrics' | 'contenders' | 'results'> & {
@@ -291,8 +289,8 @@ export function pointIntervals(
   >();
   for (const r of source.results) {
     const group = groupOf.get(r.experimentId);
-    const value = builtIn ? r.score : r.metrics[metric];
-    if (!group || value === null || value === undefined) continue;
+    const value = caseValue(r, metric, builtIn);
+    if (!group || value === null) continue;
     const key = `${group[0]}\u0000${group[1]}`;
     const entry = sums.get(key) ?? {
       contender: group[0],

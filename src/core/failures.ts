@@ -5,6 +5,7 @@ import type { CaseResult } from './results.ts';
 
 /** One distinct reason cases failed: how many, and the first case it hit. */
 export const FailureGroupSchema = z.object({
+  /** The reason, the case it names taken out (`‹case›`), so that one reason is one group. */
   message: z.string(),
   count: z.number(),
   /** The case key of the first case it hit, such as `roofing/clear/001`. */
@@ -43,15 +44,36 @@ export function oneLine(text: string): string {
   return text.replace(/[\s\u0000-\u001f\u007f]+/g, ' ').trim();
 }
 
+/** What stands for the case in a grouped reason whose message named it. */
+export const CASE_MARK = '‹case›';
+
+/** `text` with each whole mention of the case (its key, or its key without the dataset) replaced by {@link CASE_MARK}. */
+export function withoutCase(text: string, caseKey: string): string {
+  const slash = caseKey.indexOf('/');
+  const names = [caseKey, ...(slash > 0 ? [caseKey.slice(slash + 1)] : [])].filter((n) => n.includes('/'));
+  for (const name of names) {
+    const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // Not inside a longer name: `d/v/0042` is not in `d/v/00421`, nor `v/0042` in `d/v/0042` once that is marked.
+    text = text.replace(new RegExp(`(?<![\\w./-])${escaped}(?![\\w/-])`, 'g'), CASE_MARK);
+  }
+  return text;
+}
+
 /**
- * The reason a failed case is grouped under. A call's error loses the `provider id: ` the contender already names.
+ * The reason a failed case is grouped under. A call's error loses the `provider id: ` the contender already names,
+ * and the case's own key (`this worker has no case d/v/0042`), which would make a group per case.
  * A reply's error keeps only what comes before its first `: `, since adapters follow it with the reply itself
  * (`not JSON: {"name": …`), which differs case by case; a cut reply's keeps the limit and that word.
  */
-export function failureReason(result: Pick<CaseResult, 'status' | 'error'>, contender: Contender): string {
+export function failureReason(
+  result: Pick<CaseResult, 'status' | 'error'>,
+  contender: Contender,
+  caseKey?: string,
+): string {
   let text = oneLine(result.error ?? 'failed without a message');
   const prefix = `${contender.provider} ${contender.id}: `;
   if (text.startsWith(prefix)) text = text.slice(prefix.length);
+  if (caseKey) text = withoutCase(text, caseKey);
   if (result.status === 'reply_error') {
     const parts = text.split(': ');
     // A cut reply's error names the limit, then the adapter's own word (`cut at max_tokens 80: not JSON`).
@@ -87,7 +109,7 @@ export function summarizeFailures(
         cases++;
         if (result.status !== 'error') scored++;
         if (result.status === 'scored') continue;
-        const reason = failureReason(result, contender);
+        const reason = failureReason(result, contender, key);
         const group = groups.get(reason) ?? { count: 0, example: key, order: groups.size };
         group.count++;
         groups.set(reason, group);

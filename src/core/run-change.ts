@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { summarize } from './aggregate.ts';
 import { ALPHA, caseValue, PairedTestSchema, PointIntervalSchema } from './comparisons.ts';
 import { groupBy } from './group.ts';
-import { ContenderSchema } from './matrix.ts';
+import { ContenderSchema, withoutRepeat } from './matrix.ts';
 import { comparePaired, holm, seedOf } from './paired.ts';
 import type { CaseResult } from './results.ts';
 import type { RunSchedule } from './schedule-spec.ts';
@@ -128,8 +128,10 @@ export function primaryMetric(metrics: readonly { name: string; primary?: boolea
 }
 
 /**
- * A snapshot's digest: each experiment's figures as its dataset's standings show them (the same summary, the same
- * wscore within the dataset's table), and every planned case with its hash (from the snapshot's cases, unless given).
+ * A snapshot's digest: each contender's figures per dataset as its dataset's standings show them (the same summary,
+ * the same wscore within the dataset's table), and every planned case with its hash (from the snapshot's cases,
+ * unless given). With `--repeat` a contender's repeats are one contender, as in the standings: one row over all their
+ * results, each case's value the mean of its repeats, so a repeated run pairs with a plain one.
  */
 export function digestOf(
   snapshot: Snapshot,
@@ -138,14 +140,27 @@ export function digestOf(
   const metricNames = snapshot.metrics.map((m) => m.name);
   const primary = primaryMetric(snapshot.metrics);
   const resultsOf = groupBy(snapshot.results, (r) => r.experimentId);
-  const summaries = snapshot.experiments.map((e) =>
-    summarize(resultsOf.get(e.id) ?? [], metricNames, snapshot.settings.parallelism),
+  const baseOf = new Map(snapshot.contenders.map((c) => [c.key, withoutRepeat(c)]));
+  const contenders = [...new Map([...baseOf.values()].map((c) => [c.key, c])).values()];
+  // One group per contender (its repeats merged) and dataset, in the experiments' order.
+  const groups = [
+    ...groupBy(
+      snapshot.experiments,
+      (e) => `${baseOf.get(e.contender)?.key ?? e.contender}\u0000${e.dataset}`,
+    ).values(),
+  ].map((members) => ({
+    contender: baseOf.get(members[0]!.contender)?.key ?? members[0]!.contender,
+    dataset: members[0]!.dataset,
+    results: members.flatMap((e) => resultsOf.get(e.id) ?? []),
+  }));
+  const summaries = groups.map((g) =>
+    summarize(g.results, metricNames, snapshot.settings.parallelism, primary),
   );
   const wscores = new Map<number, number | null>();
   if (snapshot.weights) {
     const byDataset = groupBy(
-      snapshot.experiments.map((e, i) => ({ e, i })),
-      ({ e }) => e.dataset,
+      groups.map((g, i) => ({ g, i })),
+      ({ g }) => g.dataset,
     );
     for (const members of byDataset.values()) {
       const inputs = members.map(({ i }) => ({
@@ -160,13 +175,20 @@ export function digestOf(
     cases[e.dataset] ??= Object.fromEntries(e.caseKeys.map((k) => [k, hashes.get(k) ?? '']));
   }
   const builtIn = !metricNames.includes(primary);
-  const perCase = snapshot.experiments.map((e) => {
-    const own = resultsOf.get(e.id) ?? [];
+  const perCase = groups.map((g) => {
+    const sums = new Map<string, [number, number]>();
+    const replies: Record<string, string> = {};
+    for (const r of g.results) {
+      replies[r.caseKey] ??= replyStart(r);
+      const value = caseValue(r, primary, builtIn);
+      const [sum, n] = sums.get(r.caseKey) ?? [0, 0];
+      sums.set(r.caseKey, value === null ? [sum, n] : [sum + value, n + 1]);
+    }
     return {
-      contender: e.contender,
-      dataset: e.dataset,
-      values: Object.fromEntries(own.map((r) => [r.caseKey, caseValue(r, primary, builtIn)])),
-      replies: Object.fromEntries(own.map((r) => [r.caseKey, replyStart(r)])),
+      contender: g.contender,
+      dataset: g.dataset,
+      values: Object.fromEntries([...sums].map(([k, [sum, n]]) => [k, n ? sum / n : null])),
+      replies,
     };
   });
   return {
@@ -174,12 +196,12 @@ export function digestOf(
     createdAt: snapshot.createdAt,
     primary,
     perCase,
-    contenders: snapshot.contenders,
-    rows: snapshot.experiments.map((e, i) => {
+    contenders,
+    rows: groups.map((g, i) => {
       const s = summaries[i]!;
       return {
-        contender: e.contender,
-        dataset: e.dataset,
+        contender: g.contender,
+        dataset: g.dataset,
         score: weightValues(s)[primary] ?? null,
         wscore: wscores.get(i) ?? null,
         cost: s.usage.costUsd,

@@ -8,24 +8,41 @@ import { esc } from './html-escape.ts';
 const dollars = (usd: number) => (usd >= 0.01 ? `$${usd.toFixed(2)}` : formatCost(usd));
 
 /** The run's use of the cache summed over its contenders. */
-function totals(snapshot: Snapshot): CacheUse | undefined {
+function totals(snapshot: Snapshot): Required<CacheUse> | undefined {
   const uses = Object.values(snapshot.cache ?? {});
   if (uses.length === 0) return undefined;
-  const sum = { cached: 0, skipped: 0, results: 0, paidUsd: 0, replyCostUsd: 0 };
-  for (const use of uses) for (const k of Object.keys(sum) as (keyof CacheUse)[]) sum[k] += use[k];
+  const sum = { cached: 0, skipped: 0, results: 0, paidUsd: 0, replyCostUsd: 0, unpriced: 0 };
+  for (const use of uses) for (const k of Object.keys(sum) as (keyof CacheUse)[]) sum[k] += use[k] ?? 0;
   return sum;
 }
 
 /**
- * The one line a run that used the reply cache ends with: `31 of 40 replies from the cache (saved $0.42); --no-cache
- * calls them again`, and the cases `--cache-only` skipped; `''` for a run that took nothing from it.
+ * What the run paid against what its replies cost when called: `this run paid $0.0000, the replies cost $0.03 when
+ * they were called (saved $0.03)`; unknown, not $0, when no reply has a price.
+ */
+function costText(t: Required<CacheUse>): string {
+  // Replies without a price and none with a cost: $0 would read as free.
+  if (t.unpriced > 0 && t.replyCostUsd === 0) {
+    return 'no reply has a price, so what it cost and saved is unknown';
+  }
+  const saved = Math.max(0, t.replyCostUsd - t.paidUsd);
+  const unpriced = t.unpriced ? ` (${t.unpriced} without a price left out)` : '';
+  return (
+    `this run paid ${dollars(t.paidUsd)}, the replies cost ${dollars(t.replyCostUsd)} when they were called ` +
+    `(saved ${dollars(saved)})${unpriced}`
+  );
+}
+
+/**
+ * The one line a run that used the reply cache ends with: `31 of 40 replies from the cache: this run paid $0.10, the
+ * replies cost $0.52 when they were called (saved $0.42); --no-cache calls them again`, and the cases `--cache-only`
+ * skipped; `''` for a run that took nothing from it.
  */
 export function renderCacheLine(snapshot: Snapshot): string {
   const t = totals(snapshot);
   if (!t) return '';
-  const saved = Math.max(0, t.replyCostUsd - t.paidUsd);
   const parts = [
-    `${t.cached} of ${t.results} replies from the cache (saved ${dollars(saved)}); --no-cache calls them again`,
+    `${t.cached} of ${t.results} replies from the cache: ${costText(t)}; --no-cache calls them again`,
   ];
   if (t.skipped)
     parts.push(
@@ -56,8 +73,9 @@ export function cacheHtml(snapshot: Snapshot): string {
       use.cached,
       use.results,
       use.skipped,
-      formatCost(use.paidUsd),
-      formatCost(use.replyCostUsd),
+      // Unknown, not $0, for a contender none of whose replies has a price.
+      use.unpriced && use.replyCostUsd === 0 ? '?' : formatCost(use.paidUsd),
+      use.unpriced && use.replyCostUsd === 0 ? '?' : formatCost(use.replyCostUsd),
     ];
     return [`<tr>${cells.map((v) => `<td>${esc(v)}</td>`).join('')}</tr>`];
   });

@@ -1,6 +1,9 @@
 import { formatCost, formatCount, formatPercent, formatSeconds, formatTemperature } from './format.ts';
 import type { Snapshot } from '../core/snapshot.ts';
+import { versusText } from './significance.ts';
 import type { Standing } from './standings.ts';
+import { withoutRepeat } from '../core/matrix.ts';
+import { comparedMetric } from '../core/comparisons.ts';
 
 /** A column of a standings table, shared by the TUI and the HTML report so both say the same. */
 export interface ReportColumn {
@@ -19,6 +22,12 @@ export function intervalText(r: Standing, id: string): string {
   return interval ? ` ±${(((interval.high - interval.low) / 2) * 100).toFixed(1)}` : '';
 }
 
+/** ` (93/100)` after a mean: the results it stands on, when some of the row's results have no value. */
+export function valuedText(r: Pick<Standing, 'summary'>, id: string): string {
+  const valued = r.summary.valued[id];
+  return valued !== undefined && valued < r.summary.cases ? ` (${valued}/${r.summary.cases})` : '';
+}
+
 const percent = (id: string, description: string, get: (r: Standing) => number | null | undefined) => ({
   id,
   description,
@@ -26,9 +35,20 @@ const percent = (id: string, description: string, get: (r: Standing) => number |
   value: (r: Standing) => get(r) ?? null,
   text: (r: Standing) => {
     const value = get(r);
-    return formatPercent(value) + (value === null || value === undefined ? '' : intervalText(r, id));
+    return (
+      formatPercent(value) +
+      (value === null || value === undefined ? '' : intervalText(r, id)) +
+      valuedText(r, id)
+    );
   },
 });
+
+/** What a mean counts: said once, in the first mean's description. */
+const COUNTING =
+  ' In score and the primary metric a failed case (a failed reply, or a call that failed after its retries) counts ' +
+  '0, as the paired tests count it; in the other metrics a failed reply counts as the scorer scores a failure and a ' +
+  'failed call is left out. A case without a value is left out, and `(93/100)` then says over how many of the ' +
+  "row's results (its cases, times the repeats) the mean stands.";
 
 const seconds = (id: string, description: string, get: (r: Standing) => number | null) => ({
   id,
@@ -96,6 +116,8 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
     const description = m.primary ? `${m.description} (primary)` : m.description;
     columns.push(percent(m.name, description, (r) => r.summary.metrics[m.name]));
   }
+  const firstMean = columns.find((c) => c.id === 'score' || metricNames.includes(c.id));
+  if (firstMean) firstMean.description += COUNTING;
   const repeat = snapshot.settings.repeat;
   if (repeat && repeat > 1) {
     const means = new Set(['wscore', 'score', ...metricNames]);
@@ -108,10 +130,23 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
           : ` Over ${repeat} repeats: the mean ± half its 95 % t-interval (Student's t on the repeats' means, ${repeat - 1} degrees of freedom).`;
       });
   }
+  // A lineup of one contender has no best to differ from.
+  if (new Set(snapshot.contenders.map((c) => withoutRepeat(c).key)).size > 1) {
+    columns.push({
+      id: 'vs_best',
+      description:
+        `The row's ${comparedMetric(snapshot)} minus the best's, in points, paired on the cases both have a value ` +
+        'for, with its 95 % interval and Holm-adjusted p: `worse` (marked < #1) or `better` when p < 0.05, else ' +
+        '`tied` (marked = #1: it may be as good as the best). Blank for the best, and where no test was made.',
+      align: 'left',
+      value: (r) => r.vsBest?.diff ?? null,
+      text: (r) => (r.vsBest ? versusText(r.vsBest) : ''),
+    });
+  }
   columns.push({
     id: 'errors',
     description:
-      'Cases that failed: a reply marked failed (scored 0) or a call that failed after its retries (no score).',
+      'Cases that failed: a reply marked failed or a call that failed after its retries; both count 0 in score and the primary metric.',
     align: 'right',
     value: (r) => r.summary.errors,
     text: (r) => String(r.summary.errors),
@@ -130,7 +165,8 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
   columns.push(
     seconds(
       'time',
-      "Seconds while an experiment's cases were running, summed over datasets: a stop before a resume is not counted.",
+      "Wall time: seconds while the contender's cases were running (calls in flight together count once), summed " +
+        'over datasets; a stop before a resume and waits on rate limits are not counted. Not a time per call: that is latency.',
       (r) => r.summary.time,
     ),
   );
@@ -157,7 +193,9 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
   tokens('tok_out', 'Tokens received.', (r) => r.summary.usage.outputTokens);
   columns.push({
     id: 'cost',
-    description: 'Dollars spent, as the provider reported or priced them.',
+    description:
+      'Dollars the replies cost, as the provider reported or the lineup priced them (? when neither did); a reply ' +
+      'from the reply cache counts what its call cost when it was made, and the closing line says what this run paid.',
     align: 'right',
     value: (r) => r.summary.usage.costUsd,
     text: (r) => formatCost(r.summary.usage.costUsd),

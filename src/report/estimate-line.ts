@@ -14,6 +14,19 @@ function total(snapshot: Snapshot, field: 'inputTokens' | 'outputTokens' | 'cost
   return sum;
 }
 
+/**
+ * What the run paid: a reply from the reply cache costs what this run paid for it ($0 when no call was made), not
+ * what its call cost when first paid for; `null` when no result has a price.
+ */
+function paid(snapshot: Snapshot): number | null {
+  let sum: number | null = null;
+  for (const r of snapshot.results) {
+    const cost = r.usage.costUsd;
+    sum = addKnown(sum, cost === null || !r.cached ? cost : r.cached.paidUsd);
+  }
+  return sum;
+}
+
 /** `3,365 vs 1,238 (+172%)`: the actual figure, the estimate, and how far off it was when both are known. */
 function versus(
   actual: number | null,
@@ -28,8 +41,9 @@ function versus(
 
 /**
  * The run's closing line: what it used against the estimate made before it started (`-n`'s) —
- * `used vs estimated: 3,365 vs 1,238 (+172%) tokens in, 290 vs 310 (−6%) out, $0.0031 vs $0.0029 (+7%)`; `''` for a
- * snapshot saved without an estimate, or whose providers reported no usage.
+ * `used vs estimated: 3,365 vs 1,238 (+172%) tokens in, 290 vs 310 (−6%) out, $0.0031 vs $0.0029 (+7%)`, the dollars
+ * what this run paid (a reply from the cache costs it nothing); `''` for a snapshot saved without an estimate, or
+ * whose providers reported no usage.
  */
 export function renderEstimateLine(snapshot: Snapshot): string {
   const e = snapshot.estimate;
@@ -37,7 +51,7 @@ export function renderEstimateLine(snapshot: Snapshot): string {
   const parts = [
     [versus(total(snapshot, 'inputTokens'), e.inputTokens, formatCount), ' tokens in'],
     [versus(total(snapshot, 'outputTokens'), e.outputTokens, formatCount), ' tokens out'],
-    [versus(total(snapshot, 'costUsd'), e.costUsd, formatCost), ''],
+    [versus(paid(snapshot), e.costUsd, formatCost), ''],
   ].filter(([figure]) => figure);
   if (parts.length === 0) return '';
   return `used vs estimated: ${parts.map(([figure, unit]) => figure! + unit!).join(', ')}`;

@@ -1,5 +1,5 @@
 import pc from 'picocolors';
-import type { ContenderFailures } from '../core/failures.ts';
+import { withoutCase, type ContenderFailures } from '../core/failures.ts';
 import { withoutRepeat } from '../core/matrix.ts';
 import { failuresOf, type Snapshot } from '../core/snapshot.ts';
 import { contenderName } from './columns.ts';
@@ -16,13 +16,22 @@ export interface NamedFailures extends ContenderFailures {
   index: number;
 }
 
+/**
+ * A contender's reasons with the case each names taken out and those then alike merged: a snapshot saved before
+ * reasons were grouped so holds one row per case (`this worker has no case d/v/0042`).
+ */
+function regrouped(f: ContenderFailures): ContenderFailures {
+  return mergeFailures({ ...f, cases: 0, scored: 0, errors: 0, messages: [] }, f);
+}
+
 /** Two failure summaries of one contender (two of its repeats) as one: counts added, reasons merged, most first. */
 function mergeFailures(a: ContenderFailures, b: ContenderFailures): ContenderFailures {
   const messages = new Map(a.messages.map((m) => [m.message, { ...m }]));
-  for (const m of b.messages) {
+  for (const named of b.messages) {
+    const m = { ...named, message: withoutCase(named.message, named.example) };
     const known = messages.get(m.message);
     if (known) known.count += m.count;
-    else messages.set(m.message, { ...m });
+    else messages.set(m.message, m);
   }
   return {
     contender: a.contender,
@@ -47,7 +56,14 @@ export function namedFailures(snapshot: Snapshot): NamedFailures[] {
     const base = c.repeat === undefined ? c : withoutRepeat(c);
     const known = merged.get(base.key);
     if (known) merged.set(base.key, { ...known, ...mergeFailures(known, f) });
-    else merged.set(base.key, { ...f, contender: base.key, name: contenderName(base), base, index: i });
+    else
+      merged.set(base.key, {
+        ...regrouped(f),
+        contender: base.key,
+        name: contenderName(base),
+        base,
+        index: i,
+      });
   }
   return [...merged.values()];
 }

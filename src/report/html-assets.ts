@@ -17,6 +17,9 @@ table.sortable th::after { content: "\\00a0\\2195"; color: var(--muted); font-si
 table.sortable th[aria-sort="ascending"]::after { content: "\\00a0\\25B2"; color: var(--ink); }
 table.sortable th[aria-sort="descending"]::after { content: "\\00a0\\25BC"; color: var(--ink); }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; } td.num.tie { white-space: normal; } td.err, span.err { color: #cf222e; font-weight: 600; }
+td.worse, span.worse { color: #cf222e; font-weight: 600; }
+td small.vs { display: block; font-size: .7rem; font-weight: 400; } td.num.tied { color: #9a6700; }
+table.sortable { font-size: .8rem; }
 tr.value td { background: var(--value); } tr.best td { background: var(--best); }
 .scroll { overflow-x: auto; } .legend span { padding: 0 .4rem; margin-right: .4rem; border-radius: 4px; }
 .legend .b { background: var(--best); } .legend .v { background: var(--value); }

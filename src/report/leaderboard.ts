@@ -6,7 +6,7 @@ import { renderFailures } from './failures.ts';
 import { contenderLabel } from './palette.ts';
 import { rescoreNote } from './rescore-note.ts';
 import { renderScores, type ScoreLinks } from './scores.ts';
-import { tieFigures, TIED_MARK } from './significance.ts';
+import { formatP, formatPoints, tieFigures, TIED_MARK, WORSE_MARK } from './significance.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { standings, type Standing, type StandingsTable } from './standings.ts';
 import { renderTable, type FitOptions } from './table.ts';
@@ -29,7 +29,16 @@ export function contenderTitle(row: Pick<Standing, 'contender' | 'contenderIndex
 function cell(column: ReportColumn, row: Standing): string {
   if (column.id === 'model') {
     const label = contenderLabel(row.contender, row.contenderIndex);
-    return row.tie ? `${label} ${pc.yellow(TIED_MARK)}` : label;
+    if (row.tie) return `${label} ${pc.yellow(TIED_MARK)}`;
+    return row.vsBest?.verdict === 'worse' ? `${label} ${pc.red(WORSE_MARK)}` : label;
+  }
+  if (column.id === 'vs_best' && row.vsBest) {
+    const text = column.text(row);
+    return row.vsBest.verdict === 'worse'
+      ? pc.red(text)
+      : row.vsBest.verdict === 'tied'
+        ? pc.yellow(text)
+        : text;
   }
   if (column.id === 'errors' && row.summary.errors > 0) return pc.red(column.text(row));
   if (column.id === 'truncated' && row.summary.truncated > 0) return pc.yellow(column.text(row));
@@ -46,6 +55,8 @@ function table(
   columns: ReportColumn[],
   fit: FitOptions,
 ) {
+  // A table without paired tests (by variant) has no difference from the best to show.
+  if (!tables.some((t) => t.rows.some((r) => r.vsBest))) columns = columns.filter((c) => c.id !== 'vs_best');
   const head = groupHeader ? [{ header: groupHeader, key: true }] : [];
   const rows = tables.flatMap((t) =>
     t.rows.map((r) => [...(groupHeader ? [t.group] : []), ...columns.map((c) => cell(c, r))]),
@@ -68,13 +79,25 @@ export function bestLine(label: string, t: StandingsTable, ranking: string): str
   const tied = t.tied?.length
     ? `, ${pc.yellow(`tied with ${t.tied.map((r) => `${contenderTitle(r)} ${tieFigures(r)}`).join(', ')}`)}`
     : '';
+  const worse = worseText(t);
   if (best === bestValue && (t.tied || t.bestTie === t.bestValueTie)) {
-    return `${pc.bold(label)}: best and best value ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}${tie(t.bestTie)}${tied}`;
+    return `${pc.bold(label)}: best and best value ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}${tie(t.bestTie)}${tied}${worse}`;
   }
   return (
     `${pc.bold(label)}: best ${contenderTitle(best)}, ${figure(best)} at ${cost(best)}${tie(t.bestTie)}${tied}; ` +
-    `best value ${contenderTitle(bestValue)}, ${figure(bestValue)} at ${cost(bestValue)}${tie(t.bestValueTie)}`
+    `best value ${contenderTitle(bestValue)}, ${figure(bestValue)} at ${cost(bestValue)}${tie(t.bestValueTie)}${worse}`
   );
+}
+
+/** `; worse than the best (p < 0.05): fake/b −20.0 points (95 % −31.2 to −8.8, p = 0.003)`, or `''` for none. */
+function worseText(t: StandingsTable): string {
+  const worse = t.rows.filter((r) => r.vsBest?.verdict === 'worse');
+  if (worse.length === 0) return '';
+  const each = worse.map((r) => {
+    const v = r.vsBest!;
+    return `${contenderTitle(r)} ${formatPoints(v.diff)} points (95 % ${formatPoints(v.ci95[0])} to ${formatPoints(v.ci95[1])}, ${formatP(v.pAdjusted)})`;
+  });
+  return `; ${pc.red(`worse than the best (p < 0.05): ${each.join(', ')}`)}`;
 }
 
 /** The glossary: every column shown, with what it means; wrapped to `width` under a hanging indent. */

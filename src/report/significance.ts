@@ -1,7 +1,32 @@
-import type { Standing } from './standings.ts';
+import type { Standing, VersusBest } from './standings.ts';
 
 /** The mark a row tied with the best carries in the standings: it may be as good as #1. */
 export const TIED_MARK = '= #1';
+
+/** The mark a row significantly worse than the best carries in the standings. */
+export const WORSE_MARK = '< #1';
+
+/** A difference in points with its sign: `−20.0`, `+3.3`, `0.0`. */
+export function formatPoints(diff: number): string {
+  const points = (Math.abs(diff) * 100).toFixed(1);
+  if (Number(points) === 0) return '0.0';
+  return `${diff < 0 ? '−' : '+'}${points}`;
+}
+
+/** A row's difference from the best as a cell: `worse −20.0 [−31.2, −8.8] p = 0.003`. */
+export function versusText(v: VersusBest): string {
+  return `${v.verdict} ${formatPoints(v.diff)} [${formatPoints(v.ci95[0])}, ${formatPoints(v.ci95[1])}] ${formatP(v.pAdjusted)}`;
+}
+
+/** A row's difference from the best as a sentence: `20.0 points below the best (95 % interval …; p = 0.003, 60 cases)`. */
+export function versusSentence(v: VersusBest): string {
+  const points = (Math.abs(v.diff) * 100).toFixed(1);
+  const side = v.diff < 0 ? 'below' : 'above';
+  return (
+    `${points} points ${side} the best in ${v.metric} (95 % interval ${formatPoints(v.ci95[0])} to ` +
+    `${formatPoints(v.ci95[1])}; ${formatP(v.pAdjusted)} Holm-adjusted, ${v.n} ${v.n === 1 ? 'case' : 'cases'})`
+  );
+}
 
 /** A p-value as people read it: `p = 0.41`, `p = 0.031`, `p < 0.001`. */
 export function formatP(p: number): string {

@@ -1,5 +1,11 @@
 import { meanSkippingNull, summarize, type Summary } from '../core/aggregate.ts';
-import { comparedMetric, comparisonsOf, type StandingMark } from '../core/comparisons.ts';
+import {
+  ALPHA,
+  comparedMetric,
+  comparisonsOf,
+  type Comparison,
+  type StandingMark,
+} from '../core/comparisons.ts';
 import { groupBy } from '../core/group.ts';
 import { withoutRepeat } from '../core/matrix.ts';
 import { separated, tInterval, type Interval } from '../core/stats.ts';
@@ -35,6 +41,20 @@ export interface Standing {
   intervals?: Record<string, Interval | null>;
   /** Tied with the table's best: their paired difference is not significant (Holm-adjusted p, paired cases). */
   tie?: { pAdjusted: number; n: number; metric: string };
+  /** The paired comparison with the table's best, for a row that is not the best; absent where none was made. */
+  vsBest?: VersusBest;
+}
+
+/** A row's paired difference from its table's best on the compared metric, as the row's value minus the best's. */
+export interface VersusBest {
+  metric: string;
+  /** The row's mean minus the best's over the cases both have a value for (0..1 scale: −0.2 is 20 points below). */
+  diff: number;
+  ci95: [number, number];
+  pAdjusted: number;
+  n: number;
+  /** `worse` or `better` when the difference is significant (Holm-adjusted p < 0.05), else `tied`. */
+  verdict: 'tied' | 'worse' | 'better';
 }
 
 /** One ranked table of a group, with the best row and the best value (the cheapest within 2 points of the best). */
@@ -65,10 +85,11 @@ export function summarizeAcross(
   parts: readonly Result[][],
   metricNames: readonly string[],
   slots = 1,
+  compared?: string,
 ): Summary {
-  const all = summarize(parts.flat(), metricNames, slots);
+  const all = summarize(parts.flat(), metricNames, slots, compared);
   if (parts.length <= 1) return all;
-  const each = parts.map((p) => summarize(p, metricNames, slots));
+  const each = parts.map((p) => summarize(p, metricNames, slots, compared));
   const times = each.map((s) => s.time).filter((t): t is number => t !== null);
   return {
     ...all,
@@ -141,12 +162,41 @@ function tiesOf(
   return tied;
 }
 
+/**
+ * Sets each row's `vsBest` from the paired comparisons with the table's best (either way round); none when the
+ * comparisons were made against another best than this table's.
+ */
+function versusBest(
+  ranked: Standing[],
+  best: number | undefined,
+  marks: readonly StandingMark[] | undefined,
+  comparisons: readonly Comparison[],
+  metric: string,
+): void {
+  if (best === undefined || !marks?.length) return;
+  const bestKey = ranked[best]!.contender.key;
+  if (!marks.some((m) => m.contender === bestKey && m.best)) return;
+  for (const row of ranked) {
+    if (row === ranked[best]) continue;
+    const key = row.contender.key;
+    const c = comparisons.find((x) => (x.a === bestKey && x.b === key) || (x.a === key && x.b === bestKey));
+    if (!c || c.n === 0) continue;
+    // A comparison holds A − B: the row's difference from the best is B − A when the best is A.
+    const flip = c.a === bestKey ? -1 : 1;
+    const diff = flip * c.meanDiff;
+    const ends = [flip * c.ci95[0], flip * c.ci95[1]].sort((x, y) => x - y) as [number, number];
+    const verdict = c.pAdjusted >= ALPHA ? 'tied' : diff < 0 ? 'worse' : 'better';
+    row.vsBest = { metric, diff, ci95: ends, pAdjusted: c.pAdjusted, n: c.n, verdict };
+  }
+}
+
 function rankTable(
   group: string,
   rows: Omit<Standing, 'wscore' | 'rank'>[],
   snapshot: Snapshot,
   ranking: string,
   marks?: readonly StandingMark[],
+  comparisons: readonly Comparison[] = [],
 ): StandingsTable {
   const intervals = intervalsOf(rows, snapshot.weights);
   const scores = snapshot.weights
@@ -174,6 +224,7 @@ function rankTable(
   }));
   const best = bestIndex(candidates);
   const tied = tiesOf(ranked, best, marks, comparedMetric(snapshot));
+  versusBest(ranked, best, marks, comparisons, comparedMetric(snapshot));
   // The tied are as good as the best, as far as the cases tell: the best value is the cheapest of them too.
   const bestRank = best === undefined ? null : ranked[best]!.rank;
   const value = bestValueIndex(candidates.map((c, i) => (ranked[i]!.tie ? { ...c, rank: bestRank } : c)));
@@ -195,6 +246,8 @@ export function standings(snapshot: Snapshot): Standings {
   const metricNames = snapshot.metrics.map((m) => m.name);
   const primary = snapshot.metrics.find((m) => m.primary) ?? snapshot.metrics[0];
   const ranking = snapshot.weights ? 'wscore' : (primary?.name ?? 'score');
+  // The metric the paired tests compare: its mean counts a failed case as they do, so the ranking agrees with them.
+  const compared = comparedMetric(snapshot);
   const variantOf = new Map(snapshot.cases.map((c) => [c.key, c.variant]));
   const resultsOf = groupBy(snapshot.results, (r) => r.experimentId);
   type Experiment = Snapshot['experiments'][number];
@@ -208,7 +261,8 @@ export function standings(snapshot: Snapshot): Standings {
     else bases.set(base.key, { contender: c.repeat ? base : c, contenderIndex, keys: new Set([c.key]) });
   });
   // A table's rows: each contender with an experiment in the table, over the results the table keeps.
-  const marks = snapshot.experiments.length ? comparisonsOf(snapshot).standings : [];
+  const statistics = snapshot.experiments.length ? comparisonsOf(snapshot) : undefined;
+  const marks = statistics?.standings ?? [];
   const table = (
     group: string,
     inTable: (e: Experiment) => boolean,
@@ -220,7 +274,7 @@ export function standings(snapshot: Snapshot): Standings {
       if (own.length === 0) return [];
       const partOf = (e: Experiment) => (resultsOf.get(e.id) ?? []).filter(keep);
       const parts = own.map(partOf).filter((p) => p.length);
-      const summary = summarizeAcross(parts, metricNames, snapshot.settings.parallelism);
+      const summary = summarizeAcross(parts, metricNames, snapshot.settings.parallelism, compared);
       const byRepeat = groupBy(own, (e) => repeatOf.get(e.contender));
       const repeats =
         keys.size > 1
@@ -229,6 +283,7 @@ export function standings(snapshot: Snapshot): Standings {
                 list.map(partOf).filter((p) => p.length),
                 metricNames,
                 snapshot.settings.parallelism,
+                compared,
               ),
             )
           : undefined;
@@ -244,7 +299,9 @@ export function standings(snapshot: Snapshot): Standings {
       ];
     });
     const own = dataset === undefined ? undefined : marks.filter((m) => m.dataset === dataset);
-    return rankTable(group, rows, snapshot, ranking, own);
+    const tests =
+      dataset === undefined ? [] : (statistics?.comparisons ?? []).filter((c) => c.dataset === dataset);
+    return rankTable(group, rows, snapshot, ranking, own, tests);
   };
   const datasets = [...new Set(snapshot.experiments.map((e) => e.dataset))].map((d) =>
     table(

@@ -101,6 +101,8 @@ export function valueChartSvg(
     const x = get(row);
     return x === null || row.rank === null ? [] : [{ row, n: i + 1, x, y: row.rank }];
   });
+  // With nothing to place, axes would be invented ($0.001–$0.01, 80–100 %): say why there is no chart instead.
+  if (points.length === 0) return noChart(table, axis, ranking);
   const positive = points.map((p) => p.x).filter((x) => x > 0);
   const zero = points.some((p) => p.x <= 0);
   const [low, high] = positive.length
@@ -224,6 +226,16 @@ export function valueChartSvg(
   ]
     .filter(Boolean)
     .join('\n');
+}
+
+/** Why a dataset has no chart against `axis`: no contender with a score, no price, or no timed call. */
+function noChart(table: StandingsTable, axis: ValueAxis, ranking: string): string {
+  const why = !table.rows.some((r) => r.rank !== null)
+    ? `Nothing to place against ${AXES[axis].title.replace(' (log scale)', '')}: no contender on ${table.group} has a ${ranking}.`
+    : axis === 'cost'
+      ? `No costs to place: no reply on ${table.group} has a price (the provider reported none and the lineup sets none).`
+      : `No p95 latency to place: no call on ${table.group} was timed (no reply was scored).`;
+  return `<p class="note chart-none" data-axis="${axis}">${esc(why)}</p>`;
 }
 
 function keyHtml(table: StandingsTable, labels: ReadonlyMap<string, string>): string {

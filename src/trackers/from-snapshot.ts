@@ -1,4 +1,5 @@
 import { summarize } from '../core/aggregate.ts';
+import { comparedMetric } from '../core/comparisons.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import type { CaseRecord, TrackedExperiment } from './types.ts';
 
@@ -61,7 +62,8 @@ export function fromSnapshot(
         finishedAt: ends.at(-1) ?? snapshot.finishedAt,
       },
       records,
-      summary: summarize(records, metricNames, snapshot.settings.parallelism),
+      // Counted as the report counts them: a failed call is 0 in score and the compared metric.
+      summary: summarize(records, metricNames, snapshot.settings.parallelism, comparedMetric(snapshot)),
     };
   });
 }

@@ -44,12 +44,57 @@ const result = (over: Partial<CaseResult>): CaseResult => ({
 });
 
 describe('summarize', () => {
-  it('a transport error counts as an error and never drags a mean', () => {
+  it('a call that failed after its retries is an error, 0 in score and the compared metric, as the paired tests count it', () => {
     const s = summarize(
       [result({}), result({ status: 'error', score: null, metrics: {}, latency: null })],
-      ['acc'],
+      ['acc', 'rate'],
+      1,
+      'acc',
     );
-    expect(s).toMatchObject({ cases: 2, score: 1, metrics: { acc: 1 }, errors: 1, latency: 1 });
+    expect(s).toMatchObject({
+      cases: 2,
+      score: 0.5,
+      metrics: { acc: 0.5, rate: null },
+      errors: 1,
+      latency: 1,
+    });
+    expect(s.valued).toEqual({ score: 2, acc: 2, rate: 0 });
+  });
+
+  it.each<[string, Partial<CaseResult>[], string | undefined, number | null, number]>([
+    ['all scored', [{}, {}], 'acc', 1, 2],
+    ['a failed call is 0 when compared', [{}, { status: 'error', score: null, metrics: {} }], 'acc', 0.5, 2],
+    [
+      'a failed call has no value when not compared',
+      [{}, { status: 'error', score: null, metrics: {} }],
+      undefined,
+      1,
+      1,
+    ],
+    [
+      'a failed reply without the compared metric is 0',
+      [{}, { status: 'reply_error', score: 0, metrics: {} }],
+      'acc',
+      0.5,
+      2,
+    ],
+    [
+      'a failed reply keeps what the scorer gave it',
+      [{}, { status: 'reply_error', score: 0, metrics: { acc: 0.5 } }],
+      'acc',
+      0.75,
+      2,
+    ],
+    ['a scored case without the metric has no value', [{}, { metrics: { acc: null } }], 'acc', 1, 1],
+    ['only failed calls', [{ status: 'error', score: null, metrics: {} }], 'acc', 0, 1],
+  ])('acc: %s', (_name, over, compared, mean, valued) => {
+    const s = summarize(
+      over.map((o) => result(o)),
+      ['acc'],
+      1,
+      compared,
+    );
+    expect([s.metrics.acc, s.valued.acc]).toEqual([mean, valued]);
   });
 
   it('a reply error scores 0 and counts as an error', () => {

@@ -237,10 +237,11 @@ describe("pointIntervals (the trend picture's whiskers)", () => {
   >([
     ['3 of 4 right', { alpha: { north: [1, 0, 1, 1] } }, 1, [['alpha', 'north', [0.25, 1]]]],
     [
-      'a failed case and one without a value are left out, as the score leaves them',
+      // 3 right of 5: Binomial(5, 0.6)/5, quantiles 1/5 (P(X ≤ 0) = 0.010, P(X ≤ 1) = 0.087) and 1 (P(X = 5) = 0.078).
+      'a failed case counts 0 and one without a value is left out, as the mean counts them',
       { alpha: { north: [1, 'error', null, 0, 1, 1] } },
       1,
-      [['alpha', 'north', [0.25, 1]]],
+      [['alpha', 'north', [0.2, 1]]],
     ],
     ['one case: no interval', { alpha: { north: [1] } }, 1, []],
     [

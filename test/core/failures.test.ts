@@ -59,6 +59,20 @@ describe('failureReason: what a failed case is grouped under', () => {
       reason,
     );
   });
+
+  it.each([
+    ['takes the case key out', 'this worker has no case d/v/0042', 'this worker has no case ‹case›'],
+    ['takes it out wherever it stands', 'd/v/0042: timed out', '‹case›: timed out'],
+    [
+      'takes out the case without its dataset',
+      'no expected answer for v/0042',
+      'no expected answer for ‹case›',
+    ],
+    ['leaves a longer key that starts alike', 'see d/v/00421', 'see d/v/00421'],
+    ['leaves a message without the case', 'HTTP 500: down', 'HTTP 500: down'],
+  ])('%s', (_name, error, reason) => {
+    expect(failureReason({ status: 'error', error }, contender('acme/x'), 'd/v/0042')).toBe(reason);
+  });
 });
 
 describe('summarizeFailures: per contender, each reason with its count and first case', () => {
@@ -100,6 +114,17 @@ describe('summarizeFailures: per contender, each reason with its count and first
         errors: 1,
         messages: [{ message: 'not JSON', count: 1, example: 'd/a/002' }],
       },
+    ]);
+  });
+
+  it('groups messages that differ only by the case they name, with one example case', () => {
+    const keys = ['d/v/0001', 'd/v/0002', 'd/v/0003'];
+    const own = [{ id: '001-d', contender: contenders[0]!.key, dataset: 'd', caseKeys: keys }];
+    const failed = keys.map((k) =>
+      result('001-d', k, { status: 'error', error: `this worker has no case ${k}` }),
+    );
+    expect(summarizeFailures([contenders[0]!], own, failed)[0]!.messages).toEqual([
+      { message: 'this worker has no case ‹case›', count: 3, example: 'd/v/0001' },
     ]);
   });
 });

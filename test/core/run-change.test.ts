@@ -159,3 +159,63 @@ describe("a snapshot's digest", () => {
     expect(plain.rows[0]!.score).not.toBeNull();
   });
 });
+
+/** The fixture run with each contender run `times` over (`--repeat`): repeats `#1…`, an experiment and results each. */
+function repeated(times: number) {
+  const plain = snapshotFixture();
+  const contenders = plain.contenders.flatMap((c) =>
+    Array.from({ length: times }, (_, i) => ({
+      ...c,
+      key: `${c.key} #${i + 1}`,
+      repeat: i + 1,
+      seed: i + 1,
+    })),
+  );
+  const experiments = plain.experiments.flatMap((e) =>
+    Array.from({ length: times }, (_, i) => ({
+      ...e,
+      id: `${e.id}-r${i + 1}`,
+      contender: `${e.contender} #${i + 1}`,
+    })),
+  );
+  const results = plain.results.flatMap((r) =>
+    Array.from({ length: times }, (_, i) => ({ ...r, experimentId: `${r.experimentId}-r${i + 1}` })),
+  );
+  return {
+    ...plain,
+    runId: 'repeated',
+    contenders,
+    experiments,
+    results,
+    settings: { ...plain.settings, repeat: times },
+  };
+}
+
+describe('a --repeat run against a plain one: repeats of one contender are one contender', () => {
+  it('digests the repeats into one row per contender and dataset, over all their cases', () => {
+    const d = digestOf(repeated(3));
+    const plain = digestOf(snapshotFixture());
+    expect(d.contenders.map((c) => c.key)).toEqual(plain.contenders.map((c) => c.key));
+    expect(d.rows.map((r) => [r.contender, r.dataset, r.cases])).toEqual(
+      plain.rows.map((r) => [r.contender, r.dataset, r.cases * 3]),
+    );
+    d.rows.forEach((r, i) => expect(r.score).toBeCloseTo(plain.rows[i]!.score!, 12));
+    // A case's value is the mean of its repeats, as the paired tests within a run take it.
+    const rounded = (perCase: typeof d.perCase) =>
+      perCase?.map((p) => ({
+        ...p,
+        values: Object.fromEntries(
+          Object.entries(p.values).map(([k, v]) => [k, v === null ? v : v.toFixed(9)]),
+        ),
+      }));
+    expect(rounded(d.perCase)).toEqual(rounded(plain.perCase));
+  });
+
+  it('diffs them against the plain run with a paired test per row, nothing added or gone', () => {
+    const change = diffRuns(digestOf(snapshotFixture()), digestOf(repeated(3)));
+    expect(change.addedContenders).toEqual([]);
+    expect(change.goneContenders).toEqual([]);
+    expect(change.rows.every((r) => r.presence === 'both' && r.paired !== undefined)).toBe(true);
+    expect(change.rows).toHaveLength(6);
+  });
+});

@@ -28,6 +28,8 @@ const answer = (right) => (request) => {
 
 class NumberAdapter extends Adapter {
   async call(kase, model) {
+    // gappy's call fails on every fourth case (10 of 40), with an error that names the case.
+    if (model.id === 'fake/gappy' && numberOf(kase.input) % 4 === 0) throw new Error(\`this worker has no case \${kase.key}\`);
     const response = await model.complete({ system: 'Repeat the number.', user: kase.input, json: true });
     return { output: JSON.parse(response.text), raw: response.text, usage: response.usage };
   }
@@ -55,6 +57,7 @@ export default {
       models: {
         oracle: answer(() => true),
         copy: answer(() => true),
+        gappy: answer(() => true),
         mostly: answer((n) => n % 4 !== 0),
         half: answer((n) => n % 2 === 0),
         // Right on every case but each fifth, where it is wrong on its second call: flaky over repeats.
@@ -168,12 +171,19 @@ describe('paired statistics through the real CLI: always right (twice), mostly, 
         await page.goto(pathToFileURL(join(dir, 'out/report.html')).href);
         const twin = page.locator('#datasets tr', { hasText: 'twin' }).first();
         const mark = twin.locator('td').first();
-        expect(await mark.textContent()).toBe('= #1');
+        // The mark, then the difference from the best in points and its adjusted p.
+        expect(await mark.textContent()).toMatch(/^= #1−5\.0p=1\.00$/);
         expect(await mark.getAttribute('title')).toContain(
           'over 40 shared cases is not significant (p = 1.00',
         );
+        // Mostly is significantly worse than the oracle: its # cell says so as plainly as the twin's says tied.
         const mostly = page.locator('#datasets tr', { hasText: 'mostly' }).first();
-        expect(await mostly.locator('td').first().textContent()).toBe('4');
+        const worse = mostly.locator('td').first();
+        expect(await worse.textContent()).toMatch(/^< #1−25\.0p=0\.0\d+$/);
+        expect(await worse.getAttribute('class')).toBe('num worse');
+        expect(await worse.getAttribute('title')).toMatch(
+          /^Worse than the best \(p < 0\.05\): 25\.0 points below the best in exact \(95 % interval −\d+\.\d to −\d+\.\d; p = 0\.0\d+ Holm-adjusted, 40 cases\)\.$/,
+        );
         expect(
           await page.locator('#datasets p', { hasText: 'Tied with it' }).first().textContent(),
         ).toContain('twin (p = 1.00, 40 cases)');
@@ -277,4 +287,81 @@ describe('--repeat through the real CLI: pass^k and flaky cases', () => {
     );
     console.log(run.stdout.slice(run.stdout.indexOf('Consistency over')));
   }, 180_000);
+});
+
+describe('numbers that read no better than they are, through the real CLI', () => {
+  const env = () => ({
+    TEMPORAL_ADDRESS: temporalAddress(),
+    LLM_EVALS_TASK_QUEUE: `statistics-honest-${Date.now()}`,
+  });
+
+  it('a contender whose calls failed is not 100 %: ranked on the figure the paired tests use, marked worse, its errors one group', async () => {
+    const dir = suite();
+    const run = await runCli(['run', '-m', 'fake/oracle', 'fake/gappy', '--no-open', '-o', 'out/g.html'], {
+      cwd: dir,
+      env: { ...env(), COLUMNS: '200' },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const rows = run.stdout.split('\n').filter((l) => l.startsWith('│ numbers '));
+    const gappy = rows.find((r) => r.includes('fake/gappy'))!;
+    // 30 right of 40: its 10 failed calls count wrong, as in the paired test, and the row says it is worse.
+    expect(gappy).toMatch(
+      /fake\/gappy < #1 .*│\s+75\.0% │ worse −25\.0 \[−\d+\.\d, −\d+\.\d\] p = 0\.0020\s+│\s+10 │/,
+    );
+    expect(rows.find((r) => r.includes('fake/oracle'))).toMatch(/│\s+100\.0% │\s+│\s+0 │/);
+    expect(run.stdout).toMatch(/worse than the best \(p < 0\.05\):\s+fake\/gappy −25\.0\s+points/);
+    // 10 errors that differ only by their case: one group, one example.
+    const grouped = run.stdout.split('\n').filter((l) => l.includes(' × '));
+    expect(grouped).toEqual([
+      '    fake/gappy: 10 × the adapter failed: this worker has no case ‹case› (e.g. numbers/plain/004)',
+    ]);
+    const html = readFileSync(join(dir, 'out/g.html'), 'utf8');
+    expect(html).toMatch(
+      /<td class="num worse" data-v="2" title="Worse than the best[^"]*">&lt; #1<small class="vs">−25\.0<\/small><small class="vs">p=0\.0020<\/small><\/td>/,
+    );
+    expect(html).toContain(
+      '<td>the adapter failed: this worker has no case ‹case›</td><td>numbers/plain/004</td>',
+    );
+    const [file] = readdirSync(join(dir, 'evals/results'));
+    const snapshot = JSON.parse(readFileSync(join(dir, 'evals/results', file!), 'utf8')) as Snapshot;
+    expect(snapshot.failures).toEqual([
+      expect.objectContaining({
+        errors: 10,
+        messages: [
+          {
+            message: 'the adapter failed: this worker has no case ‹case›',
+            count: 10,
+            example: 'numbers/plain/004',
+          },
+        ],
+      }),
+    ]);
+    expect(snapshot.comparisons!.find((c) => c.dataset === 'numbers')).toMatchObject({
+      n: 40,
+      meanDiff: 0.25,
+    });
+  }, 180_000);
+
+  it('diff of a --repeat run against a plain one pairs each contender, none added or gone', async () => {
+    const dir = suite();
+    const plain = await runCli(['run', '-m', 'fake/oracle', 'fake/half', '--no-open'], {
+      cwd: dir,
+      env: env(),
+    });
+    expect(plain.code, plain.stderr).toBe(0);
+    const repeated = await runCli(['run', '-m', 'fake/oracle', 'fake/half', '--repeat', '3', '--no-open'], {
+      cwd: dir,
+      env: env(),
+    });
+    expect(repeated.code, repeated.stderr).toBe(0);
+    const [a, b] = readdirSync(join(dir, 'evals/results'))
+      .sort()
+      .map((f) => join('evals/results', f));
+    const diff = await runCli(['diff', a!, b!], { cwd: dir, env: { TEMPORAL_ADDRESS: '', COLUMNS: '200' } });
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(diff.stdout).not.toMatch(/#\d|added|gone/);
+    const row = (id: string) => diff.stdout.split('\n').find((l) => l.includes(`│ ${id} `))!;
+    expect(row('fake/oracle')).toMatch(/100\.0% → 100\.0%.*noise \(p = 1\.00, 40 cases\)/);
+    expect(row('fake/half')).toMatch(/50\.0% → 50\.0%.*noise \(p = 1\.00, 40 cases\)/);
+  }, 240_000);
 });

@@ -100,7 +100,7 @@ describe('the reply cache through the real CLI', () => {
     // The 400 was not kept: it is asked again; every reply that worked comes from the cache.
     expect(callsSince(server, mark)).toEqual(['picky dog']);
     expect(second.stderr).toMatch(
-      /3 of 4 replies from the cache \(saved \$\d+\.\d+\); --no-cache calls them again/,
+      /3 of 4 replies from the cache: this run paid \$\d+\.\d+, the replies cost \$\d+\.\d+ when they were called \(saved \$\d+\.\d+\); --no-cache calls them again/,
     );
     expect(second.stdout).toMatch(/from the cache: local-llm\/echo 2 of 2, local-llm\/picky 1 of 2/);
     const was = resultsOf(before);
@@ -204,7 +204,8 @@ describe('the reply cache through the real CLI', () => {
     expect(callsSince(server, mark)).toEqual([]);
     // echo: the cow is new; picky: the cow, and the dog it never answered.
     expect(run.stderr).toMatch(
-      /3 of 3 replies from the cache .*; 3 cases skipped: no reply in the cache \(--cache-only\)/,
+      // Answered from the cache alone, the run paid nothing now; the line says what the replies cost when called.
+      /3 of 3 replies from the cache: this run paid \$0\.0000, the replies cost \$\d+\.\d+ when they were called .*; 3 cases skipped: no reply in the cache \(--cache-only\)/,
     );
     const snapshot = newestSnapshot(project);
     expect(Object.keys(resultsOf(snapshot)).sort()).toEqual([

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { renderLeaderboard } from '../../src/report/leaderboard.ts';
 import { stripAnsi } from '../../src/report/table.ts';
@@ -38,6 +39,7 @@ describe('renderLeaderboard (TUI)', () => {
       'temp',
       'score',
       'exact',
+      'vs_best',
       'errors',
       'time',
       'tok_in',
@@ -54,8 +56,10 @@ describe('renderLeaderboard (TUI)', () => {
       'north: best fake/alpha t=0.1, 95.0% score at $0.0080, tied with other/gamma (p = 1.00, 2 cases), ' +
         'fake/beta effort=low t=0.1 (p = 1.00, 2 cases); best value other/gamma, 93.5% score at $0.0010',
     );
+    // Alpha is 10 points below gamma on both south cases: a difference without spread, significant even on two.
     expect(lines).toContain(
-      'south: best and best value other/gamma, 90.0% score at $0.0010, tied with fake/beta effort=low t=0.1 (p = 0.57, 2 cases)',
+      'south: best and best value other/gamma, 90.0% score at $0.0010, tied with fake/beta effort=low t=0.1 (p = 0.57, 2 cases); ' +
+        'worse than the best (p < 0.05): fake/alpha t=0.1 −10.0 points (95 % −10.0 to −10.0, p < 0.001)',
     );
   });
 
@@ -69,5 +73,42 @@ describe('renderLeaderboard (TUI)', () => {
   it('prefers a tracker’s link', () => {
     const snapshot = { ...snapshotFixture(), links: { '001-north': 'https://tracker.example/e/1' } };
     expect(stripAnsi(renderLeaderboard(snapshot, { scores: true }))).toContain('https://tracker.example/e/1');
+  });
+});
+
+describe('`time` means one thing everywhere', () => {
+  it('the README and the glossary both call it the wall time of the cases, not a time per call', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const reading = readme.slice(readme.indexOf('**Reading the report.**'));
+    const said = reading.slice(0, reading.indexOf('\n\n'));
+    expect(said).not.toMatch(/median `time`|`time` per call/);
+    expect(said).toContain('`time` (wall time:');
+    const glossary = stripAnsi(renderLeaderboard(snapshotFixture()));
+    expect(glossary).toMatch(/ {2}time: Wall time:/);
+    expect(glossary).not.toMatch(/ {2}time: [^\n]*median/);
+  });
+});
+
+describe('errors that name their case', () => {
+  it('a snapshot saved before they were grouped still shows one group per reason, with one example', () => {
+    const snapshot = snapshotFixture();
+    const beta = snapshot.contenders[1]!.key;
+    const keys = ['d/v/0001', 'd/v/0002', 'd/v/0003'];
+    snapshot.failures = [
+      {
+        contender: beta,
+        cases: 4,
+        scored: 1,
+        errors: 3,
+        messages: keys.map((k) => ({ message: `this worker has no case ${k}`, count: 1, example: k })),
+      },
+    ];
+    const lines = stripAnsi(renderLeaderboard(snapshot, { width: 200 }))
+      .split('\n')
+      .filter((l) => l.includes(' × '));
+    expect(lines).toEqual([
+      '    fake/beta effort=low t=0.1: 3 × this worker has no case ‹case› (e.g. d/v/0001)',
+    ]);
+    expect(stripAnsi(renderLeaderboard(snapshot))).toContain('3 of 4 cases failed');
   });
 });

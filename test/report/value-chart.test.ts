@@ -113,3 +113,28 @@ describe('valueChartSvg', () => {
     expect(html).toContain(`${esc(hostile)} t=0.1`);
   });
 });
+
+describe('a lineup without prices (or without a scored call)', () => {
+  const unpriced = () => {
+    const s = snapshotFixture();
+    const usage = { inputTokens: 10, outputTokens: 5, costUsd: null };
+    return { ...s, results: s.results.map((r) => ({ ...r, usage })) };
+  };
+
+  it('says there are no costs instead of a chart with invented axes', () => {
+    const html = valueChartsHtml(unpriced());
+    expect(html).not.toMatch(/<svg[^>]*data-axis="cost"/);
+    expect(html).not.toContain('$0.001');
+    expect(html).toContain('No costs to place: no reply on north has a price');
+    // The latency chart still stands: the calls were timed.
+    expect(html).toMatch(/<svg[^>]*data-axis="p95"/);
+  });
+
+  it('says there is nothing to place when no contender has a value on either axis', () => {
+    const s = unpriced();
+    const none = { ...s, results: s.results.map((r) => ({ ...r, latency: null })) };
+    const html = valueChartsHtml(none);
+    expect(html).not.toContain('<svg');
+    expect(html).toContain('No p95 latency to place: no call on north was timed');
+  });
+});

@@ -59,11 +59,12 @@ describe('fromSnapshot', () => {
     expect(fromSnapshot(trackerSnapshot(), { experimentId: 'no-such' })).toEqual([]);
   });
 
-  it('summarises each experiment: metric means skip null, both failures count as errors', () => {
+  it('summarises each experiment as the report does: a failed call 0 in score and the primary metric, the other means skip null, both failures count as errors', () => {
     expect(alpha!.summary).toMatchObject({
       cases: 3,
-      score: 0.45,
-      metrics: { score: 0.45, exact: 0, tokens_per_field: 12 },
+      score: 0.3,
+      metrics: { score: 0.3, exact: 0, tokens_per_field: 12 },
+      valued: { score: 3, exact: 2, tokens_per_field: 1 },
       errors: 2,
       usage: { inputTokens: 190, outputTokens: 25 },
     });

@@ -57,11 +57,11 @@ describe('the logfire tracker', () => {
     expect(receiver.exports[0]!.headers['content-type']).toBe('application/x-protobuf');
     const tree = printTree(receiver.spans(), brief);
     expect(tree).toMatchInlineSnapshot(`
-      "experiment 001-north 12:00:00.000→12:00:07.000 model=fake/alpha mean.score=0.45
+      "experiment 001-north 12:00:00.000→12:00:07.000 model=fake/alpha mean.score=0.3
         case north/clear 12:00:00.000→12:00:01.500 status=scored score=0.9
         case north/vague 12:00:02.000→12:00:02.500 status=reply_error score=0 exception="the reply is not JSON"
         case north/long/001 12:00:03.000→12:00:07.000 status=error exception="fake: 503 Service Unavailable <after 5 attempts>"
-      experiment 002-north 12:01:40.000→12:01:47.000 model=fake/beta mean.score=0.45
+      experiment 002-north 12:01:40.000→12:01:47.000 model=fake/beta mean.score=0.3
         case north/clear 12:01:40.000→12:01:41.500 status=scored score=0.9
         case north/vague 12:01:42.000→12:01:42.500 status=reply_error score=0 exception="the reply is not JSON"
         case north/long/001 12:01:43.000→12:01:47.000 status=error exception="fake: 503 Service Unavailable <after 5 attempts>""
@@ -85,7 +85,7 @@ describe('the logfire tracker', () => {
       temperature: 0.2,
       max_tokens: 512,
       case_count: 3,
-      'mean.score': 0.45,
+      'mean.score': 0.3,
       'mean.exact': 0,
       'mean.tokens_per_field': 12,
       cases_recorded: 3,
