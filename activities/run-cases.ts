@@ -90,8 +90,13 @@ export function createRunCases(deps: PoolDeps) {
     const { handedOver, before, quieted } = deps.pools.enter(`${input.workflowId}/${activityId}`, attempt);
     const { runId, experimentId, contender } = input;
     const state = newPool({ ...input, contender: contender.key, retried: attempt > 1 });
-    // Its calls in flight ride on the heartbeat: `cancel` says how many it waits for (src/core/cancel-wait.ts).
-    const beat = setInterval(() => context.heartbeat({ calls: state.running }), HEARTBEAT_SECONDS * 500);
+    // Its calls in flight ride on the heartbeat: `cancel` says how many it waits for (src/core/cancel-wait.ts); when one
+    // last ended and the slowest took tell `status` and the live view whether its provider still answers (silence.ts).
+    const calls = { answeredAt: Date.now(), slowestMs: 0 };
+    const beat = setInterval(
+      () => context.heartbeat({ calls: state.running, ...calls }),
+      HEARTBEAT_SECONDS * 500,
+    );
     let timer: ReturnType<typeof setTimeout> | undefined;
     const listeners: [AbortSignal, () => void][] = [];
     try {
@@ -106,17 +111,24 @@ export function createRunCases(deps: PoolDeps) {
             const [index, ...known] = effect.call;
             // A case of a run with a plan is found by its index there; a plan this worker cannot read fails the pool.
             const found = () => (known.length ? known : plans.caseAt(input.plan!, index));
+            const started = Date.now();
+            const ended = () => {
+              calls.answeredAt = Date.now();
+              calls.slowestMs = Math.max(calls.slowestMs, calls.answeredAt - started);
+            };
             Promise.resolve()
               .then(() => {
                 const [caseKey, caseHash] = found();
                 return runOne({ runId, experimentId, caseKey, caseHash, contender }, 1);
               })
               .then(
-                (outcome) =>
+                (outcome) => {
+                  ended();
                   feed({
                     called: settledOf(index, outcome),
                     ...('declined' in outcome ? { declined: outcome.declined } : {}),
-                  }),
+                  });
+                },
                 (error: unknown) => feed({ callFailed: asError(error) }),
               );
           } else if ('exchange' in effect) {

@@ -161,13 +161,17 @@ export async function pendingWork(
 function pendingOf(described: WorkflowExecutionDescription): PendingWork[] {
   const activities = (described.raw.pendingActivities ?? []).map((activity): PendingWork => {
     const seenAt = protoMs(activity.lastHeartbeatTime) ?? protoMs(activity.lastStartedTime);
-    const details = payloadValue<{ calls?: unknown }>(activity.heartbeatDetails?.payloads);
+    const details = payloadValue<{ calls?: unknown; answeredAt?: unknown; slowestMs?: unknown }>(
+      activity.heartbeatDetails?.payloads,
+    );
     return {
       type: activity.activityType?.name ?? '',
       workflowId: described.workflowId,
       started: HELD.includes(Number(activity.state)),
       ...(seenAt !== undefined ? { seenAt } : {}),
       ...(typeof details?.calls === 'number' ? { calls: details.calls } : {}),
+      ...(typeof details?.answeredAt === 'number' ? { answeredAt: details.answeredAt } : {}),
+      ...(typeof details?.slowestMs === 'number' ? { slowestMs: details.slowestMs } : {}),
     };
   });
   const task = described.raw.pendingWorkflowTask;

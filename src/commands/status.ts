@@ -2,6 +2,8 @@ import { datasetSize } from '../core/run-input.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
+import { silentOf } from '../client/silence.ts';
+import { silenceLines } from '../report/silence-line.ts';
 import { projectOf } from '../session/open-suite.ts';
 import type { StatusFlags } from '../cli/options.ts';
 import type { GateState } from '../core/coordinator.ts';
@@ -163,6 +165,9 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
       // Waits on limits and for places in flight: the gate's, live, or as it ended.
       const waited = waitsOf(gate ?? (record.closed ? await link.runs.finalGate(runId) : undefined));
       const state = runStateOf(record.status, outcome?.state, gate?.state);
+      // Calls out and none answered for long: a provider that hangs, which neither fails nor finishes anything.
+      const silent =
+        served && state === 'running' ? await silentOf(link.client, runId, record.input).catch(() => []) : [];
       const change = await changeOf(link, runId, record);
       const regression = outcome?.regression ?? [];
       const schedule = record.header.schedule;
@@ -178,6 +183,7 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
           eta,
           waited,
           ...(missing.length ? { waitingFor: missing } : {}),
+          ...(silent.length ? { notAnswering: silent } : {}),
           ui,
         };
         const scheduled = schedule ? { schedule: schedule.name, change: change ?? null, regression } : {};
@@ -198,6 +204,9 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
           `run ${pc.bold(runId)} (${record.header.suite.name}): ${state}, ${done}/${total} cases, ${time}` +
             `${eta !== null ? `, ETA ${formatSeconds(eta)}` : ''}${idle}\n` +
             renderMissing(missing) +
+            silenceLines(silent, Date.now())
+              .map((line) => line + '\n')
+              .join('') +
             renderTable(
               ['experiment', 'contender', 'dataset', 'done', 'errors', 'state'].map((header) => ({
                 header,

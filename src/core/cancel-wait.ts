@@ -19,6 +19,9 @@ export interface PendingWork {
   seenAt?: number;
   /** The calls a pool said it had in flight at its last heartbeat. */
   calls?: number;
+  /** When a pool's call last ended, and its slowest call (ms): whether its provider still answers (`silence.ts`). */
+  answeredAt?: number;
+  slowestMs?: number;
   /** The workflow it belongs to: the run's, or an experiment's. */
   workflowId?: string;
 }

@@ -5,6 +5,9 @@ import type { GateState } from '../core/coordinator.ts';
 import { neverBackwards, type RunProgress } from '../core/progress.ts';
 import { datasetSize, type RunInput } from '../core/run-input.ts';
 import { renderProgress } from '../report/progress.ts';
+import { silenceLines } from '../report/silence-line.ts';
+import { SILENCE_FLOOR_MS } from '../core/silence.ts';
+import { silentOf } from '../client/silence.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import type { TemporalLink } from '../client/connect.ts';
@@ -114,9 +117,22 @@ export async function serveRun(
   const tty = Boolean(stderr.isTTY);
   const live = new LiveLines(io.stderr, tty, tty ? stderr.columns : undefined);
   let shown: RunProgress | undefined;
+  /** Contenders whose calls have gone unanswered too long: drawn under the bars, said once where lines stay. */
+  let silent: string[] = [];
   const draw = (progress: RunProgress) => {
     shown = neverBackwards(shown, progress);
-    live.draw(renderProgress(shown, experiments, input.contenders));
+    live.draw([...renderProgress(shown, experiments, input.contenders), ...(tty ? silent : [])]);
+  };
+  // A provider that hangs finishes nothing and fails nothing: once no case has finished for SILENCE_FLOOR_MS, the
+  // pools' heartbeats are read (every 5 s) for when each contender's calls last answered.
+  const stall = { done: -1, since: Date.now() };
+  const lookForSilence = async (progress: RunProgress, tick: number): Promise<void> => {
+    const done = progress.experiments.reduce((n, e) => n + e.done, 0);
+    if (done !== stall.done) [stall.done, stall.since, silent] = [done, Date.now(), []];
+    if (Date.now() - stall.since < SILENCE_FLOOR_MS || tick % 20 !== 0) return;
+    const lines = silenceLines(await silentOf(link.client, runId, input).catch(() => []), Date.now());
+    if (!tty && lines.length && !silent.length) io.stderr.write(lines.join('\n') + '\n');
+    silent = lines;
   };
   const interrupt = io.watchInterrupt?.();
   const stop = new AbortController();
@@ -168,6 +184,7 @@ export async function serveRun(
       try {
         const progress = await unlessOver(link.runs.progress(runId, 2000));
         if (progress === OVER) break;
+        if ((await unlessOver(lookForSilence(progress, tick))) === OVER) break;
         draw(progress);
         underWay?.();
         underWay = undefined;

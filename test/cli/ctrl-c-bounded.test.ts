@@ -1,5 +1,5 @@
 import { afterAll, describe, it } from 'vitest';
-import { runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { statusOf } from '../helpers/recording-suite.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
@@ -19,7 +19,7 @@ afterAll(async () => {
   dirs.removeAll();
 });
 
-describe('Ctrl-C while the provider hangs', () => {
+describe.concurrent('a provider that hangs', () => {
   it('stops within 15 s, says how to stop at once, and resume finishes every case', async ({ expect }) => {
     let frozen = true;
     // Frozen: the first calls are answered in ten minutes, long after the test. Then it answers at once.
@@ -59,5 +59,36 @@ describe('Ctrl-C while the provider hangs', () => {
     const done = await statusOf(project, env, runId);
     expect(done).toMatchObject({ state: 'completed', done: 8, total: 8 });
     expect(done.experiments).toMatchObject([{ errors: 0 }]);
+  }, 180_000);
+
+  it('is named by the live view and by status once no call has answered for 30 s', async ({ expect }) => {
+    const server = new FaultServer({ m: () => ({ delayMs: 600_000 }) });
+    servers.push(server);
+    const url = await server.start();
+    const project = providerSuite(dirs, `lan:\n  base_url: ${url}\n  models: [m]\n`, numberedCases(6));
+    const env = cliEnv(await warmCache(), {});
+
+    const compare = startCli(['compare', '-p', '2', '--display', 'none'], {
+      cwd: project,
+      env,
+      timeoutMs: 150_000,
+    });
+    spawned.push(compare);
+    const runId = (await compare.waitFor(/run (\d{8}-\d{6}-\w+) started/, 60_000))[1]!;
+    const said = await compare.waitFor(
+      /not answering: lan\/m has answered no call since (\d\d:\d\d:\d\d)/,
+      90_000,
+    );
+    expect(server.hits).toHaveLength(2);
+
+    const status = await runCli(['status', runId], { cwd: project, env });
+    expect(status.stdout).toContain(`not answering: lan/m has answered no call since ${said[1]}`);
+    const json = await runCli(['status', runId, '--json'], { cwd: project, env });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      state: 'running',
+      notAnswering: [{ contender: 'lan/m' }],
+    });
+    compare.child.kill('SIGINT');
+    expect((await compare.done).code).toBe(130);
   }, 180_000);
 });
