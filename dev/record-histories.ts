@@ -35,6 +35,7 @@ const FILES = [
   'test/e2e/batch.test.ts',
   'test/cli/worker-keys.test.ts',
   'test/cli/worker-keys-batch.test.ts',
+  'test/cli/scorer-throws.test.ts',
 ];
 
 const kept = mkdtempSync(join(tmpdir(), 'llm-evals-histories-'));

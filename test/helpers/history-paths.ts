@@ -35,6 +35,18 @@ const signals = (h: HistoryJson, name: string) =>
   ofType(h, 'WORKFLOW_EXECUTION_SIGNALED').filter(
     (e) => at(e, 'workflowExecutionSignaledEventAttributes', 'signalName') === name,
   ).length;
+/** The decoded first argument of each accepted update `name` (JSON payloads, as the SDK writes them). */
+const updateArgs = (h: HistoryJson, name: string): unknown[] =>
+  ofType(h, 'WORKFLOW_EXECUTION_UPDATE_ACCEPTED').flatMap((e) => {
+    const input = at(e, 'workflowExecutionUpdateAcceptedEventAttributes', 'acceptedRequest', 'input');
+    const data = at(input, 'args', 'payloads', '0', 'data');
+    if (at(input, 'name') !== name || typeof data !== 'string') return [];
+    try {
+      return [JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as unknown];
+    } catch {
+      return [];
+    }
+  });
 /** Activities of `type` that ran again after an attempt Temporal gave up on (a heartbeat or start-to-close time-out). */
 const givenUp = (h: HistoryJson, type: string) => {
   const scheduled = new Map(
@@ -145,6 +157,15 @@ export const HISTORY_PATHS: HistoryPath[] = [
     name: 'gate-cannot-call',
     what: 'a gate told by a worker that it cannot call a contender (no key, no such provider), then finished',
     matches: (h) => workflowType(h) === 'runGate' && signals(h, 'cannotCall') > 0 && signals(h, 'finish') > 0,
+  },
+  {
+    name: 'gate-scorer-paused',
+    what: 'a gate told of replies the scorer threw on, which paused the run',
+    matches: (h) =>
+      workflowType(h) === 'runGate' &&
+      updateArgs(h, 'outcomes').some(
+        (outcomes) => Array.isArray(outcomes) && outcomes.some((o) => at(o, 'scorer') === true),
+      ),
   },
   {
     name: 'gate-paused-answered',
