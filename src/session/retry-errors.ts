@@ -8,6 +8,7 @@ import type { Snapshot } from '../core/snapshot.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import type { PlannedRun } from './plan-run.ts';
+import { planBasis } from '../suite/plan.ts';
 
 /** The results of a run that ended in an error: no reply, or a reply its scorer could not grade. */
 export function erroredResults(snapshot: Pick<Snapshot, 'results'>): number {
@@ -36,24 +37,14 @@ export function retryPlan(
 ): PlannedRun {
   const keys = new Set(original.results.map((r) => r.caseKey));
   const cases = onDisk.filter((c) => keys.has(c.key));
-  const datasets = [...new Set(cases.map((c) => c.dataset))].map((name) => ({
-    name,
-    caseKeys: cases.filter((c) => c.dataset === name).map((c) => c.key),
-  }));
-  const { config } = suite;
+  const { datasets, suite: planned, requestTypes, cases: listed } = planBasis(suite, cases);
   const plan: Plan = {
     version: 1,
-    suite: {
-      name: suite.name,
-      root: suite.root,
-      projectDir: suite.projectDir,
-      configFile: config.file,
-      ...(suite.discovery.helperFile ? { helperFile: suite.discovery.helperFile } : {}),
-    },
-    requestTypes: [...config.values.request_types],
+    suite: planned,
+    requestTypes,
     contenders: input.contenders,
     refused: [],
-    cases: cases.map(({ key, id, dataset, variant, hash }) => ({ key, id, dataset, variant, hash })),
+    cases: listed,
     experiments: planExperiments(input.contenders, datasets),
     limits: input.limits,
     inFlight: input.inFlight ?? {},

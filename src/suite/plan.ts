@@ -56,6 +56,32 @@ function largestDataset(datasets: readonly { name: string; caseKeys: string[] }[
   return { dataset: top?.name ?? '', cases: top?.caseKeys.length ?? 0 };
 }
 
+/**
+ * What every plan of a suite's cases holds whatever its contenders: the suite, its request types, the cases, and
+ * each dataset's case keys (its experiments' share).
+ */
+export function planBasis(
+  suite: LoadedSuite,
+  cases: readonly LoadedCase[],
+): Pick<Plan, 'suite' | 'requestTypes' | 'cases'> & { datasets: { name: string; caseKeys: string[] }[] } {
+  const { config } = suite;
+  return {
+    suite: {
+      name: suite.name,
+      root: suite.root,
+      projectDir: suite.projectDir,
+      configFile: config.file,
+      ...(suite.discovery.helperFile ? { helperFile: suite.discovery.helperFile } : {}),
+    },
+    requestTypes: [...config.values.request_types],
+    cases: cases.map(({ key, id, dataset, variant, hash }) => ({ key, id, dataset, variant, hash })),
+    datasets: [...new Set(cases.map((c) => c.dataset))].map((name) => ({
+      name,
+      caseKeys: cases.filter((c) => c.dataset === name).map((c) => c.key),
+    })),
+  };
+}
+
 /** Expands the lineup over the selected cases into a Plan: contenders × datasets, each an experiment. */
 export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], options: PlanOptions): Plan {
   const { config } = suite;
@@ -72,23 +98,14 @@ export function buildPlan(suite: LoadedSuite, cases: readonly LoadedCase[], opti
   });
   checkContenders(config.file, lineup, options.models);
   const contenders = repeatContenders(expandContenders(lineup.entries), options.repeat);
-  const datasets = [...new Set(cases.map((c) => c.dataset))].map((name) => ({
-    name,
-    caseKeys: cases.filter((c) => c.dataset === name).map((c) => c.key),
-  }));
+  const { datasets, suite: planned, requestTypes, cases: listed } = planBasis(suite, cases);
   return {
     version: 1,
-    suite: {
-      name: suite.name,
-      root: suite.root,
-      projectDir: suite.projectDir,
-      configFile: config.file,
-      ...(suite.discovery.helperFile ? { helperFile: suite.discovery.helperFile } : {}),
-    },
-    requestTypes: [...config.values.request_types],
+    suite: planned,
+    requestTypes,
     contenders,
     refused: lineup.refused,
-    cases: cases.map(({ key, id, dataset, variant, hash }) => ({ key, id, dataset, variant, hash })),
+    cases: listed,
     experiments: planExperiments(contenders, datasets),
     limits: lineup.limits,
     inFlight: lineup.inFlight,

@@ -1,23 +1,15 @@
-import { afterAll, describe, it } from 'vitest';
-import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import { describe, it } from 'vitest';
+import { runCli, runCliLong, startCli } from '../helpers/cli.ts';
+import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { statusOf } from '../helpers/recording-suite.ts';
-import { TempDirs } from '../helpers/suite-dir.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
 
 // Ctrl-C is obeyed within 15 s in every state. A provider that hangs (frozen, not refused) held the first Ctrl-C's
 // drain for as long as it hung (58 s and more in the issue's trial), with no word of a way out. The calls still in
 // flight after a bounded wait are left to `resume`: at most repeated, never lost.
 
-const dirs = new TempDirs();
-const servers: FaultServer[] = [];
-const spawned: CliProcess[] = [];
-
-afterAll(async () => {
-  for (const cli of spawned) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  await Promise.all(servers.map((s) => s.stop()));
-  dirs.removeAll();
-});
+const { dirs, servers, spawned } = cliFixtures();
 
 describe.concurrent('a provider that hangs', () => {
   it('stops within 15 s, says how to stop at once, and resume finishes every case', async ({ expect }) => {

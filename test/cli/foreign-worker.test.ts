@@ -1,24 +1,16 @@
 import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, it } from 'vitest';
-import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import { describe, it } from 'vitest';
+import { runCli, runCliLong, startCli } from '../helpers/cli.ts';
+import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { statusOf } from '../helpers/recording-suite.ts';
-import { TempDirs } from '../helpers/suite-dir.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
 
 // Two projects whose suites share a name meet on one task queue. A worker of one must not fail the other's cases for
 // want of them: it hands them back, and the run goes on once a worker of its own project serves it.
 
-const dirs = new TempDirs();
-const servers: FaultServer[] = [];
-const spawned: CliProcess[] = [];
-
-afterAll(async () => {
-  for (const cli of spawned) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  await Promise.all(servers.map((s) => s.stop()));
-  dirs.removeAll();
-});
+const { dirs, servers, spawned } = cliFixtures();
 
 describe("another project's worker on the run's task queue", () => {
   it('fails none of its cases, calls none, and leaves them to a worker of the run’s own project', async ({

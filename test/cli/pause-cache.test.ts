@@ -1,10 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { join } from 'node:path';
-import { afterAll, describe, it } from 'vitest';
-import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
+import { describe, it } from 'vitest';
+import { runCli, startCli } from '../helpers/cli.ts';
+import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { statusOf, waitForState } from '../helpers/recording-suite.ts';
-import { TempDirs } from '../helpers/suite-dir.ts';
 import { failure } from '../providers/chat-server.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
 
@@ -12,15 +12,7 @@ import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts'
 // Before, a paused run's next pools took their cases from the cache another run had just filled (those ask the gate for
 // no slot), and the run went from its pause to `completed` with nobody answering.
 
-const dirs = new TempDirs();
-const servers: FaultServer[] = [];
-const spawned: CliProcess[] = [];
-
-afterAll(async () => {
-  for (const cli of spawned) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  await Promise.all(servers.map((s) => s.stop()));
-  dirs.removeAll();
-});
+const { dirs, servers, spawned } = cliFixtures();
 
 describe('a paused run', () => {
   it('advances no case from the reply cache while it waits for an answer', async ({ expect }) => {

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.ts';
+import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { always, FaultServer, warmCache } from '../helpers/fault-server.ts';
-import { TempDirs, TOY_SUITE, writeTree } from '../helpers/suite-dir.ts';
+import { TOY_SUITE, writeTree } from '../helpers/suite-dir.ts';
 import { completion } from '../providers/chat-server.ts';
 import { cliEnv, numberedCases, savedSnapshot } from '../providers/cli-suite.ts';
 
@@ -12,13 +13,7 @@ import { cliEnv, numberedCases, savedSnapshot } from '../providers/cli-suite.ts'
 // the suite's code: every call after it is paid for a case that ends as an error. The run pauses after a few throws,
 // naming the scorer's error, as it does after a streak of failed calls.
 
-const dirs = new TempDirs();
-const servers: FaultServer[] = [];
-
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
-  dirs.removeAll();
-});
+const { dirs, servers } = cliFixtures();
 
 const SCORERS = `import type { Case, Reply, Score } from 'llm-evals';
 import { ToyScorer } from '${join(TOY_SUITE, 'lib/toy-suite.ts')}';
@@ -31,25 +26,31 @@ export class ReplyThrowingScorer extends ToyScorer {
 }
 `;
 
+/** A config-only project of `cases` cases whose scorer throws on what the model answers, and its model's server. */
+async function throwingProject(prefix: string, cases: number): Promise<{ dir: string; server: FaultServer }> {
+  const server = new FaultServer({ m: always(completion('{"animal": "case", "name": "from-the-model"}')) });
+  servers.push(server);
+  const url = await server.start();
+  const lineup = [
+    `import: [${join(TOY_SUITE, 'lib/toy-suite.ts')}, ./lib/scorers.ts]`,
+    'adapter: ToyAdapter',
+    'scorer: ReplyThrowingScorer',
+    'request_types: [prompt]',
+    `lan:\n  base_url: ${url}\n  models: [m]`,
+  ].join('\n');
+  const dir = writeTree(dirs.os(prefix), {
+    ...numberedCases(cases),
+    'lib/scorers.ts': SCORERS,
+    'evals/.llm-evals.config.yml': lineup + '\n',
+  });
+  return { dir, server };
+}
+
 describe('a scorer that throws on real replies', () => {
   it('pauses the run after a few throws, naming its error; without a terminal or --yes it stops there', async ({
     expect,
   }) => {
-    const server = new FaultServer({ m: always(completion('{"animal": "case", "name": "from-the-model"}')) });
-    servers.push(server);
-    const url = await server.start();
-    const lineup = [
-      `import: [${join(TOY_SUITE, 'lib/toy-suite.ts')}, ./lib/scorers.ts]`,
-      'adapter: ToyAdapter',
-      'scorer: ReplyThrowingScorer',
-      'request_types: [prompt]',
-      `lan:\n  base_url: ${url}\n  models: [m]`,
-    ].join('\n');
-    const dir = writeTree(dirs.os('llm-evals-scorer-throws-'), {
-      ...numberedCases(40),
-      'lib/scorers.ts': SCORERS,
-      'evals/.llm-evals.config.yml': lineup + '\n',
-    });
+    const { dir, server } = await throwingProject('llm-evals-scorer-throws-', 40);
     const env = cliEnv(await warmCache(), {});
 
     const run = await runCli(['compare', '-p', '2', '--display', 'none'], { cwd: dir, env });
@@ -68,21 +69,7 @@ describe('a scorer that throws on real replies', () => {
 
 describe('Ctrl-C at the pause question, in a terminal', () => {
   it('stops the command within seconds and leaves the run paused for resume', async ({ expect }) => {
-    const server = new FaultServer({ m: always(completion('{"animal": "case", "name": "from-the-model"}')) });
-    servers.push(server);
-    const url = await server.start();
-    const lineup = [
-      `import: [${join(TOY_SUITE, 'lib/toy-suite.ts')}, ./lib/scorers.ts]`,
-      'adapter: ToyAdapter',
-      'scorer: ReplyThrowingScorer',
-      'request_types: [prompt]',
-      `lan:\n  base_url: ${url}\n  models: [m]`,
-    ].join('\n');
-    const dir = writeTree(dirs.os('llm-evals-pause-prompt-'), {
-      ...numberedCases(20),
-      'lib/scorers.ts': SCORERS,
-      'evals/.llm-evals.config.yml': lineup + '\n',
-    });
+    const { dir } = await throwingProject('llm-evals-pause-prompt-', 20);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       ...cliEnv(await warmCache(), {}),

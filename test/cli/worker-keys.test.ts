@@ -1,23 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, it, type ExpectStatic } from 'vitest';
+import { describe, it, type ExpectStatic } from 'vitest';
 import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { statusOf } from '../helpers/recording-suite.ts';
-import { TempDirs } from '../helpers/suite-dir.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
 
 // A worker without a contender's key says so when it starts, calls none of its cases and records none as an error:
 // they wait, `status` says why, and a worker that has the key finishes the run as if nothing had happened.
 
-const dirs = new TempDirs();
-const servers: FaultServer[] = [];
-const spawned: CliProcess[] = [];
-
-afterAll(async () => {
-  for (const cli of spawned) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  await Promise.all(servers.map((s) => s.stop()));
-  dirs.removeAll();
-});
+const { dirs, servers, spawned } = cliFixtures();
 
 /** Asks `status` until it says why the run waits (30 s at most), and returns what it printed. */
 async function statusOnceWaiting(runId: string, cwd: string, env: NodeJS.ProcessEnv): Promise<string> {

@@ -108,8 +108,9 @@ export function tableRows(stdout: string, dataset = 'pets'): Record<string, stri
       const row: Record<string, string> = Object.fromEntries(
         l.split('│').map((c, i) => [names[i] ?? String(i), c.trim()] as const),
       );
-      // A contender tied with the best carries its mark after its name (`acme/busy = #1`): kept apart.
-      const tie = / = #\d+$/.exec(row.model ?? '');
+      // A contender tied with the best (`acme/busy = #1`), or worse than it (`acme/slow < #1`), carries its mark
+      // after its name: kept apart.
+      const tie = / [=<] #\d+$/.exec(row.model ?? '');
       if (tie) [row.model, row.tie] = [row.model!.slice(0, tie.index), tie[0].trim()];
       return row;
     });
