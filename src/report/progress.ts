@@ -23,7 +23,7 @@ export function renderProgress(
     const total = p?.total ?? 0;
     const filled = total ? Math.round((done / total) * WIDTH) : 0;
     const bar = contenderColour(i)('█'.repeat(filled)) + pc.dim('░'.repeat(WIDTH - filled));
-    const errors = p?.errors ? pc.red(` ${p.errors} errors`) : '';
+    const errors = p?.errors ? pc.red(` ${p.errors} ${p.errors === 1 ? 'error' : 'errors'}`) : '';
     const batch = p?.batch ? pc.dim(` ${renderBatchWait(p.batch, Date.now())}`) : '';
     return `${bar} ${String(done).padStart(String(total).length)}/${total} ${contenderLabel(c, i)}${contenderSettings(c)} ${pc.dim(e.dataset)}${errors}${batch}`;
   });
