@@ -32,6 +32,7 @@ const everything = [
   ...engine,
   'src/index.ts',
   'src/report',
+  'src/gate',
   'src/cli',
   'src/commands',
   'src/session',
@@ -69,6 +70,11 @@ const rooms = {
     values: pure,
     packages: { deny: [...sdk, ...io] },
     why: 'reports are pure renderers: data in, text out',
+  },
+  'src/gate': {
+    values: pure,
+    packages: { deny: [...sdk, ...io] },
+    why: "the pull request's gate is pure: a change in, verdicts and their texts out",
   },
   'src/cli': {
     values: leaves,

@@ -50,6 +50,14 @@ export interface RunFlags extends SuiteFlags {
   batch?: boolean;
   /** `resume --retry-errors`: a new run calls the cases that ended in errors again, the rest from the reply cache. */
   retryErrors?: boolean;
+  /** `--baseline REF`: a run id or a snapshot file the run is judged against (src/gate). */
+  baseline?: string;
+  /** `--min-drop P`: the smallest significant drop, in points, that counts as a regression. */
+  minDrop?: number;
+  /** `--max-drop P`: any drop of P points or more fails the gate, significant or not. */
+  maxDrop?: number;
+  /** `--fail-on`: whether a regression against the baseline fails the command (the default in CI). */
+  failOn?: 'regression' | 'never';
 }
 
 /** The flags of `track`: which tracker to send to (else the run's own), and the tracker project. */

@@ -196,9 +196,33 @@ function cacheOptions(command: Command): Command {
 
 /** Every option of a command that runs a new plan and reports it: compare and run. */
 function runOptions(command: Command): Command {
-  return cacheOptions(
-    pauseOptions(saveOptions(reportOptions(trackerOptions(planOptions(suiteOptions(command)))))),
+  return gateOptions(
+    cacheOptions(
+      pauseOptions(saveOptions(reportOptions(trackerOptions(planOptions(suiteOptions(command)))))),
+    ),
   );
+}
+
+/** A pull request's gate: the run judged against a baseline run or snapshot, paired case by case. */
+function gateOptions(command: Command): Command {
+  return command
+    .option('--baseline <run|file>', 'judge the run against this run id or snapshot file, paired by case')
+    .option(
+      '--min-drop <points>',
+      'with --baseline: the smallest significant drop that regresses',
+      points('--min-drop'),
+    )
+    .option(
+      '--max-drop <points>',
+      'with --baseline: any drop this large fails, significant or not',
+      points('--max-drop'),
+    )
+    .addOption(
+      new Option(
+        '--fail-on <when>',
+        'with --baseline: exit 1 on a regression (default in CI, where CI is set)',
+      ).choices(['regression', 'never']),
+    );
 }
 
 /** Builds the command-line parser around injected handlers, so parsing is tested without running anything. */

@@ -9,6 +9,7 @@ import { loadEnvFiles } from '../suite/load.ts';
 import type * as PresentModule from '../session/present.ts';
 import { shortPath } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
+import { ConfigError } from '../errors.ts';
 import { noteCacheUse, refuseEmptyCache } from './cache.ts';
 
 /** `compare` and `run -m`: with `-n`, print the expanded matrix and estimate; else run, save and report. */
@@ -30,6 +31,17 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
     return 0;
   }
   if (flags.cacheOnly) await refuseEmptyCache(io.env);
+  if (!flags.baseline && (flags.minDrop !== undefined || flags.maxDrop !== undefined || flags.failOn))
+    throw new ConfigError(
+      undefined,
+      '--min-drop, --max-drop, --fail-on',
+      'judge a run against --baseline RUN|FILE',
+    );
+  // The baseline is read before any call: one that cannot be read is bad input, and nothing is paid for.
+  const { readBaseline, gateRun } = await import('../session/baseline.ts');
+  const baseline = flags.baseline
+    ? await readBaseline(flags.baseline, planned.suite.projectDir, io)
+    : undefined;
   // The checks before any call, then the run's first calls, which go out while Temporal's SDK loads (only for a
   // run: `-n` answers at once) and the run is made.
   const begun = await beginRun(planned, flags, io);
@@ -47,5 +59,6 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   const code = await presentRun(snapshot, file, planned.suite, flags, io, { breakdown: Boolean(models) });
   await noteCacheUse(snapshot, io);
   mark('presented');
-  return code;
+  if (!baseline || snapshot.status !== 'completed') return code;
+  return gateRun(baseline, snapshot, flags, io).fails ? 1 : code;
 }

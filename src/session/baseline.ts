@@ -1,0 +1,88 @@
+import { appendFileSync, existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import pc from 'picocolors';
+import type { Io } from '../cli/io.ts';
+import type { RunFlags } from '../cli/options.ts';
+import { diffRuns, digestOf, type RunDigest } from '../core/run-change.ts';
+import type { Snapshot } from '../core/snapshot.ts';
+import { ConfigError, quote } from '../errors.ts';
+import { gateMarkdown } from '../gate/formats.ts';
+import { judgeAgainstBaseline, type GateResult } from '../gate/verdict.ts';
+import { readSnapshot } from '../output/save.ts';
+import { contenderName } from '../report/columns.ts';
+import { linkForCommand } from './link.ts';
+
+/**
+ * `--baseline REF`, read before any call: a snapshot file (a path ending in .json, or one that exists) or a run id on
+ * Temporal. A baseline that cannot be read is bad input (exit 2), and nothing is called.
+ */
+export async function readBaseline(ref: string, project: string, io: Io): Promise<RunDigest> {
+  if (ref.endsWith('.json') || existsSync(resolve(io.cwd, ref))) {
+    const file = resolve(io.cwd, ref);
+    if (!existsSync(file)) throw new ConfigError(undefined, '--baseline', `no snapshot file ${quote(ref)}`);
+    return digestOf(readSnapshot(file));
+  }
+  const link = await linkForCommand(project, io, 'compare');
+  try {
+    return await link.runs.digest(ref);
+  } catch (error) {
+    throw new ConfigError(
+      undefined,
+      '--baseline',
+      `${quote(ref)} is neither a snapshot file nor a run Temporal knows (${(error as Error).message.split('\n')[0]})`,
+    );
+  } finally {
+    await link.close();
+  }
+}
+
+/**
+ * Judges a finished run against its baseline, says the verdicts, appends them as Markdown to GitHub's step summary
+ * when `GITHUB_STEP_SUMMARY` names one, and answers whether the command fails: on a regression when `--fail-on
+ * regression`, which is the default where `CI` is set.
+ */
+export function gateRun(
+  baseline: RunDigest,
+  snapshot: Snapshot,
+  flags: RunFlags,
+  io: Io,
+): { gate: GateResult; fails: boolean } {
+  const names = new Map(snapshot.contenders.map((c) => [c.key, contenderName(c)]));
+  const label = (key: string) => names.get(key) ?? key;
+  const gate = judgeAgainstBaseline(
+    diffRuns(baseline, digestOf(snapshot)),
+    {
+      ...(flags.minDrop !== undefined ? { minDrop: flags.minDrop } : {}),
+      ...(flags.maxDrop !== undefined ? { maxDrop: flags.maxDrop } : {}),
+    },
+    label,
+  );
+  const uses = Object.values(snapshot.cache ?? {});
+  const priced = uses.every((u) => !u.unpriced);
+  const paid = uses.reduce((sum, u) => sum + u.paidUsd, 0);
+  const costs = uses.length
+    ? {
+        paidUsd: priced ? paid : null,
+        savedUsd: priced ? uses.reduce((sum, u) => sum + u.replyCostUsd, 0) - paid : null,
+      }
+    : undefined;
+  const markdown = gateMarkdown(gate, label, costs);
+  io.stderr.write(
+    (gate.failed
+      ? pc.red(`gate: ${gate.reasons.length} regressed against ${gate.baseline}`)
+      : pc.green(`gate: no regression against ${gate.baseline}`)) +
+      '\n' +
+      gate.reasons.map((r) => `  ${r}\n`).join('') +
+      gate.rows
+        .map(
+          (r) =>
+            `  ${label(r.contender)} on ${r.dataset}: ${r.verdict}${r.diff !== null ? ` (${r.diff > 0 ? '+' : ''}${r.diff} points, n = ${r.n})` : ''}\n`,
+        )
+        .join(''),
+  );
+  const summary = io.env.GITHUB_STEP_SUMMARY;
+  // GitHub reads the step summary as the job's steps append to it.
+  if (summary) appendFileSync(summary, markdown);
+  const failOn = flags.failOn ?? (io.env.CI ? 'regression' : 'never');
+  return { gate, fails: gate.failed && failOn === 'regression' };
+}
