@@ -29,7 +29,8 @@ export interface RunFlags extends SuiteFlags {
   open?: boolean;
   dryRun?: boolean;
   output?: string | boolean;
-  format?: 'tui' | 'html' | 'json';
+  /** The report's format; `markdown` and `junit` are the --baseline gate's, for CI. */
+  format?: 'tui' | 'html' | 'json' | 'markdown' | 'junit';
   totals?: 'overall' | 'variant' | 'both';
   display?: 'none' | 'tui' | 'browser';
   autosave?: boolean;

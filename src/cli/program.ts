@@ -151,11 +151,16 @@ function trackerOptions(command: Command): Command {
 }
 
 /** How a run's report is shown and where it is written. */
-function reportOptions(command: Command): Command {
+function reportOptions(command: Command, formats = ['tui', 'html', 'json']): Command {
   return command
     .option('--no-open', 'write reports without opening a browser')
     .option('-o, --output [file]', 'write the report to a file')
-    .addOption(new Option('--format <format>', 'report format').choices(['tui', 'html', 'json']))
+    .addOption(
+      new Option(
+        '--format <format>',
+        `report format${formats.length > 3 ? ' (markdown, junit: the --baseline gate)' : ''}`,
+      ).choices(formats),
+    )
     .addOption(new Option('--totals <view>', 'TUI totals').choices(['overall', 'variant', 'both']))
     .addOption(new Option('--display <display>', 'what to show').choices(['none', 'tui', 'browser']))
     .option('--scores', 'list every experiment by score, with its tracker link');
@@ -198,7 +203,17 @@ function cacheOptions(command: Command): Command {
 function runOptions(command: Command): Command {
   return gateOptions(
     cacheOptions(
-      pauseOptions(saveOptions(reportOptions(trackerOptions(planOptions(suiteOptions(command)))))),
+      pauseOptions(
+        saveOptions(
+          reportOptions(trackerOptions(planOptions(suiteOptions(command))), [
+            'tui',
+            'html',
+            'json',
+            'markdown',
+            'junit',
+          ]),
+        ),
+      ),
     ),
   );
 }

@@ -9,7 +9,9 @@ import { loadEnvFiles } from '../suite/load.ts';
 import type * as PresentModule from '../session/present.ts';
 import { shortPath } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
+import { resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
+import { writeWhole } from '../output/write-whole.ts';
 import { noteCacheUse, refuseEmptyCache } from './cache.ts';
 
 /** `compare` and `run -m`: with `-n`, print the expanded matrix and estimate; else run, save and report. */
@@ -31,6 +33,14 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
     return 0;
   }
   if (flags.cacheOnly) await refuseEmptyCache(io.env);
+  // `--format markdown|junit` is the gate's text for CI: the run's own report then shows as it would without it.
+  const gateFormat = flags.format === 'markdown' || flags.format === 'junit' ? flags.format : undefined;
+  if (gateFormat && !flags.baseline)
+    throw new ConfigError(
+      undefined,
+      '--format',
+      `${gateFormat} is the gate's format: add --baseline RUN|FILE`,
+    );
   if (!flags.baseline && (flags.minDrop !== undefined || flags.maxDrop !== undefined || flags.failOn))
     throw new ConfigError(
       undefined,
@@ -56,9 +66,19 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   });
   io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
   const { presentRun } = await loadPresent();
-  const code = await presentRun(snapshot, file, planned.suite, flags, io, { breakdown: Boolean(models) });
+  const shown = gateFormat ? { ...flags, format: undefined, output: undefined } : flags;
+  const code = await presentRun(snapshot, file, planned.suite, shown, io, { breakdown: Boolean(models) });
   await noteCacheUse(snapshot, io);
   mark('presented');
   if (!baseline || snapshot.status !== 'completed') return code;
-  return gateRun(baseline, snapshot, flags, io).fails ? 1 : code;
+  const judged = gateRun(baseline, snapshot, flags, io);
+  if (gateFormat) {
+    const text = gateFormat === 'markdown' ? judged.markdown : judged.junit();
+    if (typeof flags.output === 'string') {
+      const target = resolve(io.cwd, flags.output);
+      writeWhole(target, text, 'run the compare again');
+      io.stderr.write(`wrote ${shortPath(io.cwd, target)}\n`);
+    } else io.stdout.write(text);
+  }
+  return judged.fails ? 1 : code;
 }

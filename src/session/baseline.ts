@@ -6,7 +6,7 @@ import type { RunFlags } from '../cli/options.ts';
 import { diffRuns, digestOf, type RunDigest } from '../core/run-change.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { ConfigError, quote } from '../errors.ts';
-import { gateMarkdown } from '../gate/formats.ts';
+import { gateJunit, gateMarkdown } from '../gate/formats.ts';
 import { judgeAgainstBaseline, type GateResult } from '../gate/verdict.ts';
 import { readSnapshot } from '../output/save.ts';
 import { contenderName } from '../report/columns.ts';
@@ -46,7 +46,7 @@ export function gateRun(
   snapshot: Snapshot,
   flags: RunFlags,
   io: Io,
-): { gate: GateResult; fails: boolean } {
+): { gate: GateResult; fails: boolean; markdown: string; junit: () => string } {
   const names = new Map(snapshot.contenders.map((c) => [c.key, contenderName(c)]));
   const label = (key: string) => names.get(key) ?? key;
   const gate = judgeAgainstBaseline(
@@ -84,5 +84,17 @@ export function gateRun(
   // GitHub reads the step summary as the job's steps append to it.
   if (summary) appendFileSync(summary, markdown);
   const failOn = flags.failOn ?? (io.env.CI ? 'regression' : 'never');
-  return { gate, fails: gate.failed && failOn === 'regression' };
+  const experiments = new Map(snapshot.experiments.map((e) => [e.id, e]));
+  const junit = () =>
+    gateJunit(
+      gate,
+      label,
+      snapshot.results.flatMap((r) => {
+        const e = experiments.get(r.experimentId);
+        return r.status === 'error' && e
+          ? [{ contender: e.contender, dataset: e.dataset, caseKey: r.caseKey, error: r.error ?? 'failed' }]
+          : [];
+      }),
+    );
+  return { gate, fails: gate.failed && failOn === 'regression', markdown, junit };
 }

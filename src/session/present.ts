@@ -30,7 +30,8 @@ export async function presentRun(
     snapshot,
     {
       display: flags.display ?? defaults.display ?? suite.config.values.results?.display ?? 'both',
-      format: flags.format,
+      // markdown and junit are the --baseline gate's formats, which compare writes itself.
+      format: flags.format === 'markdown' || flags.format === 'junit' ? undefined : flags.format,
       output: flags.output,
       open: flags.open !== false,
       snapshotFile: file,

@@ -69,7 +69,11 @@ describe('llm-evals completion bash (C8)', () => {
     ['no hidden command', ['llm-evals', '__'], []],
     ['flags', ['llm-evals', 'compare', '--dry'], ['--dry-run']],
     ['the other installed name', ['evals', 'verify', '--no-s'], ['--no-search']],
-    ['choices of a flag', ['llm-evals', 'compare', '--format', ''], ['tui', 'html', 'json']],
+    [
+      'choices of a flag',
+      ['llm-evals', 'compare', '--format', ''],
+      ['tui', 'html', 'json', 'markdown', 'junit'],
+    ],
     ['choices of an argument', ['llm-evals', 'server', 's'], ['start', 'stop', 'status']],
     ['shells', ['llm-evals', 'completion', ''], ['bash', 'zsh']],
     ['a flag after an optional value', ['llm-evals', 'compare', '-o', '--dr'], ['--dry-run']],
@@ -219,7 +223,7 @@ describe.skipIf(!existsSync(ZSH))('llm-evals completion zsh (C8)', () => {
   it.each<[string, string, string[]]>([
     ['commands', 'llm-evals ca', ['cache', 'cancel', 'cases']],
     ['flags', 'llm-evals upgrade-config --d', ['--dry-run']],
-    ['choices of a flag', 'llm-evals compare --format ', ['html', 'json', 'tui']],
+    ['choices of a flag', 'llm-evals compare --format ', ['html', 'json', 'junit', 'markdown', 'tui']],
     ['datasets after -d', 'llm-evals compare -d ', ['animals', 'colors']],
     // The match is the part after the comma; zsh keeps `animals,` in front of it.
     ['the last item of a list', 'evals cases -d animals,c', ['colors']],

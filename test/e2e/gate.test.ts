@@ -71,6 +71,20 @@ describe('compare --baseline', () => {
     expect(local.code, local.stderr).toBe(0);
     expect(local.stderr).toContain('gate: 1 regressed against');
 
+    // JUnit for CI's test listing, written whole to the file named: a failed test case per regressed verdict.
+    wrong = 20;
+    const junit = join(project, 'gate.xml');
+    const listed = await runCliLong(
+      ['compare', '--display', 'none', '--no-open', '--baseline', baseline, '--format', 'junit', '-o', junit],
+      { cwd: project, env },
+    );
+    expect(listed.code, listed.stderr).toBe(1);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toContain('<testsuites name="llm-evals" tests="1" failures="1">');
+    expect(xml).toMatch(
+      /<testcase classname="llm-evals.gate" name="lan\/m on pets"><failure message="worse by 33\.3 points/,
+    );
+
     // A baseline that cannot be read: exit 2, one message naming the flag and the value, nothing called.
     const calls = server.hits.length;
     const bad = await runCli(['compare', '--display', 'none', '--baseline', 'nope.json'], {
@@ -81,8 +95,14 @@ describe('compare --baseline', () => {
     expect(bad.stderr).toContain('--baseline');
     expect(bad.stderr).toContain('nope.json');
     expect(bad.stderr).not.toMatch(/^\s+at /m);
-    const alone = await runCli(['compare', '--display', 'none', '--min-drop', '5'], { cwd: project, env });
-    expect(alone.code).toBe(2);
+    for (const alone of [
+      ['--min-drop', '5'],
+      ['--format', 'markdown'],
+    ]) {
+      const refused = await runCli(['compare', '--display', 'none', ...alone], { cwd: project, env });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain('--baseline RUN|FILE');
+    }
     expect(server.hits.length).toBe(calls);
   }, 240_000);
 });
