@@ -13,8 +13,8 @@ import { contenderName } from '../report/columns.ts';
 import { linkForCommand } from './link.ts';
 
 /**
- * `--baseline REF`, read before any call: a snapshot file (a path ending in .json, or one that exists) or a run id on
- * Temporal. A baseline that cannot be read is bad input (exit 2), and nothing is called.
+ * `--baseline REF`, read before any call: a snapshot file (a path ending in .json, or one that exists), a run id on
+ * Temporal, or `schedule:NAME` (that schedule's newest completed run). A baseline that cannot be read is bad input (exit 2), and nothing is called.
  */
 export async function readBaseline(ref: string, project: string, io: Io): Promise<RunDigest> {
   if (ref.endsWith('.json') || existsSync(resolve(io.cwd, ref))) {
@@ -24,12 +24,21 @@ export async function readBaseline(ref: string, project: string, io: Io): Promis
   }
   const link = await linkForCommand(project, io, 'compare');
   try {
+    // `schedule:NAME`: the newest completed (or regressed) run of the project's schedule.
+    if (ref.startsWith('schedule:')) {
+      const name = ref.slice('schedule:'.length);
+      const view = await link.schedules.describe(project, name);
+      const runs = await link.schedules.runsOf(view.id, 50);
+      const newest = runs.find((r) => r.state === 'completed' || r.state === 'regressed');
+      if (!newest) throw new Error(`schedule ${quote(name)} has no completed run yet`);
+      return await link.runs.digest(newest.runId);
+    }
     return await link.runs.digest(ref);
   } catch (error) {
     throw new ConfigError(
       undefined,
       '--baseline',
-      `${quote(ref)} is neither a snapshot file nor a run Temporal knows (${(error as Error).message.split('\n')[0]})`,
+      `${quote(ref)}: ${(error as Error).message.split('\n')[0]} (give a run id, a snapshot file or schedule:NAME)`,
     );
   } finally {
     await link.close();

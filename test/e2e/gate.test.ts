@@ -95,6 +95,14 @@ describe('compare --baseline', () => {
     expect(bad.stderr).toContain('--baseline');
     expect(bad.stderr).toContain('nope.json');
     expect(bad.stderr).not.toMatch(/^\s+at /m);
+    const noSchedule = await runCli(['compare', '--display', 'none', '--baseline', 'schedule:weekly'], {
+      cwd: project,
+      env,
+    });
+    expect(noSchedule.code, noSchedule.stderr).toBe(2);
+    expect(noSchedule.stderr).toContain(
+      '--baseline: "schedule:weekly": weekly: no such schedule in this project',
+    );
     for (const alone of [
       ['--min-drop', '5'],
       ['--format', 'markdown'],
