@@ -57,6 +57,9 @@ export interface RunFlags extends SuiteFlags {
   minDrop?: number;
   /** `--max-drop P`: any drop of P points or more fails the gate, significant or not. */
   maxDrop?: number;
+  /** `--sample N`: a deterministic sample of N cases per dataset, stratified by variant, seeded by `--seed`. */
+  sample?: number;
+  seed?: number;
   /** `--fail-on`: whether a regression against the baseline fails the command (the default in CI). */
   failOn?: 'regression' | 'never';
 }

@@ -221,7 +221,16 @@ function runOptions(command: Command): Command {
 /** A pull request's gate: the run judged against a baseline run or snapshot, paired case by case. */
 function gateOptions(command: Command): Command {
   return command
-    .option('--baseline <run|file>', 'judge the run against this run id or snapshot file, paired by case')
+    .option(
+      '--baseline <run|file>',
+      'judge the run against this run id, snapshot file or schedule:NAME, paired by case',
+    )
+    .option(
+      '--sample <n>',
+      'a sample of n cases per dataset, stratified by variant (a quick check)',
+      positiveInt('--sample'),
+    )
+    .option('--seed <n>', 'the seed of --sample (default 0)', wholeNumber)
     .option(
       '--min-drop <points>',
       'with --baseline: the smallest significant drop that regresses',

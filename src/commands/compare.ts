@@ -3,7 +3,7 @@ import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
 import { estimateRun, maxTokensWarnings, previousSpread } from '../session/estimate-run.ts';
 import { beginRun } from '../session/begin-run.ts';
-import { planRun } from '../session/plan-run.ts';
+import { planRun, sampleLine } from '../session/plan-run.ts';
 import { checkBeforeRun } from '../session/prepare.ts';
 import { loadEnvFiles } from '../suite/load.ts';
 import type * as PresentModule from '../session/present.ts';
@@ -19,6 +19,7 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   mark('compare');
   const planned = await planRun(flags, io, models);
   mark('planned');
+  if (flags.sample) io.stderr.write(pc.yellow(sampleLine(planned, flags, io.columns)) + '\n');
   if (flags.dryRun) {
     for (const warning of maxTokensWarnings(planned))
       io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');

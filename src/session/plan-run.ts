@@ -13,11 +13,13 @@ import { loadCases, selectCases, shortPath, type LoadedCase } from '../suite/cas
 import type { LoadedSuite } from '../suite/load.ts';
 import { resolveModelIds } from '../suite/model-ids.ts';
 import { buildPlan } from '../suite/plan.ts';
+import { sampleCases } from '../core/sample.ts';
+import { renderDetectableLine } from '../report/estimate-line.ts';
 
 /** Loads the suite's cases for a run: the first broken case is a ConfigError; `-d`/`-c` select. */
 export function casesForRun(
   suite: LoadedSuite,
-  flags: Pick<RunFlags, 'dataset' | 'case'>,
+  flags: Pick<RunFlags, 'dataset' | 'case' | 'sample' | 'seed'>,
   io: Io,
 ): LoadedCase[] {
   const { cases, problems } = loadCases(suite.root, suite.casesGlob);
@@ -37,7 +39,26 @@ export function casesForRun(
       `selects no case (the suite has ${cases.length})`,
     );
   }
-  return selected;
+  return flags.sample ? sampleCases(selected, flags.sample, flags.seed ?? 0) : selected;
+}
+
+/**
+ * What a `--sample` run says before it starts: that it is a sample, of how many, and what it can tell apart (the
+ * smallest difference a paired test over that many cases detects).
+ */
+export function sampleLine(
+  planned: PlannedRun,
+  flags: Pick<RunFlags, 'sample' | 'seed'>,
+  width?: number,
+): string {
+  const perDataset = new Map<string, number>();
+  for (const c of planned.cases) perDataset.set(c.dataset, (perDataset.get(c.dataset) ?? 0) + 1);
+  const smallest = Math.min(...perDataset.values());
+  return (
+    `a sample: at most ${flags.sample} cases per dataset, stratified by variant (--seed ${flags.seed ?? 0}), ` +
+    `${planned.cases.length} in all; ` +
+    renderDetectableLine(smallest, undefined, width).replace(/^with/, 'per dataset, with')
+  );
 }
 
 /** The waits between looks at a batch: `LLM_EVALS_BATCH_POLL` (`FIRST,LAST` seconds), else 30 s up to 10 min. */

@@ -114,3 +114,45 @@ describe('compare --baseline', () => {
     expect(server.hits.length).toBe(calls);
   }, 240_000);
 });
+
+describe('compare --sample', () => {
+  it('runs the same N cases per dataset for a seed, says it is a sample and what it can tell apart', async ({
+    expect,
+  }) => {
+    const server = new FaultServer({});
+    servers.push(server);
+    const url = await server.start();
+    const project = providerSuite(
+      dirs,
+      `lan:\n  base_url: ${url}\n  models: [m]\n`,
+      numberedCases(40, ['north', 'south']),
+    );
+    const env = cliEnv(await warmCache(), {});
+    const called = async (seed: string) => {
+      const before = server.hits.length;
+      const run = await runCliLong(
+        ['compare', '--display', 'none', '--no-open', '--sample', '4', '--seed', seed],
+        {
+          cwd: project,
+          env,
+        },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toContain(
+        `a sample: at most 4 cases per dataset, stratified by variant (--seed ${seed}), 8 in all`,
+      );
+      expect(run.stderr).toMatch(
+        /per dataset, with 4 cases a difference under ~\d+ points cannot be told from noise/,
+      );
+      return server.hits
+        .slice(before)
+        .map((h) => (JSON.parse(h.user) as { name: string }).name)
+        .sort();
+    };
+    const first = await called('7');
+    expect(first).toHaveLength(8);
+    expect(first.filter((n) => n.startsWith('north/'))).toHaveLength(4);
+    expect(await called('7')).toEqual(first);
+    expect(await called('8')).not.toEqual(first);
+  }, 180_000);
+});
