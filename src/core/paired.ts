@@ -32,13 +32,18 @@ export function mcnemarExact(b: number, c: number): number {
   return Math.min(1, 2 * tail);
 }
 
-/** The paired t-test's two-sided p-value on per-case differences; 1 under two cases or when every difference is 0. */
+/**
+ * The paired t-test's two-sided p-value on per-case differences; 1 under two cases or when every difference is 0.
+ * When every difference is the same and not 0 the t statistic is infinite, and p = 0 claimed certainty from two cases
+ * (a stand-in that leaves one field out of each answer was "worse, p < 0.001" over 2 cases): the exact sign test's
+ * p-value, all n differences of one sign, stands in for it.
+ */
 export function pairedTTest(diffs: readonly number[]): number {
   const n = diffs.length;
   if (n < 2) return 1;
   const mean = diffs.reduce((a, b) => a + b, 0) / n;
   const variance = diffs.reduce((s, d) => s + (d - mean) ** 2, 0) / (n - 1);
-  if (variance === 0) return mean === 0 ? 1 : 0;
+  if (variance === 0) return mean === 0 ? 1 : Math.min(1, 2 * 0.5 ** n);
   const t = mean / Math.sqrt(variance / n);
   return Math.min(1, 2 * studentTCdf(-Math.abs(t), n - 1));
 }

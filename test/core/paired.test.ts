@@ -47,7 +47,8 @@ describe('pairedTTest', () => {
   it.each([
     ['one case', [0.4], 1],
     ['all tied', [0, 0, 0], 1],
-    ['a constant lead', [0.5, 0.5, 0.5], 0],
+    ['a constant lead: the sign test, 2 × 0.5³', [0.5, 0.5, 0.5], 0.25],
+    ['a constant lead over two cases tells nothing', [0.16, 0.16], 0.5],
   ])('%s: p = %f', (_, diffs, p) => expect(pairedTTest(diffs)).toBe(p));
 });
 
