@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  */
 const UNIT = [
   'test/core/**/*.test.ts',
+  'test/judge/**/*.test.ts',
   'test/lint/**/*.test.ts',
   'test/scorers/**/*.test.ts',
   'test/api/**/*.test.ts',
