@@ -218,7 +218,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
       return finish({ status: 'reply_error', ...fields });
     }
     try {
-      const score = deps.scorer.call(kase, reply, deps.adapter.context(kase));
+      const score = await deps.scorer.call(kase, reply, deps.adapter.context(kase));
       const { value, metrics, outcomes = {}, diagnostics = {} } = score;
       return finish({ status: 'scored', score: value, metrics, outcomes, diagnostics, usage, ...text });
     } catch (error) {

@@ -1,10 +1,13 @@
 import type { Case, Json, Metric, Reply, Score } from './types.ts';
 
-/** Grades a reply against a case, purely and deterministically; extend it with your metrics. */
+/**
+ * Grades a reply against a case; extend it with your metrics. `call` may return its score or a promise of it (a judge
+ * model's verdict, say); a synchronous scorer keeps working unchanged.
+ */
 export abstract class Scorer {
   abstract metrics(): Metric[];
 
-  abstract call(kase: Case, reply: Reply, context: Json): Score;
+  abstract call(kase: Case, reply: Reply, context: Json): Score | Promise<Score>;
 
   /** Offline problems with a case's expected answer, for `verify`. */
   verify(_kase: Case, _context: Json): string[] {

@@ -63,7 +63,7 @@ export async function suiteProblems(
       problems.push(`${kase.key}: the scorer's check failed: ${message(error)}`);
       continue;
     }
-    const grade = gradeExpected(suite, kase);
+    const grade = await gradeExpected(suite, kase);
     if (typeof grade === 'string') problems.push(grade);
     else if (!(grade >= 1)) low.push(`${kase.key} (${(grade * 100).toFixed(1)}%)`);
   }
@@ -131,10 +131,10 @@ async function unservedModels(
  * Scores a case's expected answer as if a model had replied it, before any model is asked: the score (1 is full
  * marks), or the problem when the scorer throws, which every reply would meet only after it was paid for.
  */
-function gradeExpected(suite: LoadedSuite, kase: LoadedCase): number | string {
+async function gradeExpected(suite: LoadedSuite, kase: LoadedCase): Promise<number | string> {
   try {
     const reply = { output: kase.expected, raw: JSON.stringify(kase.expected) };
-    return suite.scorer.call(kase, reply, suite.adapter.context(kase)).value;
+    return (await suite.scorer.call(kase, reply, suite.adapter.context(kase))).value;
   } catch (error) {
     return `${kase.key}: the scorer threw on the case's own expected answer given as the reply: ${message(error)}`;
   }
