@@ -22,7 +22,9 @@ export async function checkBeforeRun(
   flags: { verify?: boolean },
   io: Io,
 ): Promise<void> {
-  const providers = [...new Set(plan.contenders.map((c) => c.provider))];
+  // The judge's calls are provider calls: its key, endpoint and model are checked like the contenders'.
+  const judges = [...suite.judges.values()];
+  const providers = [...new Set([...plan.contenders, ...judges].map((c) => c.provider))];
   // Without the checks, keys still are: a run without them would fail every case.
   const warnings: string[] = [];
   const problems =
@@ -32,7 +34,7 @@ export async function checkBeforeRun(
           cwd: io.cwd,
           env: io.env,
           providers,
-          models: plan.contenders,
+          models: [...plan.contenders, ...judges],
           warnings,
         });
   for (const w of warnings) io.stderr.write(pc.yellow(`warning: ${w}`) + '\n');

@@ -136,6 +136,8 @@ async function gradeExpected(suite: LoadedSuite, kase: LoadedCase): Promise<numb
     const reply = { output: kase.expected, raw: JSON.stringify(kase.expected) };
     return (await suite.scorer.call(kase, reply, suite.adapter.context(kase))).value;
   } catch (error) {
+    // A judge grades only in a run (it calls a model): nothing to check offline.
+    if (error instanceof Error && error.name === 'JudgeOffline') return 1;
     return `${kase.key}: the scorer threw on the case's own expected answer given as the reply: ${message(error)}`;
   }
 }

@@ -1,0 +1,164 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Received } from '../providers/chat-server.ts';
+import { completion, userText } from '../providers/chat-server.ts';
+import { runCli } from '../helpers/cli.ts';
+import { cliFixtures } from '../helpers/cli-fixtures.ts';
+import { FaultServer, warmCache, type Rule } from '../helpers/fault-server.ts';
+import { cliEnv, providerSuite, savedSnapshot } from '../providers/cli-suite.ts';
+import type { Snapshot } from '../../src/core/snapshot.ts';
+
+// The judge as a metric, through the real CLI: a real chat-completions server on 127.0.0.1 answers both the
+// contender (`toy/m`, echoing the case, so its replies are right) and the judges (`toy/judge`, … — models the
+// section does not list), each judge by a rule of its own.
+
+const { dirs, servers } = cliFixtures();
+
+/** The reply the judge was shown, read back from its prompt. */
+const shown = (request: Received) => /<reply>\n([\s\S]*?)\n<\/reply>/.exec(userText(request))?.[1] ?? '';
+const verdict = (score: string, reasoning = 'checked') => completion(JSON.stringify({ reasoning, score }));
+/** Passes a reply about a cat, fails any other. */
+const catJudge: Rule = (_n, request) => verdict(shown(request).includes('"cat"') ? 'pass' : 'fail');
+const garbage: Rule = () => completion('Looks fine to me, I would give it full marks!');
+
+async function judgedSuite(rules: Record<string, Rule>, judge: string) {
+  const server = new FaultServer(rules);
+  servers.push(server);
+  const url = await server.start();
+  const project = providerSuite(dirs, `toy:\n  base_url: ${url}\n  models: [m]\n${judge}`);
+  const env = cliEnv(await warmCache(), {
+    LLM_EVALS_CACHE_DIR: join(dirs.os('llm-evals-judge-cache-'), 'c'),
+  });
+  const compare = (display = 'none') =>
+    runCli(['compare', '--display', display, '-y', '--allow-failures', '--no-open'], { cwd: project, env });
+  return { server, project, env, compare };
+}
+
+/** Each result by case key, with the fields a judge sets. */
+const byCase = (s: Snapshot) =>
+  Object.fromEntries(
+    s.results.map((r) => [
+      r.caseKey,
+      { status: r.status, score: r.score, metrics: r.metrics, error: r.error },
+    ]),
+  );
+
+describe('a judge in the lineup', () => {
+  it('grades each reply through the same endpoint, joins the scorer, and a second run makes 0 judge calls', async () => {
+    const { server, project, compare } = await judgedSuite(
+      { judge: catJudge },
+      'judge:\n  model: toy/judge\n  rubric: Is the animal a cat?\n  scale: pass_fail\n  reference: expected\n',
+    );
+    const first = await compare();
+    expect(first.code, first.stderr).toBe(0);
+    expect(server.of('judge')).toHaveLength(2);
+    expect(server.of('m')).toHaveLength(2);
+    const prompt = server.hits.find((h) => h.model === 'judge')!.user;
+    expect(prompt).toContain('<rubric>\nIs the animal a cat?\n</rubric>');
+    expect(prompt).toContain('<expected>');
+    const { snapshot } = savedSnapshot(project);
+    expect(snapshot.metrics.map((m) => m.name)).toEqual([
+      'field_accuracy',
+      'exact_match',
+      'restraint',
+      'judge',
+    ]);
+    const results = byCase(snapshot);
+    expect(results['pets/clear/001']).toMatchObject({ status: 'scored', score: 1, metrics: { judge: 1 } });
+    expect(results['pets/clear/002']).toMatchObject({ status: 'scored', score: 1, metrics: { judge: 0 } });
+    expect(snapshot.results.every((r) => r.diagnostics.judge_calls === 1)).toBe(true);
+
+    // The same run again: every answer and every verdict from the reply cache.
+    const second = await compare();
+    expect(second.code, second.stderr).toBe(0);
+    expect(server.of('judge')).toHaveLength(2);
+    expect(server.of('m')).toHaveLength(2);
+  }, 120_000);
+
+  it('names a judge that replies garbage as a judge failure, never a 0', async () => {
+    const { project, compare } = await judgedSuite(
+      { judge: garbage },
+      'judge:\n  model: toy/judge\n  rubric: Is the animal a cat?\n  scale: 1-5\n',
+    );
+    const run = await compare('tui');
+    expect(run.code, run.stderr).toBe(0);
+    const { snapshot } = savedSnapshot(project);
+    for (const r of snapshot.results) {
+      expect(r.status).toBe('error');
+      expect(r.score).toBeNull();
+      expect(r.metrics.judge).toBeUndefined();
+      expect(r.error).toContain('judge failure: toy/judge: the judge reply holds no JSON object');
+      expect(r.error).toContain('Looks fine to me');
+    }
+    // The error summary names it, with the raw text.
+    expect(run.stdout).toContain('judge failure');
+    expect(run.stdout).toContain('Looks fine to me');
+  }, 120_000);
+
+  it('a panel of three with one failing judge: the two left decide, and their tie stays a tie', async () => {
+    const { server, project, compare } = await judgedSuite(
+      { yes: () => verdict('pass'), broken: garbage, cats: catJudge },
+      'judge:\n  models: [toy/yes, toy/broken, toy/cats]\n  rubric: Is the animal a cat?\n  scale: pass_fail\n',
+    );
+    const run = await compare();
+    expect(run.code, run.stderr).toBe(0);
+    expect([server.of('yes'), server.of('broken'), server.of('cats')].map((h) => h.length)).toEqual([
+      2, 2, 2,
+    ]);
+    const { snapshot } = savedSnapshot(project);
+    const results = byCase(snapshot);
+    // The cat: both readable judges pass it.
+    expect(results['pets/clear/001']!.metrics).toMatchObject({
+      judge: 1,
+      'judge.toy/yes': 1,
+      'judge.toy/broken': null,
+      'judge.toy/cats': 1,
+    });
+    // The dog: one passes, one fails, the third failed: a tie, reported as one, not broken by the list's order.
+    expect(results['pets/clear/002']!.metrics).toMatchObject({
+      judge: null,
+      'judge.toy/yes': 1,
+      'judge.toy/broken': null,
+      'judge.toy/cats': 0,
+    });
+    const dog = snapshot.results.find((r) => r.caseKey === 'pets/clear/002')!;
+    expect(dog.diagnostics.judge).toMatchObject({ n: 2, failed: 1, tie: true });
+    const cat = snapshot.results.find((r) => r.caseKey === 'pets/clear/001')!;
+    expect(cat.diagnostics.judge).toMatchObject({ n: 2, failed: 1 });
+    expect(JSON.stringify(cat.diagnostics.judge)).toContain('Looks fine to me');
+  }, 120_000);
+
+  it.each([
+    ['scale: 1to5', 'judge.scale', '"1to5"'],
+    ['scale: pass_fail\n  rubric: "  "', 'judge.rubric', 'the rubric is empty'],
+  ])(
+    'refuses a bad judge (%s) before any call, exit 2',
+    async (line, key, named) => {
+      const { server, compare } = await judgedSuite(
+        {},
+        `judge:\n  model: toy/judge\n  ${line.includes('rubric') ? '' : 'rubric: r\n  '}${line}\n`,
+      );
+      const run = await compare();
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain('.llm-evals.config.yml');
+      expect(run.stderr).toContain(key);
+      expect(run.stderr).toContain(named);
+      expect(server.hits).toHaveLength(0);
+    },
+    60_000,
+  );
+
+  it('refuses a judge whose key is unset, in compare and in verify, before any call', async () => {
+    const { server, project, env, compare } = await judgedSuite(
+      {},
+      'judge:\n  model: openai/gpt-4o-mini\n  rubric: r\n  scale: pass_fail\n',
+    );
+    const run = await compare();
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain('OPENROUTER_API_KEY');
+    const verify = await runCli(['verify'], { cwd: project, env });
+    expect(verify.code, verify.stdout + verify.stderr).toBe(2);
+    expect(verify.stdout).toContain('OPENROUTER_API_KEY');
+    expect(server.hits).toHaveLength(0);
+  }, 60_000);
+});
