@@ -5,6 +5,7 @@ import { completion, userText } from '../providers/chat-server.ts';
 import { runCli } from '../helpers/cli.ts';
 import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache, type Rule } from '../helpers/fault-server.ts';
+import { caseFiles, TOY_SUITE, writeTree } from '../helpers/suite-dir.ts';
 import { cliEnv, providerSuite, savedSnapshot } from '../providers/cli-suite.ts';
 import type { Snapshot } from '../../src/core/snapshot.ts';
 
@@ -16,7 +17,8 @@ const { dirs, servers } = cliFixtures();
 
 /** The reply the judge was shown, read back from its prompt. */
 const shown = (request: Received) => /<reply>\n([\s\S]*?)\n<\/reply>/.exec(userText(request))?.[1] ?? '';
-const verdict = (score: string, reasoning = 'checked') => completion(JSON.stringify({ reasoning, score }));
+const verdict = (score: string | number, reasoning = 'checked') =>
+  completion(JSON.stringify({ reasoning, score }));
 /** Passes a reply about a cat, fails any other. */
 const catJudge: Rule = (_n, request) => verdict(shown(request).includes('"cat"') ? 'pass' : 'fail');
 const garbage: Rule = () => completion('Looks fine to me, I would give it full marks!');
@@ -161,4 +163,71 @@ describe('a judge in the lineup', () => {
     expect(verify.stdout).toContain('OPENROUTER_API_KEY');
     expect(server.hits).toHaveLength(0);
   }, 60_000);
+
+  it.each([
+    ['the lineup names no scorer', 'lineup'],
+    ["the helper's JudgeScorer, its rubric a function of the case", 'helper'],
+  ])(
+    'is the primary metric when %s',
+    async (_what, where) => {
+      // 5 for a cat, 2 for anything else: on 0–1, 1 and 0.25.
+      const server = new FaultServer({
+        judge: (_n, request) => verdict(shown(request).includes('"cat"') ? 5 : 2),
+      });
+      servers.push(server);
+      const url = await server.start();
+      const cases = {
+        ...caseFiles('evals/datasets/pets/cases/clear/001', {
+          input: 'A cat.\n',
+          expected: '{ "animal": "cat" }\n',
+        }),
+        ...caseFiles('evals/datasets/pets/cases/clear/002', {
+          input: 'A dog.\n',
+          expected: '{ "animal": "dog" }\n',
+        }),
+      };
+      const section = `toy:\n  base_url: ${url}\n  models: [m]\n`;
+      const files: Record<string, string> =
+        where === 'lineup'
+          ? {
+              'evals/.llm-evals.config.yml': [
+                `import: ${join(TOY_SUITE, 'lib/toy-suite.ts')}`,
+                'adapter: ToyAdapter',
+                'request_types: [prompt]',
+                section,
+                'judge:\n  model: toy/judge\n  rubric: Is it a cat?\n  scale: 1-5\n',
+              ].join('\n'),
+            }
+          : {
+              'evals/.llm-evals.config.yml': `request_types: [prompt]\n${section}`,
+              'evals/eval_helper.ts': [
+                "import { defineSuite, JudgeScorer } from 'llm-evals';",
+                `import { ToyAdapter } from '${join(TOY_SUITE, 'lib/toy-suite.ts')}';`,
+                'export default defineSuite({',
+                '  adapter: new ToyAdapter(),',
+                "  scorer: new JudgeScorer({ models: ['toy/judge'], rubric: (kase) => `Is ${kase.key} a cat?`, scale: '1-5' }),",
+                '});',
+              ].join('\n'),
+            };
+      const project = writeTree(
+        where === 'helper' ? dirs.inRepo('judge-helper-') : dirs.os('llm-evals-judge-'),
+        {
+          ...cases,
+          ...files,
+        },
+      );
+      const env = cliEnv(await warmCache(), {
+        LLM_EVALS_CACHE_DIR: join(dirs.os('llm-evals-judge-cache-'), 'c'),
+      });
+      const run = await runCli(['compare', '--display', 'none', '-y', '--no-open'], { cwd: project, env });
+      expect(run.code, run.stderr).toBe(0);
+      const { snapshot } = savedSnapshot(project);
+      expect(snapshot.metrics).toEqual([expect.objectContaining({ name: 'judge', primary: true })]);
+      const results = byCase(snapshot);
+      expect(results['pets/clear/001']).toMatchObject({ score: 1, metrics: { judge: 1 } });
+      expect(results['pets/clear/002']).toMatchObject({ score: 0.25, metrics: { judge: 0.25 } });
+      if (where === 'helper') expect(server.of('judge')[0]!.user).toContain('Is pets/clear/001 a cat?');
+    },
+    120_000,
+  );
 });
