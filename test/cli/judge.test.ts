@@ -226,7 +226,10 @@ describe('a judge in the lineup', () => {
       const results = byCase(snapshot);
       expect(results['pets/clear/001']).toMatchObject({ score: 1, metrics: { judge: 1 } });
       expect(results['pets/clear/002']).toMatchObject({ score: 0.25, metrics: { judge: 0.25 } });
-      if (where === 'helper') expect(server.of('judge')[0]!.user).toContain('Is pets/clear/001 a cat?');
+      if (where === 'helper') {
+        const rubrics = server.of('judge').map((h) => /<rubric>\n(.*)\n<\/rubric>/.exec(h.user)?.[1]);
+        expect(rubrics.sort()).toEqual(['Is pets/clear/001 a cat?', 'Is pets/clear/002 a cat?']);
+      }
     },
     120_000,
   );
