@@ -14,7 +14,7 @@ const UNIT = [
   'test/suite/**/*.test.ts',
   'test/commands/**/*.test.ts',
   'test/activities/**/*.test.ts',
-  'test/report/{breakdown,failed-replies,format,html,leaderboard,silence-line,standings,table-fit,table-size,text-width,value-chart,weights-table}.test.ts',
+  'test/report/{breakdown,failed-replies,format,html,judge-line,leaderboard,silence-line,standings,table-fit,table-size,text-width,value-chart,weights-table}.test.ts',
   'test/providers/{catalog-cache,chat-completions,registry}.test.ts',
   'test/trackers/{braintrust,check,from-snapshot,local,otlp-target,otlp,select,send}.test.ts',
   'test/temporal/zip.test.ts',

@@ -223,6 +223,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
     // own log, so that their tokens and dollars stay apart from the contender's.
     const judgeLog: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };
     const judgeCache: CacheLog = { replies: 0, calls: 0, paidUsd: 0 };
+    let asked = 0;
     const tools: ScorerTools = {
       judge: (id, sample) => {
         const judge = deps.judges?.get(id);
@@ -239,13 +240,37 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
           attempts,
           deps.env,
         );
-        return cachedModel(gated, contender, judgeProvider, task.runId, deps.replies, judgeLog, judgeCache);
+        const model = cachedModel(
+          gated,
+          contender,
+          judgeProvider,
+          task.runId,
+          deps.replies,
+          judgeLog,
+          judgeCache,
+        );
+        return {
+          ...model,
+          complete: (request) => {
+            asked++;
+            return model.complete(request);
+          },
+        };
       },
     };
     // What the judge cost this reply, apart from the contender's usage: calls made, verdicts from the cache, dollars.
+    // Without a reply cache every verdict asked was a call, its dollars the provider's word.
     const judged = (): Record<string, number> =>
-      judgeCache.calls + judgeCache.replies > 0
-        ? { judge_calls: judgeCache.calls, judge_cached: judgeCache.replies, judge_usd: judgeCache.paidUsd }
+      asked > 0
+        ? {
+            judge_calls: deps.replies ? judgeCache.calls : asked,
+            judge_cached: judgeCache.replies,
+            judge_usd: deps.replies ? judgeCache.paidUsd : (judgeLog.usage.costUsd ?? 0),
+            ...(judgeLog.usage.inputTokens !== null ? { judge_tokens_in: judgeLog.usage.inputTokens } : {}),
+            ...(judgeLog.usage.outputTokens !== null
+              ? { judge_tokens_out: judgeLog.usage.outputTokens }
+              : {}),
+          }
         : {};
     try {
       const score = await deps.scorer.call(kase, reply, deps.adapter.context(kase), tools);

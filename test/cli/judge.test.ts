@@ -18,7 +18,7 @@ const { dirs, servers } = cliFixtures();
 /** The reply the judge was shown, read back from its prompt. */
 const shown = (request: Received) => /<reply>\n([\s\S]*?)\n<\/reply>/.exec(userText(request))?.[1] ?? '';
 const verdict = (score: string | number, reasoning = 'checked') =>
-  completion(JSON.stringify({ reasoning, score }));
+  completion(JSON.stringify({ reasoning, score }), { prompt_tokens: 100, completion_tokens: 10 });
 /** Passes a reply about a cat, fails any other. */
 const catJudge: Rule = (_n, request) => verdict(shown(request).includes('"cat"') ? 'pass' : 'fail');
 const garbage: Rule = () => completion('Looks fine to me, I would give it full marks!');
@@ -27,7 +27,9 @@ async function judgedSuite(rules: Record<string, Rule>, judge: string) {
   const server = new FaultServer(rules);
   servers.push(server);
   const url = await server.start();
-  const project = providerSuite(dirs, `toy:\n  base_url: ${url}\n  models: [m]\n${judge}`);
+  // $1 and $2 per million tokens: a verdict (100 in, 10 out) costs $0.00012.
+  const section = `toy:\n  base_url: ${url}\n  prices: { input: 1, output: 2 }\n  models: [m]\n`;
+  const project = providerSuite(dirs, section + judge);
   const env = cliEnv(await warmCache(), {
     LLM_EVALS_CACHE_DIR: join(dirs.os('llm-evals-judge-cache-'), 'c'),
   });
@@ -69,10 +71,18 @@ describe('a judge in the lineup', () => {
     expect(results['pets/clear/001']).toMatchObject({ status: 'scored', score: 1, metrics: { judge: 1 } });
     expect(results['pets/clear/002']).toMatchObject({ status: 'scored', score: 1, metrics: { judge: 0 } });
     expect(snapshot.results.every((r) => r.diagnostics.judge_calls === 1)).toBe(true);
+    // The judge's tokens and dollars are its own: the contender's usage (its server says none) holds none of them.
+    expect(snapshot.results.map((r) => r.usage.inputTokens)).toEqual([null, null]);
+    expect(first.stderr).toContain(
+      "judge: 2 calls, 200 tokens in, 20 out, $0.0002 apart from the contenders'",
+    );
 
     // The same run again: every answer and every verdict from the reply cache.
     const second = await compare();
     expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain(
+      'judge: 0 calls (2 from the cache), 200 tokens in, 20 out, $0.0000 apart',
+    );
     expect(server.of('judge')).toHaveLength(2);
     expect(server.of('m')).toHaveLength(2);
   }, 120_000);
