@@ -30,6 +30,12 @@ export class JudgeOffline extends Error {
   override name = 'JudgeOffline';
 }
 
+/** A failed provider call that will not be retried (the run's TransportError says so in its verdict). */
+function finalFailure(error: unknown): boolean {
+  const verdict = (error as { verdict?: { retry?: unknown } } | null)?.verdict;
+  return error instanceof Error && verdict !== undefined && verdict.retry === false;
+}
+
 /** The metric of a panel member. */
 export const memberMetric = (model: string) => `judge.${model}`;
 
@@ -97,10 +103,16 @@ export class JudgeScorer extends Scorer {
       this.options.models.map(async (id) => {
         const samples: VerdictResult[] = await Promise.all(
           Array.from({ length: this.samples }, async (_, i) => {
-            const response = await tools
-              .judge(id, i + 1)
-              .complete({ system: JUDGE_SYSTEM, user, json: true });
-            return parseVerdict(this.scale, response.text);
+            try {
+              const model = tools.judge(id, i + 1);
+              const response = await model.complete({ system: JUDGE_SYSTEM, user, json: true });
+              return parseVerdict(this.scale, response.text);
+            } catch (error) {
+              // A call the run will not try again (a 400, its retries spent) is this judge's failure: the panel
+              // goes on without it. A pause, a stop or a call worth retrying goes up to the run.
+              if (!finalFailure(error)) throw error;
+              return { ok: false, reason: `the judge call failed: ${(error as Error).message}`, raw: '' };
+            }
           }),
         );
         members[id] = sampleVerdict(this.scale, samples);

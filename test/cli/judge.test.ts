@@ -1,10 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Received } from '../providers/chat-server.ts';
-import { completion, userText } from '../providers/chat-server.ts';
+import { completion, failure, userText } from '../providers/chat-server.ts';
 import { runCli } from '../helpers/cli.ts';
 import { cliFixtures } from '../helpers/cli-fixtures.ts';
-import { FaultServer, warmCache, type Rule } from '../helpers/fault-server.ts';
+import { always, FaultServer, warmCache, type Rule } from '../helpers/fault-server.ts';
 import { caseFiles, TOY_SUITE, writeTree } from '../helpers/suite-dir.ts';
 import { cliEnv, providerSuite, savedSnapshot } from '../providers/cli-suite.ts';
 import type { Snapshot } from '../../src/core/snapshot.ts';
@@ -107,16 +107,21 @@ describe('a judge in the lineup', () => {
     expect(run.stdout).toContain('Looks fine to me');
   }, 120_000);
 
-  it('a panel of three with one failing judge: the two left decide, and their tie stays a tie', async () => {
+  it('a panel with a judge replying garbage and one whose calls fail: the two left decide, their tie stays a tie', async () => {
     const { server, project, compare } = await judgedSuite(
-      { yes: () => verdict('pass'), broken: garbage, cats: catJudge },
-      'judge:\n  models: [toy/yes, toy/broken, toy/cats]\n  rubric: Is the animal a cat?\n  scale: pass_fail\n',
+      {
+        yes: () => verdict('pass'),
+        broken: garbage,
+        down: always(failure(400, 'bad request')),
+        cats: catJudge,
+      },
+      'judge:\n  models: [toy/yes, toy/broken, toy/down, toy/cats]\n  rubric: Is the animal a cat?\n  scale: pass_fail\n',
     );
     const run = await compare();
     expect(run.code, run.stderr).toBe(0);
-    expect([server.of('yes'), server.of('broken'), server.of('cats')].map((h) => h.length)).toEqual([
-      2, 2, 2,
-    ]);
+    // A 400 is not retried: each judge was asked once per reply.
+    const asked = ['yes', 'broken', 'down', 'cats'].map((m) => server.of(m).length);
+    expect(asked).toEqual([2, 2, 2, 2]);
     const { snapshot } = savedSnapshot(project);
     const results = byCase(snapshot);
     // The cat: both readable judges pass it.
@@ -124,6 +129,7 @@ describe('a judge in the lineup', () => {
       judge: 1,
       'judge.toy/yes': 1,
       'judge.toy/broken': null,
+      'judge.toy/down': null,
       'judge.toy/cats': 1,
     });
     // The dog: one passes, one fails, the third failed: a tie, reported as one, not broken by the list's order.
@@ -131,13 +137,15 @@ describe('a judge in the lineup', () => {
       judge: null,
       'judge.toy/yes': 1,
       'judge.toy/broken': null,
+      'judge.toy/down': null,
       'judge.toy/cats': 0,
     });
     const dog = snapshot.results.find((r) => r.caseKey === 'pets/clear/002')!;
-    expect(dog.diagnostics.judge).toMatchObject({ n: 2, failed: 1, tie: true });
+    expect(dog.diagnostics.judge).toMatchObject({ n: 2, failed: 2, tie: true });
     const cat = snapshot.results.find((r) => r.caseKey === 'pets/clear/001')!;
-    expect(cat.diagnostics.judge).toMatchObject({ n: 2, failed: 1 });
+    expect(cat.diagnostics.judge).toMatchObject({ n: 2, failed: 2 });
     expect(JSON.stringify(cat.diagnostics.judge)).toContain('Looks fine to me');
+    expect(JSON.stringify(cat.diagnostics.judge)).toContain('the judge call failed');
   }, 120_000);
 
   it.each([
