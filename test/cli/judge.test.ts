@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Received } from '../providers/chat-server.ts';
@@ -85,6 +86,37 @@ describe('a judge in the lineup', () => {
     );
     expect(server.of('judge')).toHaveLength(2);
     expect(server.of('m')).toHaveLength(2);
+  }, 120_000);
+
+  it('asks k samples per reply, each cached apart, and marks a reply whose samples differ unstable', async () => {
+    // Per reply: pass, pass, then fail — the majority passes, the reply is unstable.
+    const seen = new Map<string, number>();
+    const flaky: Rule = (_n, request) => {
+      const n = seen.get(shown(request)) ?? 0;
+      seen.set(shown(request), n + 1);
+      return verdict(n < 2 ? 'pass' : 'fail');
+    };
+    const { server, project, compare } = await judgedSuite(
+      { judge: flaky },
+      'judge:\n  model: toy/judge\n  rubric: Is it an animal?\n  scale: pass_fail\n  samples: 3\n',
+    );
+    const check = () => {
+      const { snapshot } = savedSnapshot(project);
+      for (const r of snapshot.results) {
+        expect(r.metrics.judge).toBe(1);
+        expect(r.diagnostics.judge).toMatchObject({ n: 1, failed: 0, unstable: ['toy/judge'] });
+      }
+    };
+    const first = await compare();
+    expect(first.code, first.stderr).toBe(0);
+    expect(server.of('judge')).toHaveLength(6);
+    check();
+    // Each sample has its own place in the cache: the second run reads back the same three, differing verdicts.
+    rmSync(join(project, 'evals/results'), { recursive: true, force: true });
+    const second = await compare();
+    expect(second.code, second.stderr).toBe(0);
+    expect(server.of('judge')).toHaveLength(6);
+    check();
   }, 120_000);
 
   it('names a judge that replies garbage as a judge failure, never a 0', async () => {
