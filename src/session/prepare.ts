@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { ConfigError } from '../errors.ts';
 import { missingKeys, suiteProblems } from '../suite/checks.ts';
+import { judgesToCheck } from '../suite/judge.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { loadEnvFiles } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
@@ -23,7 +24,7 @@ export async function checkBeforeRun(
   io: Io,
 ): Promise<void> {
   // The judge's calls are provider calls: its key, endpoint and model are checked like the contenders'.
-  const judges = [...suite.judges.values()];
+  const judges = judgesToCheck(suite.config, suite.judges);
   const providers = [...new Set([...plan.contenders, ...judges].map((c) => c.provider))];
   // Without the checks, keys still are: a run without them would fail every case.
   const warnings: string[] = [];

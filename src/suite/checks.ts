@@ -38,7 +38,7 @@ export async function suiteProblems(
     loadProblems?: readonly CaseProblem[];
     providers?: string[];
     /** The lineup's models the run would call: each must be among those its endpoint lists, when it lists any. */
-    models?: readonly { provider: string; model: string }[];
+    models?: readonly { provider: string; model: string; configKey?: string }[];
     /** Where what is worth a look but stops nothing goes: expected answers the scorer does not give full marks. */
     warnings?: string[];
   },
@@ -95,13 +95,19 @@ export async function suiteProblems(
  */
 async function unservedModels(
   suite: LoadedSuite,
-  models: readonly { provider: string; model: string }[],
+  models: readonly { provider: string; model: string; configKey?: string }[],
   unreachable: ReadonlySet<string>,
   where: (path: string) => string,
 ): Promise<string[]> {
   const byProvider = new Map<string, Set<string>>();
-  for (const { provider, model } of models)
+  // A model named elsewhere than its section's list (a judge's `judge.model`) is named at its own key.
+  const keyOf = new Map<string, string>();
+  for (const { provider, model, configKey } of models) {
+    const at = `${provider}\u0000${model}`;
+    if (!byProvider.get(provider)?.has(model) && configKey !== undefined) keyOf.set(at, configKey);
+    else if (configKey === undefined) keyOf.delete(at);
     byProvider.set(provider, (byProvider.get(provider) ?? new Set()).add(model));
+  }
   const found = await Promise.all(
     [...byProvider].map(async ([name, names]) => {
       const provider = suite.registry.get(name);
@@ -118,7 +124,9 @@ async function unservedModels(
           const hint = near ? `; did you mean ${quote(near)}?` : ` (it lists ${count})`;
           // A routed id is written under its vendor's section, without the vendor.
           const vendor = provider.prefix === '' && m.includes('/') ? m.split('/')[0]! : undefined;
-          const key = vendor ? `${name}.vendors.${vendor}.models` : `${name}.models`;
+          const key =
+            keyOf.get(`${name}\u0000${m}`) ??
+            (vendor ? `${name}.vendors.${vendor}.models` : `${name}.models`);
           const value = vendor ? `${quote(m.slice(vendor.length + 1))} (${m})` : quote(m);
           return `${where(suite.config.file)}: ${key}: ${value} is not among the models ${list.url} lists${hint}`;
         });

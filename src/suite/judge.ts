@@ -76,3 +76,15 @@ export function lineupJudge(config: SuiteConfig, registry: ProviderRegistry): Li
     contenders: new Map(spec.models.map((id, i) => [id, judgeContender(config, registry, id, keyOf(i))])),
   };
 }
+
+/** The judge models to check like the contenders (key set, model served), each with the key that names it. */
+export function judgesToCheck(
+  config: SuiteConfig,
+  judges: ReadonlyMap<string, Contender>,
+): (Contender & { configKey: string })[] {
+  const panel = config.values.judge?.models;
+  return [...judges.values()].map((c, i) => ({
+    ...c,
+    configKey: panel ? `judge.models[${i}]` : config.values.judge ? 'judge.model' : 'JudgeScorer.models',
+  }));
+}

@@ -1,8 +1,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Received } from '../providers/chat-server.ts';
-import { completion, failure, userText } from '../providers/chat-server.ts';
+import { ChatServer, completion, failure, userText } from '../providers/chat-server.ts';
 import { runCli } from '../helpers/cli.ts';
 import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { always, FaultServer, warmCache, type Rule } from '../helpers/fault-server.ts';
@@ -15,6 +15,8 @@ import type { Snapshot } from '../../src/core/snapshot.ts';
 // section does not list), each judge by a rule of its own.
 
 const { dirs, servers } = cliFixtures();
+const stops: (() => Promise<void>)[] = [];
+afterAll(() => Promise.all(stops.map((stop) => stop())));
 
 /** The reply the judge was shown, read back from its prompt. */
 const shown = (request: Received) => /<reply>\n([\s\S]*?)\n<\/reply>/.exec(userText(request))?.[1] ?? '';
@@ -283,4 +285,23 @@ describe('a judge in the lineup', () => {
     },
     120_000,
   );
+
+  it('refuses a judge model its endpoint does not serve, naming judge.model, in verify and compare', async () => {
+    const server = new ChatServer((request) => completion(userText(request)), { data: [{ id: 'm' }] });
+    const url = await server.start();
+    stops.push(() => server.stop());
+    const project = providerSuite(
+      dirs,
+      `toy:\n  base_url: ${url}\n  models: [m]\njudge:\n  model: toy/judge\n  rubric: r\n  scale: pass_fail\n`,
+    );
+    const env = cliEnv(await warmCache(), {});
+    const line = `evals/.llm-evals.config.yml: judge.model: "judge" is not among the models ${url}/models lists`;
+    const verify = await runCli(['verify'], { cwd: project, env });
+    expect(verify.code, verify.stdout + verify.stderr).toBe(2);
+    expect(verify.stdout).toContain(line);
+    const run = await runCli(['compare', '--display', 'none', '-y'], { cwd: project, env });
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toContain(line);
+    expect(server.completions()).toHaveLength(0);
+  }, 60_000);
 });
