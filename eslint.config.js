@@ -23,7 +23,8 @@ const io = [
 const leaves = ['src/dirs.ts', 'src/errors.ts', 'src/package-root.ts', 'src/tcp-probe.ts', 'src/timing.ts'];
 /** The library: what a suite is made of, with no notion of how a run is driven. */
 const library = ['src/api', 'src/api/types.ts', 'src/suite', 'src/providers', 'src/scorers', 'src/trackers'];
-const pure = ['src/core', 'src/api/types.ts'];
+/** Pure and sandbox-safe: the core, the shared schemas, the judge's rules. */
+const pure = ['src/core', 'src/api/types.ts', 'src/judge'];
 const engine = ['workflows', 'activities'];
 const everything = [
   ...leaves,
@@ -55,6 +56,11 @@ const rooms = {
     values: ['src/api/types.ts'],
     packages: { allow: ['zod'] },
     why: 'the pure core runs in the workflow sandbox: no I/O, values only from itself and the shared schemas',
+  },
+  'src/judge': {
+    values: ['src/core', 'src/api/types.ts'],
+    packages: { allow: ['zod'] },
+    why: "the judge's rules are pure like the core: no I/O, values only from the core and the shared schemas",
   },
   'src/api/types.ts': {
     values: [],

@@ -1,5 +1,5 @@
 import type { Adapter } from '../src/api/adapter.ts';
-import { failedScore, type Scorer } from '../src/api/scorer.ts';
+import { failedScore, type Scorer, type ScorerTools } from '../src/api/scorer.ts';
 import type { Case, Reply, Score } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import { transportErrorResult } from '../src/core/outcomes.ts';
@@ -15,6 +15,8 @@ import { cachedModel, cacheFields, SKIPPED_NOTE, type CacheLog, type ReplyCache 
 export interface CaseDeps {
   adapter: Adapter;
   scorer: Scorer;
+  /** The judge models the scorer may call, by id as the lineup names them: each goes out as this contender. */
+  judges?: ReadonlyMap<string, Contender>;
   registry: ProviderRegistry;
   cases: ReadonlyMap<string, Case & { hash: string }>;
   /** Reads the cases again from disk: a long-lived worker's cases may be older than a run planned since. */
@@ -217,11 +219,84 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
       const fields = { score: 0, metrics, outcomes, diagnostics, error, usage, ...text };
       return finish({ status: 'reply_error', ...fields });
     }
+    // The judge's calls are provider calls like the contender's: the same gate, reply cache and retries, but their
+    // own log, so that their tokens and dollars stay apart from the contender's.
+    const judgeLog: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };
+    const judgeCache: CacheLog = { replies: 0, calls: 0, paidUsd: 0 };
+    let asked = 0;
+    const tools: ScorerTools = {
+      judge: (id, sample) => {
+        const judge = deps.judges?.get(id);
+        const judgeProvider = judge && deps.registry.get(judge.provider);
+        if (!judge || !judgeProvider)
+          throw new Error(`the judge model ${id} is not one this worker's lineup reaches`);
+        const contender = { ...judge, repeat: sample };
+        const gated = gatedModel(
+          contender,
+          judgeProvider,
+          deps.gate,
+          task.runId,
+          judgeLog,
+          attempts,
+          deps.env,
+        );
+        const model = cachedModel(
+          gated,
+          contender,
+          judgeProvider,
+          task.runId,
+          deps.replies,
+          judgeLog,
+          judgeCache,
+        );
+        return {
+          ...model,
+          complete: (request) => {
+            asked++;
+            return model.complete(request);
+          },
+        };
+      },
+    };
+    // What the judge cost this reply, apart from the contender's usage: calls made, verdicts from the cache, dollars.
+    // Without a reply cache every verdict asked was a call, its dollars the provider's word.
+    const judged = (): Record<string, number> =>
+      asked > 0
+        ? {
+            judge_calls: deps.replies ? judgeCache.calls : asked,
+            judge_cached: judgeCache.replies,
+            judge_usd: deps.replies ? judgeCache.paidUsd : (judgeLog.usage.costUsd ?? 0),
+            ...(judgeLog.usage.inputTokens !== null ? { judge_tokens_in: judgeLog.usage.inputTokens } : {}),
+            ...(judgeLog.usage.outputTokens !== null
+              ? { judge_tokens_out: judgeLog.usage.outputTokens }
+              : {}),
+          }
+        : {};
     try {
-      const score = deps.scorer.call(kase, reply, deps.adapter.context(kase));
+      const score = await deps.scorer.call(kase, reply, deps.adapter.context(kase), tools);
       const { value, metrics, outcomes = {}, diagnostics = {} } = score;
-      return finish({ status: 'scored', score: value, metrics, outcomes, diagnostics, usage, ...text });
+      return finish({
+        status: 'scored',
+        score: value,
+        metrics,
+        outcomes,
+        diagnostics: { ...diagnostics, ...judged() },
+        usage,
+        ...text,
+      });
     } catch (error) {
+      // The judge's gate said pause or stop, or this worker lacks its key: the case waits, its answer in the cache.
+      if (judgeLog.control) return { deferred: judgeLog.control };
+      if (error instanceof TransportError && error.verdict.retry) {
+        return {
+          retry: {
+            ...(error.verdict.delay !== undefined ? { delay: error.verdict.delay } : {}),
+            error: error.message,
+            failedAt: error.failedAt,
+            attempts,
+          },
+        };
+      }
       return finish({ status: 'error', error: `${SCORER_FAILED}${message(error)}`, usage, ...text });
     }
   };

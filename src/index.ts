@@ -13,7 +13,8 @@ export type {
   Usage,
 } from './api/types.ts';
 export { Adapter } from './api/adapter.ts';
-export { Scorer } from './api/scorer.ts';
+export { Scorer, type ScorerTools } from './api/scorer.ts';
+export { JudgeScorer, JudgeFailed, JudgeOffline, type JudgeScorerOptions } from './scorers/judge.ts';
 export {
   readSchema,
   SchemaValidator,

@@ -1,10 +1,23 @@
-import type { Case, Json, Metric, Reply, Score } from './types.ts';
+import type { Case, Json, Metric, Model, Reply, Score } from './types.ts';
 
-/** Grades a reply against a case, purely and deterministically; extend it with your metrics. */
+/** What a run lends a scorer: a judge model's calls through the run's own machinery. */
+export interface ScorerTools {
+  /**
+   * The judge model `id` (as the lineup's `judge:` names it), its calls through the same gate (rate limits,
+   * max_concurrency, back-off, pause), reply cache and retries as the contenders'; `sample` (1..k) keeps a reply's k
+   * verdicts apart in the cache.
+   */
+  judge(id: string, sample: number): Model;
+}
+
+/**
+ * Grades a reply against a case; extend it with your metrics. `call` may return its score or a promise of it (a judge
+ * model's verdict, say); a synchronous scorer keeps working unchanged.
+ */
 export abstract class Scorer {
   abstract metrics(): Metric[];
 
-  abstract call(kase: Case, reply: Reply, context: Json): Score;
+  abstract call(kase: Case, reply: Reply, context: Json, tools?: ScorerTools): Score | Promise<Score>;
 
   /** Offline problems with a case's expected answer, for `verify`. */
   verify(_kase: Case, _context: Json): string[] {

@@ -2,6 +2,7 @@ import { counted } from '../report/format.ts';
 import pc from 'picocolors';
 import { loadCases, shortPath } from '../suite/cases.ts';
 import { suiteProblems } from '../suite/checks.ts';
+import { judgesToCheck } from '../suite/judge.ts';
 import { readLineup } from '../suite/lineup.ts';
 import { loadEnvFiles } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
@@ -19,14 +20,16 @@ export async function verifyCommand(flags: SuiteFlags, io: Io): Promise<number> 
   const { cases, problems: loadProblems } = loadCases(suite.root, suite.casesGlob);
   const datasets = new Set(cases.map((c) => c.dataset)).size;
   const { entries } = readLineup({ config: suite.config, registry: suite.registry });
-  const providers = [...new Set(entries.map((e) => e.provider))];
+  // The judge is checked like the contenders: its key set, its endpoint up, its model served.
+  const judges = judgesToCheck(suite.config, suite.judges);
+  const providers = [...new Set([...entries, ...judges].map((e) => e.provider))];
   const warnings: string[] = [];
   const problems = await suiteProblems(suite, cases, {
     cwd: io.cwd,
     env: io.env,
     loadProblems,
     providers,
-    models: entries,
+    models: [...entries, ...judges],
     warnings,
   });
   if (cases.length === 0 && loadProblems.length === 0)

@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import { ConfigError } from '../errors.ts';
 import { missingKeys, suiteProblems } from '../suite/checks.ts';
+import { judgesToCheck } from '../suite/judge.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { loadEnvFiles } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
@@ -22,7 +23,9 @@ export async function checkBeforeRun(
   flags: { verify?: boolean },
   io: Io,
 ): Promise<void> {
-  const providers = [...new Set(plan.contenders.map((c) => c.provider))];
+  // The judge's calls are provider calls: its key, endpoint and model are checked like the contenders'.
+  const judges = judgesToCheck(suite.config, suite.judges);
+  const providers = [...new Set([...plan.contenders, ...judges].map((c) => c.provider))];
   // Without the checks, keys still are: a run without them would fail every case.
   const warnings: string[] = [];
   const problems =
@@ -32,7 +35,7 @@ export async function checkBeforeRun(
           cwd: io.cwd,
           env: io.env,
           providers,
-          models: plan.contenders,
+          models: [...plan.contenders, ...judges],
           warnings,
         });
   for (const w of warnings) io.stderr.write(pc.yellow(`warning: ${w}`) + '\n');

@@ -4,6 +4,7 @@ import type { Snapshot } from '../core/snapshot.ts';
 import { deliverReports } from '../output/deliver.ts';
 import { openInBrowser } from '../output/open-browser.ts';
 import { renderEstimateLine } from '../report/estimate-line.ts';
+import { renderJudgeLine } from '../report/judge-line.ts';
 import { namedFailures } from '../report/failures.ts';
 import { renderTracking, trackerPages } from '../report/tracking.ts';
 import type { LoadedSuite } from '../suite/load.ts';
@@ -52,6 +53,8 @@ export async function presentRun(
   }
   const closing = renderEstimateLine(snapshot);
   if (closing) io.stderr.write(pc.dim(closing) + '\n');
+  const judge = renderJudgeLine(snapshot);
+  if (judge) io.stderr.write(pc.dim(judge) + '\n');
   // An aborted run reports what finished, then fails the command.
   if (snapshot.status !== 'completed') return 1;
   // A contender with nothing scored is a broken setup (a wrong id, a server down), not a result: say so in the code.

@@ -88,29 +88,47 @@ export async function rescoreRun(target: string, flags: RunFlags, io: Io): Promi
   const cases = casesToGrade(original, onDisk, io);
   const contexts = new Map<string, Json>();
   const scorer = suite.scorer as Partial<Scorer> & Scorer;
-  const grade = (saved: SnapshotCase, reply: SavedReply): Verdict => {
+  const gradeNow = async (saved: SnapshotCase, reply: SavedReply): Promise<Verdict> => {
     const kase = cases.get(saved.key) ?? { ...saved, path: '' };
     try {
       if (!contexts.has(kase.key)) contexts.set(kase.key, suite.adapter.context(kase));
       const context = contexts.get(kase.key) ?? null;
-      if (reply.error === undefined) return scorer.call(kase, reply, context);
+      if (reply.error === undefined) return await scorer.call(kase, reply, context);
       return scorer.failed ? scorer.failed(kase, reply, context) : failedScore(metrics);
     } catch (error) {
       return { failed: message(error) };
     }
   };
-  const rescored = rescoreSnapshot(original, {
-    runId: newRunId(),
+  // A scorer may answer later (a judge model): the replies are graded first, in the order rescoreSnapshot asks for
+  // them, and the pure rescore then reads the verdicts in that same order.
+  const asked: Promise<Verdict>[] = [];
+  const parts = (grade: (saved: SnapshotCase, reply: SavedReply) => Verdict) => ({
+    runId,
     rescoreOf: {
       runId: original.runId,
       ...(file ? { file: shortPath(suite.projectDir, file) } : {}),
-      rescoredAt: new Date().toISOString(),
+      rescoredAt,
     },
     metrics,
     ...(weights ? { weights } : {}),
     cases: original.cases.map((c) => snapshotCase(cases.get(c.key) ?? { ...c, path: '' })),
     grade,
   });
+  const runId = newRunId();
+  const rescoredAt = new Date().toISOString();
+  rescoreSnapshot(
+    original,
+    parts((saved, reply) => {
+      asked.push(gradeNow(saved, reply));
+      return { failed: 'pending' };
+    }),
+  );
+  const verdicts = await Promise.all(asked);
+  let next = 0;
+  const rescored = rescoreSnapshot(
+    original,
+    parts(() => verdicts[next++]!),
+  );
   const graded = original.results.filter(canRescore).length;
   const truncated = original.results.filter((r) => canRescore(r) && r.replyTruncated).length;
   const saved = saveRunSnapshot(rescored, suite, flags);

@@ -29,6 +29,7 @@ export function suiteDeps({ suite, cases }: Served, env: NodeJS.ProcessEnv): Sui
   return {
     adapter: suite.adapter,
     scorer: suite.scorer,
+    judges: suite.judges,
     registry: suite.registry,
     cases: new Map(cases.map((c) => [c.key, c])),
     trackers: trackerSuite(suite),

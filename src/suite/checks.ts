@@ -38,7 +38,7 @@ export async function suiteProblems(
     loadProblems?: readonly CaseProblem[];
     providers?: string[];
     /** The lineup's models the run would call: each must be among those its endpoint lists, when it lists any. */
-    models?: readonly { provider: string; model: string }[];
+    models?: readonly { provider: string; model: string; configKey?: string }[];
     /** Where what is worth a look but stops nothing goes: expected answers the scorer does not give full marks. */
     warnings?: string[];
   },
@@ -63,7 +63,7 @@ export async function suiteProblems(
       problems.push(`${kase.key}: the scorer's check failed: ${message(error)}`);
       continue;
     }
-    const grade = gradeExpected(suite, kase);
+    const grade = await gradeExpected(suite, kase);
     if (typeof grade === 'string') problems.push(grade);
     else if (!(grade >= 1)) low.push(`${kase.key} (${(grade * 100).toFixed(1)}%)`);
   }
@@ -95,13 +95,19 @@ export async function suiteProblems(
  */
 async function unservedModels(
   suite: LoadedSuite,
-  models: readonly { provider: string; model: string }[],
+  models: readonly { provider: string; model: string; configKey?: string }[],
   unreachable: ReadonlySet<string>,
   where: (path: string) => string,
 ): Promise<string[]> {
   const byProvider = new Map<string, Set<string>>();
-  for (const { provider, model } of models)
+  // A model named elsewhere than its section's list (a judge's `judge.model`) is named at its own key.
+  const keyOf = new Map<string, string>();
+  for (const { provider, model, configKey } of models) {
+    const at = `${provider}\u0000${model}`;
+    if (!byProvider.get(provider)?.has(model) && configKey !== undefined) keyOf.set(at, configKey);
+    else if (configKey === undefined) keyOf.delete(at);
     byProvider.set(provider, (byProvider.get(provider) ?? new Set()).add(model));
+  }
   const found = await Promise.all(
     [...byProvider].map(async ([name, names]) => {
       const provider = suite.registry.get(name);
@@ -118,7 +124,9 @@ async function unservedModels(
           const hint = near ? `; did you mean ${quote(near)}?` : ` (it lists ${count})`;
           // A routed id is written under its vendor's section, without the vendor.
           const vendor = provider.prefix === '' && m.includes('/') ? m.split('/')[0]! : undefined;
-          const key = vendor ? `${name}.vendors.${vendor}.models` : `${name}.models`;
+          const key =
+            keyOf.get(`${name}\u0000${m}`) ??
+            (vendor ? `${name}.vendors.${vendor}.models` : `${name}.models`);
           const value = vendor ? `${quote(m.slice(vendor.length + 1))} (${m})` : quote(m);
           return `${where(suite.config.file)}: ${key}: ${value} is not among the models ${list.url} lists${hint}`;
         });
@@ -131,11 +139,13 @@ async function unservedModels(
  * Scores a case's expected answer as if a model had replied it, before any model is asked: the score (1 is full
  * marks), or the problem when the scorer throws, which every reply would meet only after it was paid for.
  */
-function gradeExpected(suite: LoadedSuite, kase: LoadedCase): number | string {
+async function gradeExpected(suite: LoadedSuite, kase: LoadedCase): Promise<number | string> {
   try {
     const reply = { output: kase.expected, raw: JSON.stringify(kase.expected) };
-    return suite.scorer.call(kase, reply, suite.adapter.context(kase)).value;
+    return (await suite.scorer.call(kase, reply, suite.adapter.context(kase))).value;
   } catch (error) {
+    // A judge grades only in a run (it calls a model): nothing to check offline.
+    if (error instanceof Error && error.name === 'JudgeOffline') return 1;
     return `${kase.key}: the scorer threw on the case's own expected answer given as the reply: ${message(error)}`;
   }
 }

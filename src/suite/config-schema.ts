@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JudgeConfigSchema } from '../judge/config.ts';
 
 /** One value or a non-empty list of them, always a list once parsed. */
 const oneOrMany = <T extends z.ZodType>(item: T) =>
@@ -96,6 +97,8 @@ export const ConfigSchema = z.strictObject({
     })
     .optional(),
   tracker: z.string().min(1).optional(),
+  /** A model that grades each reply against a rubric (issue 45): its metric `judge` joins the scorer's. */
+  judge: JudgeConfigSchema.optional(),
   weighted_score: z.strictObject({ weights: z.record(z.string(), z.number()) }).optional(),
   errors: z
     .strictObject({

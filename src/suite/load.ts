@@ -17,6 +17,9 @@ import type { SuiteDefinition } from './define.ts';
 import { CONFIG_NAME, type Discovery } from './discover.ts';
 import { importModule } from './import-module.ts';
 import type { TrackerDefinition } from '../trackers/types.ts';
+import { JudgeScorer } from '../scorers/judge.ts';
+import type { Contender } from '../core/matrix.ts';
+import { judgeContender, lineupJudge } from './judge.ts';
 
 /** Trackers a lineup may configure with a section of their own. */
 export const TRACKER_SECTIONS = ['local', 'logfire', 'braintrust'];
@@ -31,6 +34,8 @@ export interface LoadedSuite {
   config: SuiteConfig;
   adapter: Adapter;
   scorer: Scorer;
+  /** The judge models the scorer may call (the lineup's `judge:`, a helper's JudgeScorer), by id as named. */
+  judges: Map<string, Contender>;
   registry: ProviderRegistry;
   casesGlob: string;
   envFiles: string[];
@@ -167,7 +172,7 @@ export async function loadSuite(discovery: Discovery): Promise<LoadedSuite> {
   const adapter =
     helper.adapter ??
     (code.adapter ? instantiate<Adapter>(configFile, 'adapter', code.adapter, modules) : undefined);
-  const scorer =
+  const own =
     helper.scorer ??
     (code.scorer ? instantiate<Scorer>(configFile, 'scorer', code.scorer, modules) : undefined);
   if (!adapter)
@@ -176,8 +181,29 @@ export async function loadSuite(discovery: Discovery): Promise<LoadedSuite> {
       'adapter',
       'required: neither the helper nor the lineup names an adapter',
     );
+  const judge = lineupJudge(config, registry);
+  // The lineup's judge joins the helper's scorer, or is the scorer when the helper has none.
+  const scorer = judge
+    ? new JudgeScorer({
+        models: judge.spec.models,
+        rubric: judge.spec.rubric,
+        scale: config.values.judge!.scale,
+        reference: judge.spec.reference,
+        samples: judge.spec.samples,
+        ...(own ? { inner: own } : {}),
+      })
+    : own;
   if (!scorer)
-    throw new ConfigError(configFile, 'scorer', 'required: neither the helper nor the lineup names a scorer');
+    throw new ConfigError(
+      configFile,
+      'scorer',
+      'required: neither the helper nor the lineup names a scorer (nor a judge:)',
+    );
+  const judges = judge?.contenders ?? new Map<string, Contender>();
+  // A helper's own JudgeScorer names its models in code: each must be one the lineup can reach.
+  if (scorer instanceof JudgeScorer && !judge)
+    for (const id of scorer.options.models)
+      judges.set(id, judgeContender(config, registry, id, 'JudgeScorer.models'));
   if (!(adapter instanceof Adapter) && typeof (adapter as Partial<Adapter>).call !== 'function') {
     throw new ConfigError(configFile, 'adapter', 'has no call(case, model) method');
   }
@@ -193,6 +219,7 @@ export async function loadSuite(discovery: Discovery): Promise<LoadedSuite> {
     config,
     adapter,
     scorer,
+    judges,
     registry,
     casesGlob: helper.cases ?? DEFAULT_CASES_GLOB,
     envFiles: helper.envFiles ?? [],

@@ -46,6 +46,17 @@ describe('the rooms rule', () => {
     ['src/core', "import OpenAI from 'openai';", "may not import 'openai'"],
     ['src/core', "export { runPlanned } from '../session/run.ts';", 'from src/session'],
     ['src/core', "export const load = () => import('node:fs');", "may not import 'node:fs'"],
+    [
+      'src/judge',
+      "import { loadSuite } from '../suite/load.ts';",
+      'src/judge may not import values from src/suite',
+    ],
+    ['src/judge', "import { readFileSync } from 'node:fs';", "may not import 'node:fs'"],
+    [
+      'src/core',
+      "import { parseVerdict } from '../judge/verdict.ts';",
+      'src/core may not import values from src/judge',
+    ],
     ['workflows', "import { readFileSync } from 'node:fs';", "may not import 'node:fs'"],
     [
       'workflows',
@@ -112,6 +123,10 @@ describe('the rooms rule', () => {
     ['workflows', "import type { PoolInput } from '../activities/run-cases.ts';"],
     ['src/report', "import { createHash } from 'node:crypto';\nexport const y = createHash;"],
     ['src/session', "import { Runs } from '../client/runs.ts';\nexport const y = Runs;"],
+    [
+      'src/judge',
+      "import { z } from 'zod';\nimport { meanSkippingNull } from '../core/aggregate.ts';\nexport const y = [z, meanSkippingNull];",
+    ],
   ])('%s: %s passes', async (room, code) => {
     const messages = await lint(room, `${code}\nexport const keep = 1;\n`);
     expect(messages.filter((m) => m.startsWith('rooms/'))).toEqual([]);
