@@ -4,6 +4,7 @@ import type { Case, Reply, Score } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import { transportErrorResult } from '../src/core/outcomes.ts';
 import { SCORER_FAILED } from '../src/core/rescore.ts';
+import { JudgeFailed } from '../src/scorers/judge.ts';
 import { capReply, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
@@ -297,7 +298,10 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
           },
         };
       }
-      return finish({ status: 'error', error: `${SCORER_FAILED}${message(error)}`, usage, ...text });
+      // A verdict no judge gave readably is the judge's failure, counted apart: not a throw of the suite's scorer,
+      // which pauses the run after three.
+      const error_ = error instanceof JudgeFailed ? message(error) : `${SCORER_FAILED}${message(error)}`;
+      return finish({ status: 'error', error: error_, usage, ...text });
     }
   };
 }

@@ -212,6 +212,7 @@ describe('the pause after the scorer throws on replies', () => {
     ['the scorer failed: boom', true],
     ['HTTP 400: bad request', false],
     ['the adapter failed: the scorer failed: nested', false],
+    ['judge failure: toy/judge: the judge reply holds no JSON object', false],
   ])('a result whose error is %j is the scorer’s: %s', (error, scorer) => {
     const result = {
       ...transportErrorResult('e', 'd/c', error, '2026-01-01T00:00:00Z', '2026-01-01T00:00:01Z'),
