@@ -115,7 +115,7 @@ describe('the installed package', () => {
     expect(init.code, init.stderr).toBe(0);
     const compare = await sh('npx', ['llm-evals', 'compare', '--no-open'], first);
     expect(compare.code, compare.stderr).toBe(0);
-    expect(compare.stdout).toMatch(/best and best value fake\/careful/);
+    expect(compare.stdout).toMatch(/best (and best value )?fake\/careful, 100\.0% score/);
     const results = join(first, 'evals', 'results');
     expect(readdirSync(results).filter((f) => f.endsWith('.json'))).toHaveLength(1);
   }, 300_000);
@@ -187,7 +187,7 @@ describe.each(otherNodes)('the installed package on the Node in %s', (bin) => {
     expect((await sh('npx', ['llm-evals', 'init'], dir, 300_000, path)).code).toBe(0);
     const compare = await sh('npx', ['llm-evals', 'compare', '--no-open'], dir, 300_000, path);
     expect(compare.code, compare.stderr).toBe(0);
-    expect(compare.stdout).toMatch(/best and best value fake\/careful/);
+    expect(compare.stdout).toMatch(/best (and best value )?fake\/careful, 100\.0% score/);
   }, 600_000);
 });
 
