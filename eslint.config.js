@@ -22,8 +22,17 @@ const io = [
 /** Leaves everyone may use. */
 const leaves = ['src/dirs.ts', 'src/errors.ts', 'src/package-root.ts', 'src/tcp-probe.ts', 'src/timing.ts'];
 /** The library: what a suite is made of, with no notion of how a run is driven. */
-const library = ['src/api', 'src/api/types.ts', 'src/suite', 'src/providers', 'src/scorers', 'src/trackers'];
-const pure = ['src/core', 'src/api/types.ts'];
+const library = [
+  'src/api',
+  'src/api/types.ts',
+  'src/suite',
+  'src/providers',
+  'src/scorers',
+  'src/trackers',
+  'src/agent',
+];
+/** The pure rooms: sandbox-safe, no I/O (src/agent/core is the agent's pure core, beside src/core). */
+const pure = ['src/core', 'src/api/types.ts', 'src/agent/core'];
 const engine = ['workflows', 'activities'];
 const everything = [
   ...leaves,
@@ -55,6 +64,11 @@ const rooms = {
     values: ['src/api/types.ts'],
     packages: { allow: ['zod'] },
     why: 'the pure core runs in the workflow sandbox: no I/O, values only from itself and the shared schemas',
+  },
+  'src/agent/core': {
+    values: ['src/core', 'src/api/types.ts'],
+    packages: { allow: ['zod'] },
+    why: "the agent's core is pure like src/core: trajectories in, verdicts out, no I/O",
   },
   'src/api/types.ts': {
     values: [],

@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  */
 const UNIT = [
   'test/core/**/*.test.ts',
+  'test/agent/**/*.test.ts',
   'test/gate/**/*.test.ts',
   'test/lint/**/*.test.ts',
   'test/scorers/**/*.test.ts',
