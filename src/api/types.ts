@@ -11,7 +11,10 @@ export interface Case {
   key: string;
   dataset: string;
   variant: string;
+  /** The text of `input.txt`, or of `input.json` for a conversation. */
   input: string;
+  /** A conversation's messages, from `input.json` (`{ "messages": [...] }`). */
+  messages?: Message[];
   expected: Json;
   /** The folder holding `input.txt`. */
   path: string;
