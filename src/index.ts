@@ -3,15 +3,40 @@ export type {
   CatalogEntry,
   CompletionRequest,
   Json,
+  Message,
   Metric,
   Model,
+  ModelRequest,
   ModelSettings,
   Provider,
   ProviderResponse,
   Reply,
   Score,
+  ToolCallMade,
+  ToolChoice,
+  ToolDefinition,
   Usage,
 } from './api/types.ts';
+export {
+  MAX_STEPS,
+  runAgent,
+  type AgentOptions,
+  type AgentReply,
+  type AgentStep,
+  type AgentTool,
+  type StepStatus,
+  type ToolRun,
+  type ToolRunStatus,
+} from './agent/run-agent.ts';
+export {
+  matchTrajectory,
+  type ArgumentMode,
+  type CallStatus,
+  type CallVerdict,
+  type MatchMode,
+  type ToolCall,
+  type TrajectoryVerdict,
+} from './agent/core/trajectory.ts';
 export { Adapter } from './api/adapter.ts';
 export { Scorer } from './api/scorer.ts';
 export {
