@@ -65,6 +65,7 @@ export {
   type FieldScore,
   type FieldVerdict,
 } from './scorers/field-scorer.ts';
+export { TrajectoryScorer, type TrajectoryOptions } from './scorers/trajectory-scorer.ts';
 export { defineSuite, type SuiteDefinition } from './suite/define.ts';
 export type { Contender, Experiment } from './core/matrix.ts';
 export type { Plan } from './core/plan.ts';
