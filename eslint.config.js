@@ -22,9 +22,17 @@ const io = [
 /** Leaves everyone may use. */
 const leaves = ['src/dirs.ts', 'src/errors.ts', 'src/package-root.ts', 'src/tcp-probe.ts', 'src/timing.ts'];
 /** The library: what a suite is made of, with no notion of how a run is driven. */
-const library = ['src/api', 'src/api/types.ts', 'src/suite', 'src/providers', 'src/scorers', 'src/trackers'];
-/** Pure and sandbox-safe: the core, the shared schemas, the judge's rules. */
-const pure = ['src/core', 'src/api/types.ts', 'src/judge'];
+const library = [
+  'src/api',
+  'src/api/types.ts',
+  'src/suite',
+  'src/providers',
+  'src/scorers',
+  'src/trackers',
+  'src/agent',
+];
+/** Pure and sandbox-safe: the core, the shared schemas, the judge's rules, the agent's core. */
+const pure = ['src/core', 'src/api/types.ts', 'src/judge', 'src/agent/core'];
 const engine = ['workflows', 'activities'];
 const everything = [
   ...leaves,
@@ -61,6 +69,11 @@ const rooms = {
     values: ['src/core', 'src/api/types.ts'],
     packages: { allow: ['zod'] },
     why: "the judge's rules are pure like the core: no I/O, values only from the core and the shared schemas",
+  },
+  'src/agent/core': {
+    values: ['src/core', 'src/api/types.ts'],
+    packages: { allow: ['zod'] },
+    why: "the agent's core is pure like src/core: trajectories in, verdicts out, no I/O",
   },
   'src/api/types.ts': {
     values: [],

@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
  */
 const UNIT = [
   'test/core/**/*.test.ts',
+  'test/agent/**/*.test.ts',
   'test/gate/**/*.test.ts',
   'test/judge/**/*.test.ts',
   'test/lint/**/*.test.ts',
@@ -16,7 +17,7 @@ const UNIT = [
   'test/commands/**/*.test.ts',
   'test/activities/**/*.test.ts',
   'test/report/{breakdown,failed-replies,format,html,judge-line,leaderboard,progress,silence-line,standings,table-fit,table-size,text-width,value-chart,weights-table}.test.ts',
-  'test/providers/{catalog-cache,chat-completions,registry}.test.ts',
+  'test/providers/{catalog-cache,chat-completions,registry,tool-wire}.test.ts',
   'test/trackers/{braintrust,check,from-snapshot,local,otlp-target,otlp,select,send}.test.ts',
   'test/temporal/zip.test.ts',
   'test/client/{tls-probe,unavailable}.test.ts',

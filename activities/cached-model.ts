@@ -1,4 +1,5 @@
-import type { CompletionRequest, Model, Provider, ProviderResponse } from '../src/api/types.ts';
+import { completionRequestOf } from '../src/api/conversation.ts';
+import type { CompletionRequest, Model, ModelRequest, Provider, ProviderResponse } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import type { CacheMode } from '../src/core/plan.ts';
 import { addUsage, type CaseResult } from '../src/core/results.ts';
@@ -81,7 +82,9 @@ export function cachedModel(
   if (!cache) return gated;
   return {
     ...gated,
-    complete: async (request: CompletionRequest): Promise<ProviderResponse> => {
+    complete: async (asked: ModelRequest): Promise<ProviderResponse> => {
+      // Keyed by the request as the provider gets it: the whole conversation and its tools are part of the key.
+      const request = completionRequestOf(asked);
       const mode = (await cache.modeOf(runId).catch(() => undefined)) ?? 'refresh';
       const key = replyKeyOf(gated, contender, provider, request);
       if (mode !== 'refresh') {

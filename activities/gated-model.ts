@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Context } from '@temporalio/activity';
-import type { CompletionRequest, Model, Provider, ProviderResponse, Usage } from '../src/api/types.ts';
+import { completionRequestOf } from '../src/api/conversation.ts';
+import type {
+  CompletionRequest,
+  Model,
+  ModelRequest,
+  Provider,
+  ProviderResponse,
+  Usage,
+} from '../src/api/types.ts';
 import type { Failure, GateState, SlotAnswer, SlotRequest } from '../src/core/coordinator.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import type { MissingKey } from '../src/core/missing-key.ts';
@@ -136,7 +144,7 @@ export function gatedModel(
     name: contender.model,
     provider: contender.provider,
     ...settings,
-    complete: (request: CompletionRequest): Promise<ProviderResponse> =>
+    complete: (asked: ModelRequest): Promise<ProviderResponse> =>
       // A traced run shows each call, and the gate's wait before it, under its pool's activity.
       traced(`call ${contender.id}`, { provider: contender.provider, model: contender.id }, async (span) => {
         // Before the gate: a call this worker cannot make takes no slot and no place in flight.
@@ -149,7 +157,7 @@ export function gatedModel(
         const holder = await traced('gate', { vendor, limits: contender.limits.join(' ') }, waitForSlot);
         let response: ProviderResponse;
         try {
-          response = await call(request);
+          response = await call(completionRequestOf(asked));
         } finally {
           // The place in flight goes back as soon as the call ends, before its back-off or the adapter's parsing.
           if (holder) await gate.endCall(runId, holder);

@@ -1,6 +1,8 @@
 import { estimateReplyTokens, estimateRequestTokens } from '../core/estimate.ts';
 import { Adapter } from './adapter.ts';
+import { completionRequestOf } from './conversation.ts';
 import type {
+  ModelRequest,
   Case,
   CatalogEntry,
   CompletionRequest,
@@ -137,7 +139,8 @@ export class FakeModel implements Model {
     Object.assign(this, settings);
   }
 
-  complete(request: CompletionRequest): Promise<ProviderResponse> {
+  complete(asked: ModelRequest): Promise<ProviderResponse> {
+    const request = completionRequestOf(asked);
     this.requests.push(request);
     try {
       const text = answer(this.script, this.id, this.requests.length, request);

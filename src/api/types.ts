@@ -11,7 +11,10 @@ export interface Case {
   key: string;
   dataset: string;
   variant: string;
+  /** The text of `input.txt`, or of `input.json` for a conversation. */
   input: string;
+  /** A conversation's messages, from `input.json` (`{ "messages": [...] }`). */
+  messages?: Message[];
   expected: Json;
   /** The folder holding `input.txt`. */
   path: string;
@@ -27,9 +30,44 @@ export const UsageSchema = z.object({
 /** Tokens and dollars of one or more calls; `null` means the provider did not say. */
 export type Usage = z.infer<typeof UsageSchema>;
 
+/** A tool call as a model makes it: the model's id for the call, the tool's name and the arguments it passed. */
+export const ToolCallMadeSchema = z.strictObject({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  /** The model's argument text when it is not a JSON object (the arguments are then `{}`). */
+  argumentsText: z.string().optional(),
+});
+/** A tool call as a model makes it: the model's id for the call, the tool's name and the arguments it passed. */
+export type ToolCallMade = z.infer<typeof ToolCallMadeSchema>;
+
+/** The roles of a conversation's messages. */
+export const MESSAGE_ROLES = ['system', 'user', 'assistant', 'tool'] as const;
+/** One message of a conversation: its role and text, an assistant's tool calls, or the call a tool result answers. */
+export const MessageSchema = z.strictObject({
+  role: z.enum(MESSAGE_ROLES),
+  content: z.string().optional(),
+  toolCalls: z.array(ToolCallMadeSchema).optional(),
+  toolCallId: z.string().optional(),
+});
+/** One message of a conversation: its role and text, an assistant's tool calls, or the call a tool result answers. */
+export type Message = z.infer<typeof MessageSchema>;
+
+/** A tool the model may call, OpenAI-style: its name, what it does, and its arguments' JSON schema. */
+export interface ToolDefinition {
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Whether the model may, must not or must call a tool, or which one it must call. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
 /** What a provider returns for one completion. */
 export interface ProviderResponse {
   text: string;
+  /** The tools the model asks to call, in its order (absent when it calls none). */
+  toolCalls?: ToolCallMade[];
   usage: Usage;
   raw?: unknown;
   /** `true` when the provider stopped the reply at its token limit (`finish_reason: length`), so the text is cut. */
@@ -66,9 +104,17 @@ export interface Score {
 /** One completion request as the adapter builds it. */
 export interface CompletionRequest {
   system?: string;
+  /** The user's text; in a conversation, its last user message's (providers that speak chat send `messages`). */
   user: string;
+  /** A conversation, sent after `system` in place of `user` by providers that speak chat. */
+  messages?: Message[];
+  tools?: ToolDefinition[];
+  toolChoice?: ToolChoice;
   json?: boolean;
 }
+
+/** What an adapter asks of a model: a completion request, or a conversation (`messages`) with no `user`. */
+export type ModelRequest = Omit<CompletionRequest, 'user'> & { user?: string };
 
 /** The contender's settings as a provider sees them; `undefined` means send nothing. */
 export interface ModelSettings {
@@ -86,7 +132,7 @@ export interface Model extends ModelSettings {
   /** What the provider is asked for (OpenRouter's id, or a direct provider's own model name). */
   name: string;
   provider: string;
-  complete(request: CompletionRequest): Promise<ProviderResponse>;
+  complete(request: ModelRequest): Promise<ProviderResponse>;
 }
 
 /** A model as a provider's catalog lists it, with per-token prices in dollars when known. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { UsageSchema } from '../api/types.ts';
+import { ToolCallMadeSchema, UsageSchema } from '../api/types.ts';
 import { defaultCacheRoot } from '../dirs.ts';
 
 /** The reply cache's folder: `LLM_EVALS_CACHE_DIR`, else `$XDG_CACHE_HOME/llm-evals/replies` (`~/.cache/…`). */
@@ -21,6 +21,7 @@ export const ReplyEntrySchema = z.object({
     text: z.string(),
     usage: UsageSchema,
     truncated: z.boolean().optional(),
+    toolCalls: z.array(ToolCallMadeSchema).optional(),
     raw: z.unknown().optional(),
   }),
   /** Seconds the call took when it was paid for. */

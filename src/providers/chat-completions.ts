@@ -13,6 +13,7 @@ import type {
   Usage,
 } from '../api/types.ts';
 import { ProviderError } from './errors.ts';
+import { toolCallsOf, toolFields, wireMessages } from './tool-wire.ts';
 import { errorInBody, toProviderError, type FailedCall } from './provider-failure.ts';
 
 /** The two parts of the `openai` package a provider uses. */
@@ -92,10 +93,10 @@ export function chatBody(
   request: CompletionRequest,
   config: Pick<ChatCompletionsConfig, 'effortParams' | 'extraParams'>,
 ): ChatCompletionCreateParamsNonStreaming {
-  const system = request.system ? [{ role: 'system' as const, content: request.system }] : [];
   return {
     model: model.name,
-    messages: [...system, { role: 'user', content: request.user }],
+    messages: wireMessages(request),
+    ...toolFields(request),
     ...(model.temperature !== undefined ? { temperature: model.temperature } : {}),
     ...(model.maxTokens !== undefined ? { max_tokens: model.maxTokens } : {}),
     ...(model.seed !== undefined ? { seed: model.seed } : {}),
@@ -171,8 +172,10 @@ export class ChatCompletionsProvider implements Provider {
     if (usage.costUsd === null && usage.inputTokens !== null)
       usage = priceUsage(usage, await this.prices(model));
     const truncated = cutAtLimit(choice);
+    const toolCalls = toolCallsOf(choice.message);
     return {
       text: choice.message?.content ?? '',
+      ...(toolCalls.length ? { toolCalls } : {}),
       usage,
       raw: completion,
       ...(truncated ? { truncated } : {}),

@@ -1,5 +1,6 @@
 import type { Adapter } from '../api/adapter.ts';
-import type { CompletionRequest, Provider, ProviderResponse } from '../api/types.ts';
+import { completionRequestOf } from '../api/conversation.ts';
+import type { CompletionRequest, ModelRequest, Provider, ProviderResponse } from '../api/types.ts';
 import { estimateRequestTokens, expectedReplyTokens, type Estimate } from '../core/estimate.ts';
 import type { Contender } from '../core/matrix.ts';
 import { readCatalogs } from '../providers/catalog-check.ts';
@@ -24,8 +25,8 @@ export async function sampleRequest(
     id: 'estimate/sample',
     name: 'sample',
     provider: 'estimate',
-    complete(request: CompletionRequest): Promise<ProviderResponse> {
-      first ??= request;
+    complete(request: ModelRequest): Promise<ProviderResponse> {
+      first ??= completionRequestOf(request);
       return Promise.resolve({ text: '', usage: { inputTokens: null, outputTokens: null, costUsd: null } });
     },
   };

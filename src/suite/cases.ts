@@ -2,7 +2,8 @@ import { hash as digestOf } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, posix, relative, sep } from 'node:path';
 import { globSync } from 'tinyglobby';
-import type { Case, Json } from '../api/types.ts';
+import type { Case, Json, Message } from '../api/types.ts';
+import { checkExpectedToolCalls, readConversation } from './conversation.ts';
 
 /** The default glob for cases, relative to the suite's root. */
 export const DEFAULT_CASES_GLOB = 'datasets/*/cases/**/input.txt';
@@ -63,7 +64,14 @@ export function* eachCase(
   // such a suite. The expected files tell a case folder whose input.txt is missing, which would else be left out.
   const folders = posix.basename(glob) === 'input.txt' ? posix.dirname(glob) : '';
   const metadataGlob = folders ? posix.join(folders, 'metadata.json') : '';
-  const found = globSync(folders ? [glob, metadataGlob, posix.join(folders, 'expected.json')] : [glob], {
+  // A conversation's input.json stands where an input.txt would.
+  const patterns = [
+    glob,
+    metadataGlob,
+    posix.join(folders, 'expected.json'),
+    posix.join(folders, 'input.json'),
+  ];
+  const found = globSync(folders ? patterns : [glob], {
     cwd: root,
     absolute: false,
     dot: false,
@@ -74,11 +82,22 @@ export function* eachCase(
   const names = new Map<string, string>();
   const named = (name: string) => names.get(name) ?? (names.set(name, name), name);
   const inputs: string[] = [];
+  const conversations = new Set<string>();
   for (const rel of found) {
     if (!folders) inputs.push(rel);
     else if (rel.endsWith('/metadata.json')) withMetadata.add(posix.dirname(rel));
     else if (rel.endsWith('/expected.json')) withExpected.add(posix.dirname(rel));
+    else if (rel.endsWith('/input.json')) conversations.add(posix.dirname(rel));
     else inputs.push(rel);
+  }
+  const withText = conversations.size ? new Set(inputs.map((rel) => posix.dirname(rel))) : conversations;
+  for (const folder of conversations) {
+    if (withText.has(folder))
+      problems.push({
+        file: join(root, folder),
+        problem: 'a case folder with both input.txt and input.json',
+      });
+    else inputs.push(posix.join(folder, 'input.json'));
   }
   inputs.sort();
   for (const rel of inputs) {
@@ -86,8 +105,12 @@ export function* eachCase(
     const folder = dirname(inputFile);
     const input = readFileSync(inputFile, 'utf8');
     const before = problems.length;
-    if (input.trim() === '') problems.push({ file: inputFile, problem: 'empty input' });
-    const expected = readJson(folder + sep + 'expected.json', false, problems);
+    let messages: Message[] | undefined;
+    if (rel.endsWith('.json')) messages = readConversation(inputFile, input, problems);
+    else if (input.trim() === '') problems.push({ file: inputFile, problem: 'empty input' });
+    const expectedFile = folder + sep + 'expected.json';
+    const expected = readJson(expectedFile, false, problems);
+    checkExpectedToolCalls(expectedFile, expected, problems);
     const metadataFile = folder + sep + 'metadata.json';
     const at = folders ? posix.dirname(rel) : '';
     withExpected.delete(at);
@@ -114,6 +137,7 @@ export function* eachCase(
       ...place,
       key: `${place.dataset}/${place.id}`,
       input,
+      ...(messages ? { messages } : {}),
       expected: expected!,
       path: folder,
       metadata: metadata as Record<string, Json>,

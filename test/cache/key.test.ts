@@ -46,6 +46,21 @@ describe('replyKey', () => {
     ['another system message', { request: { ...BASE.request, system: 'Echo.' } }],
     ['no JSON mode', { request: { ...BASE.request, json: false } }],
     ['tools sent', { request: { ...BASE.request, tools: [{ name: 'lookup' }] } }],
+    ['a conversation', { request: { ...BASE.request, messages: [{ role: 'user', content: 'hi' }] } }],
+    [
+      'a tool result further in the conversation',
+      {
+        request: {
+          ...BASE.request,
+          messages: [
+            { role: 'user', content: 'hi' },
+            { role: 'assistant', toolCalls: [{ id: 'c1', name: 'lookup', arguments: {} }] },
+            { role: 'tool', content: '18', toolCallId: 'c1' },
+          ],
+        },
+      },
+    ],
+    ['a tool choice', { request: { ...BASE.request, toolChoice: 'required' } }],
     ['repeat 1', { repeat: 1 }],
     ['repeat 2', { repeat: 2 }],
   ])('changes with %s', (_, change) => {

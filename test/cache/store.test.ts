@@ -65,6 +65,14 @@ describe('ReplyStore', () => {
     expect(await s.get(key(1))).toEqual(entry(key(1)));
   });
 
+  it("keeps a reply's tool calls, so a cached agent step calls the same tools", async () => {
+    const s = store();
+    const toolCalls = [{ id: 'c1', name: 'lookup', arguments: { city: 'Paris' } }];
+    const kept = { ...entry(key(3)), response: { ...entry(key(3)).response, toolCalls } };
+    await s.put(kept);
+    expect((await s.get(key(3)))?.response.toolCalls).toEqual(toolCalls);
+  });
+
   it('never shows a reader a torn entry while writers replace it', async () => {
     const s = store();
     const texts = ['a', 'b', 'c', 'd'];

@@ -78,6 +78,40 @@ describe.concurrent('checks before any call', () => {
     },
   );
 
+  // Issue 46: a conversation case (input.json) or expected tool calls that are not what the API reads are refused
+  // before any call, naming file and key.
+  it.for([
+    [
+      'input.json',
+      '{ "messages": [{ "role": "bot", "content": "hi" }] }\n',
+      'messages[0].role',
+      'unknown role "bot"',
+    ],
+    ['input.json', '{ "turns": [] }\n', 'messages', 'missing'],
+    ['expected.json', '{ "tool_calls": [{ "name": "f" }] }\n', 'tool_calls[0].arguments', 'got nothing'],
+  ])('compare refuses a bad %s (%s), calling nothing', async ([file, text, key, problem], { expect }) => {
+    const { url, server } = await listening();
+    const folder = 'evals/datasets/pets/cases/talk';
+    const cases = {
+      ...numberedCases(2),
+      [`${folder}/input.json`]: '{ "messages": [{ "role": "user", "content": "hi" }] }\n',
+      [`${folder}/expected.json`]: '{}\n',
+      [`${folder}/${file}`]: text!,
+    };
+    const project = providerSuite(dirs, `lan:\n  base_url: ${url}\n  models: [m]\n`, cases);
+    const run = await runCli(['compare', '--display', 'none'], {
+      cwd: project,
+      env: cliEnv(await warmCache(), {}),
+    });
+    const out = run.stdout + run.stderr;
+    expect(run.code, out).toBe(2);
+    expect(out).toContain(`${folder}/${file}`);
+    expect(out).toContain(key);
+    expect(out).toContain(problem);
+    expect(out).not.toMatch(STACK);
+    expect(server.of('m')).toHaveLength(0);
+  });
+
   it('names an endpoint that refuses connections, and --no-verify lets the run go on to fail it', async ({
     expect,
   }) => {

@@ -104,6 +104,15 @@ describe('the rooms rule', () => {
       "import { runPlanned } from '../src/session/run.ts';",
       'temporal may not import values from src/session',
     ],
+    ['src/agent/core', "import { readFileSync } from 'node:fs';", "src/agent/core may not import 'node:fs'"],
+    ['src/agent/core', "import { runAgent } from '../run-agent.ts';", 'may not import values from src/agent'],
+    ['src/agent/core', "import { loadSuite } from '../../suite/load.ts';", 'from src/suite'],
+    [
+      'src/agent',
+      "import { runPlanned } from '../session/run.ts';",
+      'src/agent may not import values from src/session',
+    ],
+    ['src/agent', "import { Client } from '@temporalio/client';", "may not import '@temporalio/client'"],
     ['src/nowhere', 'export const x = 1;', 'is in no room'],
   ])('%s: %s fails', async (room, code, expected) => {
     const messages = await lint(room, `${code}\nexport const keep = 1;\n`);
@@ -121,6 +130,15 @@ describe('the rooms rule', () => {
       "import { proxyActivities } from '@temporalio/workflow';\nimport { experimentsAtOnce } from '../src/core/run-order.ts';\nexport const y = [proxyActivities, experimentsAtOnce];",
     ],
     ['workflows', "import type { PoolInput } from '../activities/run-cases.ts';"],
+    [
+      'src/agent/core',
+      "import { z } from 'zod';\nimport { lnGamma } from '../../core/stats.ts';\nexport const y = [z, lnGamma];",
+    ],
+    [
+      'src/agent',
+      "import { matchTrajectory } from './core/trajectory.ts';\nimport { UsageSchema } from '../api/types.ts';\nexport const y = [matchTrajectory, UsageSchema];",
+    ],
+    ['src/core', "import type { ToolCall } from '../agent/core/trajectory.ts';"],
     ['src/report', "import { createHash } from 'node:crypto';\nexport const y = createHash;"],
     ['src/session', "import { Runs } from '../client/runs.ts';\nexport const y = Runs;"],
     [

@@ -213,6 +213,77 @@ describe('an OpenAI-compatible endpoint', () => {
     expect(call!.headers).not.toHaveProperty('authorization');
   });
 
+  it('sends a conversation and its tools, and reads the tool calls of the reply beside its text', async () => {
+    const reply: Answer = {
+      body: {
+        id: 'chatcmpl-tools',
+        object: 'chat.completion',
+        created: 0,
+        model: 'small',
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: 'call_1',
+                  type: 'function',
+                  function: { name: 'weather', arguments: '{"city":"Paris"}' },
+                },
+              ],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
+        usage: USAGE,
+      },
+    };
+    const { server, provider } = await endpoint([reply]);
+    const parameters = { type: 'object', properties: { city: { type: 'string' } } };
+    const response = await provider.complete(local('small'), {
+      system: 'use tools',
+      user: 'weather?',
+      messages: [
+        { role: 'user', content: 'weather?' },
+        { role: 'assistant', toolCalls: [{ id: 'call_0', name: 'weather', arguments: { city: 'Lyon' } }] },
+        { role: 'tool', content: '12', toolCallId: 'call_0' },
+      ],
+      tools: [{ name: 'weather', description: 'the weather in a city', parameters }],
+      toolChoice: 'auto',
+    });
+    expect(server.completions()[0]!.body).toMatchObject({
+      messages: [
+        { role: 'system', content: 'use tools' },
+        { role: 'user', content: 'weather?' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: 'call_0', type: 'function', function: { name: 'weather', arguments: '{"city":"Lyon"}' } },
+          ],
+        },
+        { role: 'tool', content: '12', tool_call_id: 'call_0' },
+      ],
+      tools: [
+        { type: 'function', function: { name: 'weather', description: 'the weather in a city', parameters } },
+      ],
+      tool_choice: 'auto',
+    });
+    expect(response.text).toBe('');
+    expect(response.toolCalls).toEqual([{ id: 'call_1', name: 'weather', arguments: { city: 'Paris' } }]);
+    expect(response.usage).toMatchObject({ inputTokens: 10, outputTokens: 4 });
+  });
+
+  it('sends no tool fields and reads no tool calls for a plain request', async () => {
+    const { server, provider } = await endpoint([completion('ok', USAGE)]);
+    const response = await provider.complete(local('small'), HI);
+    expect(server.completions()[0]!.body).not.toHaveProperty('tools');
+    expect(server.completions()[0]!.body).not.toHaveProperty('tool_choice');
+    expect(response).not.toHaveProperty('toolCalls');
+  });
+
   it('sends the key named by api_key_env', async () => {
     const { server, provider } = await endpoint([completion('ok')], {
       apiKeyEnv: 'LOCAL_KEY',

@@ -1,0 +1,120 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Snapshot } from '../../src/core/snapshot.ts';
+import { runCli } from '../helpers/cli.ts';
+import { warmCache } from '../helpers/fault-server.ts';
+import { TempDirs, writeTree } from '../helpers/suite-dir.ts';
+import { ChatServer, type Received } from '../providers/chat-server.ts';
+import { cliEnv, savedSnapshot } from '../providers/cli-suite.ts';
+
+const dirs = new TempDirs();
+const servers: ChatServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  dirs.removeAll();
+});
+
+/** The suite's code: an adapter that runs the agent loop over the case's conversation, scored by its trajectory. */
+const LIB = `
+import { Adapter, runAgent, TrajectoryScorer, type Case, type Model, type Reply } from 'llm-evals';
+export class AgentAdapter extends Adapter {
+  async call(kase: Case, model: Model): Promise<Reply> {
+    return runAgent(model, {
+      messages: kase.messages ?? [{ role: 'user', content: kase.input }],
+      maxSteps: 4,
+      tools: {
+        weather: { parameters: { type: 'object' }, run: (args) => ({ city: args.city, celsius: 18 }) },
+        book: { parameters: { type: 'object' }, run: () => 'booked' },
+      },
+    });
+  }
+}
+export class StrictTrajectory extends TrajectoryScorer {
+  constructor() {
+    super({ mode: 'strict' });
+  }
+}
+`;
+
+/** A chat-completions server speaking OpenAI's tool calls: weather, then book, then an answer; "loop" never answers. */
+function agentServer(request: Received) {
+  const body = request.body as { messages: { role: string; content?: string }[] };
+  const asked = body.messages.find((m) => m.role === 'user')?.content ?? '';
+  const results = body.messages.filter((m) => m.role === 'tool').length;
+  const toolCall = (name: string, args: object) => ({
+    id: `call_${results}`,
+    type: 'function',
+    function: { name, arguments: JSON.stringify(args) },
+  });
+  const message =
+    asked.includes('loop') || results === 0
+      ? { role: 'assistant', content: null, tool_calls: [toolCall('weather', { city: 'Paris' })] }
+      : results === 1
+        ? { role: 'assistant', content: null, tool_calls: [toolCall('book', { hotel: 'H1' })] }
+        : { role: 'assistant', content: '{"done": true}' };
+  return {
+    body: {
+      id: 'chatcmpl-agent',
+      object: 'chat.completion',
+      created: 0,
+      model: 'm',
+      choices: [{ index: 0, message, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 10, completion_tokens: 3 },
+    },
+  };
+}
+
+const conversation = (text: string) => JSON.stringify({ messages: [{ role: 'user', content: text }] });
+const WEATHER = { name: 'weather', arguments: { city: 'Paris' } };
+const BOOK = { name: 'book', arguments: { hotel: 'H1' } };
+
+describe('an agent suite through the real CLI', () => {
+  it('runs each case step by step against a tool-calling server, scores its trajectory, and replays from the cache', async () => {
+    const server = new ChatServer(agentServer);
+    servers.push(server);
+    const url = await server.start();
+    const cases = 'evals/datasets/trips/cases';
+    const project = writeTree(dirs.inRepo('agent-'), {
+      'lib/agent.ts': LIB,
+      'evals/.llm-evals.config.yml': [
+        'import: ./lib/agent.ts',
+        'adapter: AgentAdapter',
+        'scorer: StrictTrajectory',
+        'request_types: [prompt]',
+        `lan:\n  base_url: ${url}\n  models: [m]`,
+      ].join('\n'),
+      [`${cases}/right/input.json`]: conversation('Weather in Paris, then book.'),
+      [`${cases}/right/expected.json`]: JSON.stringify({ tool_calls: [WEATHER, BOOK] }),
+      [`${cases}/swapped/input.json`]: conversation('Book, then the weather.'),
+      [`${cases}/swapped/expected.json`]: JSON.stringify({ tool_calls: [BOOK, WEATHER] }),
+      [`${cases}/loops/input.json`]: conversation('loop forever'),
+      [`${cases}/loops/expected.json`]: JSON.stringify({ tool_calls: [WEATHER] }),
+    });
+    const env = cliEnv(await warmCache(), { LLM_EVALS_CACHE_DIR: dirs.os('llm-evals-replies-') });
+    const run = await runCli(['compare', '--display', 'none'], { cwd: project, env });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    // 3 steps for each finished case, 4 (maxSteps) for the one that loops.
+    expect(server.completions()).toHaveLength(3 + 3 + 4);
+    const { snapshot } = savedSnapshot(project);
+    const byCase = Object.fromEntries(snapshot.results.map((r) => [r.caseKey, r]));
+    expect(byCase['trips/right']!.metrics).toMatchObject({ score: 1, tool_f1: 1, order_ok: 1, steps: 3 });
+    expect(byCase['trips/swapped']!.metrics).toMatchObject({ score: 0, tool_f1: 1, order_ok: 0, steps: 3 });
+    expect(byCase['trips/loops']!.error).toMatch(/^max_steps: /);
+    expect(byCase['trips/loops']!.metrics).toMatchObject({ score: 0, steps: 4, tool_recall: 1 });
+
+    // The same suite again: every step of every case comes from the reply cache, keyed by the conversation so far.
+    const again = await runCli(['compare', '--display', 'none'], { cwd: project, env });
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(server.completions()).toHaveLength(10);
+    // …and the replayed steps kept their tool calls: the trajectories score the same.
+    const dir = join(project, 'evals/results');
+    const saved = readdirSync(dir).filter((f) => f.endsWith('.json'));
+    expect(saved).toHaveLength(2);
+    for (const file of saved) {
+      const { results } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Snapshot;
+      const metrics = Object.fromEntries(results.map((r) => [r.caseKey, r.metrics]));
+      expect(metrics).toEqual(Object.fromEntries(snapshot.results.map((r) => [r.caseKey, r.metrics])));
+    }
+  });
+});
