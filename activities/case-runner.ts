@@ -86,6 +86,19 @@ export function missingTeller(gate: GateClient): (runId: string, missing: Missin
   };
 }
 
+/** A call failure worth retrying, as the case's outcome: its delay, error, when it failed, and the tries so far. */
+function retryOf(failure: TransportError, attempts: number): CaseOutcome {
+  const { delay } = failure.verdict;
+  return {
+    retry: {
+      ...(delay !== undefined ? { delay } : {}),
+      error: failure.message,
+      failedAt: failure.failedAt,
+      attempts,
+    },
+  };
+}
+
 /** What this worker lacks to call `contender` at all (its provider, or the provider's key), if anything. */
 export function cannotCall(
   deps: Pick<CaseDeps, 'registry' | 'env'>,
@@ -153,15 +166,14 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
         error: `case ${task.caseKey} changed on disk since the run was planned`,
       });
     }
-    const provider = deps.registry.get(task.contender.provider);
-    // A worker whose config lacks the run's endpoint (or whose helper lacks the provider) makes no call: the case
-    // waits, as for a missing key, for a worker that knows it.
-    if (!provider) {
-      await tellMissing(task, { provider: task.contender.provider, contender: task.contender.id });
-      return {
-        declined: cannotCallNote({ provider: task.contender.provider, contender: task.contender.id }),
-      };
+    // A worker whose config lacks the run's endpoint (or whose helper lacks the provider), or the provider's key, makes
+    // no call: the case goes back for a worker that can (the pools' own check, made before they lease, for a retry).
+    const missing = cannotCall(deps, task.contender);
+    if (missing) {
+      await tellMissing(task, missing);
+      return { declined: cannotCallNote(missing) };
     }
+    const provider = deps.registry.get(task.contender.provider)!;
     // Paused means no case advances, not even one the reply cache would answer without a call (which asks no slot).
     const control = await deps.gate.control?.(task.runId);
     if (control) return { deferred: control };
@@ -187,14 +199,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
     if (failure instanceof TransportError) {
       if (!failure.verdict.retry)
         return finish({ status: 'error', error: `${failure.message} (${failure.verdict.reason})` });
-      return {
-        retry: {
-          ...(failure.verdict.delay !== undefined ? { delay: failure.verdict.delay } : {}),
-          error: failure.message,
-          failedAt: failure.failedAt,
-          attempts,
-        },
-      };
+      return retryOf(failure, attempts);
     }
     if (!reply) return finish({ status: 'error', error: `the adapter failed: ${message(failure)}` });
     const usage = reply.usage ?? log.usage;
@@ -288,16 +293,7 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
     } catch (error) {
       // The judge's gate said pause or stop, or this worker lacks its key: the case waits, its answer in the cache.
       if (judgeLog.control) return { deferred: judgeLog.control };
-      if (error instanceof TransportError && error.verdict.retry) {
-        return {
-          retry: {
-            ...(error.verdict.delay !== undefined ? { delay: error.verdict.delay } : {}),
-            error: error.message,
-            failedAt: error.failedAt,
-            attempts,
-          },
-        };
-      }
+      if (error instanceof TransportError && error.verdict.retry) return retryOf(error, attempts);
       // A verdict no judge gave readably is the judge's failure, counted apart: not a throw of the suite's scorer,
       // which pauses the run after three.
       const error_ = error instanceof JudgeFailed ? message(error) : `${SCORER_FAILED}${message(error)}`;
