@@ -16,7 +16,7 @@ import {
   type BatchPolling,
 } from '../src/core/batch.ts';
 import type { BatchWait } from '../src/core/progress.ts';
-import type { ExperimentInput } from './experiment.ts';
+import type { ExperimentInput } from '../src/core/run-input.ts';
 
 /** Collecting a round's requests, sending them, and reading the replies: activities that heartbeat while they work. */
 const { submitBatch, receiveBatch, cancelBatch } = proxyActivities<Activities>({

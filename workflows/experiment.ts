@@ -26,30 +26,11 @@ import {
   type ExperimentState,
   type RetryJob,
 } from '../src/core/experiment-state.ts';
-import type { BatchPolling } from '../src/core/batch.ts';
-import type { Contender } from '../src/core/matrix.ts';
-import type { ExperimentCases } from '../src/core/run-input.ts';
+import type { ExperimentInput } from '../src/core/run-input.ts';
 import type { BatchWait } from '../src/core/progress.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
 import { batchRounds } from './batch-rounds.ts';
 import { exchangeUpdate, experimentProgressQuery, retryUpdate } from './messages.ts';
-
-/**
- * One experiment: a contender over one dataset's `total` cases, which its pools find in the run's plan (`plan`),
- * `parallelism` calls in flight. Experiments started before the plan store list their cases, `[key, hash]` each.
- */
-export interface ExperimentInput {
-  runId: string;
-  experimentId: string;
-  dataset: string;
-  contender: Contender;
-  total?: number;
-  plan?: ExperimentCases;
-  cases?: [key: string, hash: string][];
-  parallelism: number;
-  /** `--batch`: the calls go out as the provider's batches before the pool runs; absent in other runs. */
-  batch?: BatchPolling;
-}
 
 /** How the experiment ended: its counts, and `stopped` when the gate stopped the run before every case was done. */
 export interface ExperimentSummary {

@@ -1,5 +1,3 @@
-import type { GateState } from './coordinator.ts';
-
 // A worker that cannot call a contender — it lacks the provider's key, or knows no provider of that name (the run was
 // planned from a config with an endpoint this worker's config lacks) — leaves its cases to wait rather than fail
 // them, and tells the run's gate so (the gate's `cannotCall` signal), again while it sends cases back, so that
@@ -27,7 +25,12 @@ export function lacking(missing: MissingKey): string {
  * Keeps a worker's word that it cannot call a contender, told at `now`, for `seconds` (mutates `gate`); words that
  * lapsed go, so the state stays as small as the contenders still waiting.
  */
-export function noteCannotCall(gate: GateState, missing: MissingKey, now: number, seconds: number): void {
+export function noteCannotCall(
+  gate: { cannotCall?: CannotCall },
+  missing: MissingKey,
+  now: number,
+  seconds: number,
+): void {
   const notes = (gate.cannotCall ??= {});
   for (const [name, note] of Object.entries(notes)) if (note.until <= now) delete notes[name];
   const name = `${lacking(missing)} ${missing.contender}`;
@@ -40,7 +43,7 @@ const KEY_WINDOW = 'missing key ';
 
 /** The contenders waiting for a worker that can call them at `now`, from the gate's notes, in a stable order. */
 export function missingKeysOf(
-  gate: Pick<GateState, 'closedUntil' | 'cannotCall'>,
+  gate: { closedUntil: Record<string, number>; cannotCall?: CannotCall },
   now: number,
 ): MissingKey[] {
   const told: MissingKey[] = Object.values(gate.cannotCall ?? {})

@@ -140,3 +140,20 @@ export function scheduledRunId(firedAt: Date, tag: string): string {
   const end = tag.replace(/[^a-z0-9]/gi, '').slice(-4);
   return `${stamp}-${end.toLowerCase()}`;
 }
+
+/**
+ * One experiment: a contender over one dataset's `total` cases, which its pools find in the run's plan (`plan`),
+ * `parallelism` calls in flight. Experiments started before the plan store list their cases, `[key, hash]` each.
+ */
+export interface ExperimentInput {
+  runId: string;
+  experimentId: string;
+  dataset: string;
+  contender: Contender;
+  total?: number;
+  plan?: ExperimentCases;
+  cases?: [key: string, hash: string][];
+  parallelism: number;
+  /** `--batch`: the calls go out as the provider's batches before the pool runs; absent in other runs. */
+  batch?: BatchPolling;
+}

@@ -2,8 +2,7 @@ import { formatCost, formatCount, formatSeconds } from '../report/format.ts';
 import { resultHtml } from '../report/html-cases.ts';
 import { esc, escJson } from '../report/html-escape.ts';
 import type { RunBase, RunView } from './model.ts';
-import { layout, type PageContext } from './pages.ts';
-import { caseHref } from './run-page.ts';
+import { caseHref, layout, type PageContext } from './pages.ts';
 
 type Result = RunView['snapshot']['results'][number];
 

@@ -6,13 +6,7 @@ import { esc } from '../report/html-escape.ts';
 import { trendSvg } from '../report/trend-chart.ts';
 import type { ScheduleShow } from '../report/schedule-text.ts';
 import type { ScheduleView } from './model.ts';
-import { layout, runHref, type PageContext } from './pages.ts';
-import { caseHref } from './run-page.ts';
-
-/** `/diff?a=A&b=B`: the diff page of two runs. */
-export function diffHref(a: string, b: string): string {
-  return `/diff?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`;
-}
+import { caseHref, diffHref, layout, runHref, type PageContext } from './pages.ts';
 
 /** The diff of two runs, as `llm-evals diff` says it (the HTML report's change section); a form picks the two runs. */
 export function diffPage(

@@ -1,7 +1,14 @@
 import { RUN_STATES } from '../core/run-state.ts';
 import { formatCost, formatSeconds } from '../report/format.ts';
 import { esc } from '../report/html-escape.ts';
-import { isCounted, type RunLine, type RunRow, type RunsFilter, type RunsPage } from './model.ts';
+import {
+  isCounted,
+  type RunBase,
+  type RunLine,
+  type RunRow,
+  type RunsFilter,
+  type RunsPage,
+} from './model.ts';
 
 /** `/schedule?project=P&name=N`: a schedule's page. */
 export function scheduleHref(project: string, name: string): string {
@@ -49,6 +56,16 @@ export function layout(title: string, body: string, context: PageContext = {}): 
 /** `N word` with the word in the singular for one: "1 contender", "2 contenders". */
 export function counted(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
+}
+
+/** `/runs/ID/case?key=K`: a case's page under a run (or a saved snapshot). */
+export function caseHref(base: RunBase, caseKey: string): string {
+  return `${base}/case?key=${encodeURIComponent(caseKey)}`;
+}
+
+/** `/diff?a=A&b=B`: the diff page of two runs. */
+export function diffHref(a: string, b: string): string {
+  return `/diff?a=${encodeURIComponent(a)}&b=${encodeURIComponent(b)}`;
 }
 
 /** `/runs/ID`: a run's page, its id escaped into the path. */

@@ -7,16 +7,18 @@ import { bestHtml, bestSummaryHtml, contenderHtml, standingsHtml } from '../repo
 import { standings } from '../report/standings.ts';
 import { valueChartsHtml } from '../report/value-chart.ts';
 import type { RunBase, RunView } from './model.ts';
-import { diffHref } from './more-pages.ts';
-import { counted, layout, progressHtml, scheduleHref, type PageContext } from './pages.ts';
+import {
+  caseHref,
+  counted,
+  diffHref,
+  layout,
+  progressHtml,
+  scheduleHref,
+  type PageContext,
+} from './pages.ts';
 
 /** Cases listed per page of a run: a run of 20,000 results stays a page the browser draws at once. */
 export const CASES_PER_PAGE = 100;
-
-/** `/runs/ID/case?key=K`: a case's page under a run (or a saved snapshot). */
-export function caseHref(base: RunBase, caseKey: string): string {
-  return `${base}/case?key=${encodeURIComponent(caseKey)}`;
-}
 
 /** What a live run's page drew from: when, and over how many finished cases (summed over its experiments). */
 export interface AsOf {

@@ -5,7 +5,7 @@ import { anyLive, filterQuery, progressHtml } from '../../src/view/pages.ts';
 import { countedProgress, savedState } from '../../src/view/progress.ts';
 import { replySource } from '../../src/view/case-page.ts';
 import { keep } from '../../src/view/keep.ts';
-import { caseHref } from '../../src/view/run-page.ts';
+import { caseHref } from '../../src/view/pages.ts';
 import { snapshotFixture } from '../report/fixture.ts';
 
 describe('the view’s pure parts', () => {
