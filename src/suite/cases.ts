@@ -3,17 +3,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, posix, relative, sep } from 'node:path';
 import { globSync } from 'tinyglobby';
 import type { Case, Json, Message } from '../api/types.ts';
+import type { CaseProblem } from './case-problem.ts';
 import { checkExpectedToolCalls, readConversation } from './conversation.ts';
 
 /** The default glob for cases, relative to the suite's root. */
 export const DEFAULT_CASES_GLOB = 'datasets/*/cases/**/input.txt';
 
-/** A problem with one case's files, for `verify` (or a ConfigError where a run needs the case). */
-export interface CaseProblem {
-  file: string;
-  key?: string;
-  problem: string;
-}
+export type { CaseProblem } from './case-problem.ts';
 
 /** A case as found on disk, with the hash the plan records to spot edits during a run. */
 export interface LoadedCase extends Case {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ExpectedToolCallsSchema } from '../agent/core/trajectory.ts';
 import { MESSAGE_ROLES, MessageSchema, type Json, type Message } from '../api/types.ts';
-import type { CaseProblem } from './cases.ts';
+import type { CaseProblem } from './case-problem.ts';
 
 /** A zod issue's path as a key a user can find in the file: `messages[2].role`. */
 export function keyOf(path: readonly PropertyKey[]): string {
