@@ -44,6 +44,8 @@ const commands: Commands = {
     (await import('./src/commands/schedule.ts')).scheduleCommand(action, name, flags, io),
   diff: async (a, b, flags, io) => (await import('./src/commands/diff.ts')).diffCommand(a, b, flags, io),
   view: async (flags, io) => (await import('./src/commands/view.ts')).viewCommand(flags, io),
+  codecServer: async (flags, io) =>
+    (await import('./src/commands/codec-server.ts')).codecServerCommand(flags, io),
   cache: async (action, flags, io) =>
     (await import('./src/commands/cache.ts')).cacheCommand(action, flags, io),
   completion: async (shell, program, io) =>

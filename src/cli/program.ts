@@ -3,6 +3,7 @@
 // handlers are injected (Commands); this file only parses.
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Io } from './io.ts';
+import type { CodecServerFlags } from '../commands/codec-server.ts';
 import type { RenderFlags } from '../commands/render.ts';
 import type { UpgradeFlags } from '../commands/upgrade-config.ts';
 import type { ViewFlags } from '../commands/view.ts';
@@ -42,6 +43,7 @@ export interface Commands {
   schedule(action: string, name: string | undefined, flags: ScheduleFlags, io: Io): Promise<number>;
   diff(a: string, b: string, flags: DiffFlags, io: Io): Promise<number>;
   view(flags: ViewFlags, io: Io): Promise<number>;
+  codecServer(flags: CodecServerFlags, io: Io): Promise<number>;
   cache(action: string, flags: CacheFlags, io: Io): Promise<number>;
   init(io: Io): Promise<number>;
   /** Gets the program itself, so the script it prints completes exactly the commands and flags parsed here. */
@@ -389,6 +391,17 @@ export function createProgram(
     .option('--token <token>', 'the token a non-loopback view asks for (else one is made and printed)')
     .option('--no-open', 'print the address, open no browser')
     .action((flags: ViewFlags) => run(() => commands.view(flags, io))());
+  program
+    .command('codec-server')
+    .description("serve the payload codec (LLM_EVALS_CODEC_KEYS) to Temporal's Web UI")
+    .option('--port <n>', 'the port (default: 8089; 0: any free one)', wholeNumber)
+    .option('--host <host>', 'the address to listen on; other than loopback needs a token')
+    .option(
+      '--origin <urls...>',
+      "the Web UI's origins (default: LLM_EVALS_CODEC_ORIGINS, else http://localhost:8233)",
+    )
+    .option('--token <token>', 'the bearer token asked of every request (default: LLM_EVALS_CODEC_TOKEN)')
+    .action((flags: CodecServerFlags) => run(() => commands.codecServer(flags, io))());
   suiteOptions(program.command('cancel').description('cancel a run and its experiments still running'))
     .argument('<run>', 'the run id')
     .action((runId: string, flags: StatusFlags) => run(() => commands.cancel(runId, flags, io))());

@@ -80,6 +80,8 @@ export async function createSuiteWorker(
     connection: await link.nativeConnection(),
     namespace: link.namespace,
     taskQueue,
+    // The codec runs here, outside the workflow sandbox: the bundle never sees a key nor a ciphertext.
+    dataConverter: link.dataConverter,
     ...(options.project ? { identity: workerIdentity(process.pid, hostname(), options.project) } : {}),
     workflowBundle: await workflowBundle(WORKFLOWS_PATH),
     // A workflow's tasks go to the worker that holds it in cache; when that worker is killed they wait this long before

@@ -58,6 +58,7 @@ function recording(code = 0) {
       handler('schedule')({ ...flags, action, name } as SuiteFlags, given),
     diff: (a, b, flags, given) => handler('diff')({ ...flags, a, b } as SuiteFlags, given),
     view: handler('view'),
+    codecServer: (flags, given) => handler('codecServer')(flags as SuiteFlags, given),
     cache: (action, flags, given) => handler('cache')({ ...flags, action } as SuiteFlags, given),
   };
   const { program, exitCode } = createProgram(commands, io, HELP);
