@@ -1,5 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { Client } from '@temporalio/client';
 import type { Payload, PayloadCodec } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import { ConfigError } from '../errors.ts';
@@ -161,4 +162,29 @@ export function useKeyring(keyring: Keyring | undefined): void {
 /** A payload read from a raw history, decrypted with the process's keyring when this codec encrypted it. */
 export function decryptRead(payload: Payload): Payload {
   return decryptPayload(payload, processKeyring);
+}
+
+/**
+ * A codec for visibility listings, which read search attributes only: an encrypted memo, decoded eagerly by the SDK,
+ * becomes null rather than failing the whole listing, so runs whose key this process lacks are listed all the same.
+ */
+export const listingCodec: PayloadCodec = {
+  encode: (payloads) => Promise.resolve(payloads),
+  decode: (payloads) =>
+    Promise.resolve(
+      payloads.map((p) =>
+        encryptedWith(p) === undefined
+          ? p
+          : { metadata: { encoding: Buffer.from('json/plain') }, data: Buffer.from('null') },
+      ),
+    ),
+};
+
+/** A client beside `client` (same connection and namespace) whose listings decode with {@link listingCodec}. */
+export function listingClient(client: Client): Client {
+  return new Client({
+    connection: client.connection,
+    namespace: client.options.namespace,
+    dataConverter: { payloadCodecs: [listingCodec] },
+  });
 }
