@@ -398,7 +398,7 @@ export function createProgram(
     .option('--host <host>', 'the address to listen on; other than loopback needs a token')
     .option(
       '--origin <urls...>',
-      "the Web UI's origins (default: LLM_EVALS_CODEC_ORIGINS, else http://localhost:8233)",
+      "the Web UI's origins (default: LLM_EVALS_CODEC_ORIGINS, else the embedded UI at :8233)",
     )
     .option('--token <token>', 'the bearer token asked of every request (default: LLM_EVALS_CODEC_TOKEN)')
     .action((flags: CodecServerFlags) => run(() => commands.codecServer(flags, io))());

@@ -14,8 +14,8 @@ export interface CodecServerFlags {
 
 /** The port a codec server listens on when none is given. */
 export const CODEC_SERVER_PORT = 8089;
-/** The Web UI of the embedded dev server, the origin answered when none is given. */
-const UI_ORIGIN = 'http://localhost:8233';
+/** The Web UI of the embedded dev server on its default port, by either name: the origins answered when none is given. */
+const UI_ORIGINS = ['http://127.0.0.1:8233', 'http://localhost:8233'];
 const LOOPBACK = ['127.0.0.1', 'localhost', '::1'];
 
 /**
@@ -34,8 +34,8 @@ export async function codecServerCommand(flags: CodecServerFlags, io: Io): Promi
       '--token',
       `${host} is not loopback: give a token (or LLM_EVALS_CODEC_TOKEN)`,
     );
-  const origins = flags.origin ??
-    io.env.LLM_EVALS_CODEC_ORIGINS?.split(',').map((o) => o.trim()) ?? [UI_ORIGIN];
+  const origins =
+    flags.origin ?? io.env.LLM_EVALS_CODEC_ORIGINS?.split(',').map((o) => o.trim()) ?? UI_ORIGINS;
   const server = codecServer(new AesGcmCodec(keyring), { origins, ...(token ? { token } : {}) });
   const stop = io.watchInterrupt?.();
   await new Promise<void>((resolve, reject) => {
