@@ -32,10 +32,17 @@ export class CodecKeyMissing extends Error {
   readonly type = 'CodecKeyMissing';
   readonly exitCode = 2;
 
-  constructor(readonly keyId: string) {
+  constructor(
+    readonly keyId: string,
+    /** Whether any keys were given: a list without this one, or no list at all. */
+    listed: boolean,
+  ) {
     super(
-      `${CODEC_KEYS}: this run is encrypted with codec key id "${keyId}", which ${CODEC_KEYS} does not hold; ` +
-        'add that key to the list to read it',
+      `${CODEC_KEYS}: this run is encrypted with codec key id "${keyId}", ` +
+        (listed
+          ? `which ${CODEC_KEYS} does not hold; add that key to the list`
+          : 'and it is not set; set it') +
+        ' to read the run',
     );
   }
 }
@@ -115,7 +122,7 @@ export function decryptPayload(payload: Payload, keyring: Keyring | undefined): 
   const id = encryptedWith(payload);
   if (id === undefined) return payload;
   const key = keyring?.keys.find((k) => k.id === id);
-  if (!key) throw new CodecKeyMissing(id);
+  if (!key) throw new CodecKeyMissing(id, Boolean(keyring));
   const data = Buffer.from(payload.data ?? new Uint8Array());
   if (data.length < IV_BYTES + TAG_BYTES) throw new CodecPayloadTampered(id);
   try {

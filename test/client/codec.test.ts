@@ -77,6 +77,8 @@ describe('AesGcmCodec', () => {
     const ring = parseCodecKeys(keys);
     expect(() => decryptPayload(sealed!, ring)).toThrow(refusal);
     expect(() => decryptPayload(sealed!, ring)).toThrow('"old"');
+    if (refusal === CodecKeyMissing)
+      expect(() => decryptPayload(sealed!, ring)).toThrow(ring ? 'does not hold' : 'it is not set');
   });
 
   it.each([
