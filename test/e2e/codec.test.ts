@@ -129,6 +129,12 @@ describe('payloads encrypted with LLM_EVALS_CODEC_KEYS (issue 48)', () => {
     // The run without the codec reads as ever.
     const clear = await runCli(['status', runIds.clear!], { cwd: dir, env: given });
     expect(clear.code, clear.stderr).toBe(0);
+    // `runs` lists both: the encrypted one by the key it needs, nothing of it read, the other in full.
+    const runs = await runCli(['runs', '--all'], { cwd: dir, env: given });
+    expect(runs.code, runs.stderr).toBe(0);
+    const line = (id: string) => runs.stdout.split('\n').find((l) => l.includes(id)) ?? '';
+    expect(line(runIds.sealed!)).toContain('encrypted (key team1)');
+    expect(line(runIds.clear!)).toMatch(/completed/);
   });
 
   it('a key that is not 32 bytes of base64: exit 2 naming the setting and its position, nothing sent', async () => {
