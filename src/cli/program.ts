@@ -3,6 +3,8 @@
 // handlers are injected (Commands); this file only parses.
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Io } from './io.ts';
+import type { AgreementFlags } from '../commands/agreement.ts';
+import type { LabelFlags } from '../commands/label.ts';
 import type { RenderFlags } from '../commands/render.ts';
 import type { UpgradeFlags } from '../commands/upgrade-config.ts';
 import type { ViewFlags } from '../commands/view.ts';
@@ -41,6 +43,15 @@ export interface Commands {
   upgradeConfig(flags: UpgradeFlags, io: Io): Promise<number>;
   schedule(action: string, name: string | undefined, flags: ScheduleFlags, io: Io): Promise<number>;
   diff(a: string, b: string, flags: DiffFlags, io: Io): Promise<number>;
+  label(
+    run: string,
+    caseKey: string,
+    contender: string,
+    value: string,
+    flags: LabelFlags,
+    io: Io,
+  ): Promise<number>;
+  agreement(run: string | undefined, flags: AgreementFlags, io: Io): Promise<number>;
   view(flags: ViewFlags, io: Io): Promise<number>;
   cache(action: string, flags: CacheFlags, io: Io): Promise<number>;
   init(io: Io): Promise<number>;
@@ -427,6 +438,26 @@ export function createProgram(
     )
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .action((a: string, b: string, flags: DiffFlags) => run(() => commands.diff(a, b, flags, io))());
+  suiteOptions(
+    program.command('label').description("a person's label on a reply, kept in the suite's labels.jsonl"),
+  )
+    .argument('<run>', 'the run id, or a saved snapshot file')
+    .argument('<case>', 'the case key, such as support/003')
+    .argument(
+      '<contender>',
+      'the contender as the lineup names it, with its settings where they tell it apart',
+    )
+    .argument('<label>', "pass, fail, or a score on the judge's scale")
+    .option('--by <name>', 'who gives the label')
+    .action((r: string, k: string, c: string, v: string, flags: LabelFlags) =>
+      run(() => commands.label(r, k, c, v, flags, io))(),
+    );
+  suiteOptions(
+    program.command('agreement').description("how far the judge agrees with people's labels (Cohen's κ)"),
+  )
+    .argument('[run]', 'the run id or a saved snapshot file (default: the newest saved run)')
+    .option('--json', 'print JSON')
+    .action((r: string | undefined, flags: AgreementFlags) => run(() => commands.agreement(r, flags, io))());
   program
     .command('cache')
     .description(

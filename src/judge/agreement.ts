@@ -1,3 +1,7 @@
+import type { JudgeAgreement } from '../core/judge-agreement.ts';
+
+export type { JudgeAgreement };
+
 /** Below this κ a judge is not to be trusted alone (Landis & Koch's "substantial" begins at 0.6). */
 export const KAPPA_WARN = 0.6;
 
@@ -11,27 +15,6 @@ export interface AgreementInput {
   weighted: boolean;
   /** Each labelled reply: its category index by the person and by the judge. */
   pairs: [human: number, judge: number][];
-}
-
-/**
- * One judge's agreement with people: n, raw agreement, Cohen's κ (linear-weighted for a scale) with its 95 %
- * interval from the asymptotic standard error (Fleiss, Cohen & Everitt 1969), the confusion matrix (rows the
- * person's label, columns the judge's) and whether κ is below KAPPA_WARN.
- */
-export interface JudgeAgreement {
-  judge: string;
-  n: number;
-  /** The share of labelled replies where the judge said exactly what the person said. */
-  agreement: number | null;
-  kappa: number | null;
-  weighted: boolean;
-  /** κ ± 1.96·SE, clipped to [−1, 1]; `null` when κ is undefined. */
-  ci: [number, number] | null;
-  /** How the interval was made. */
-  ciMethod: 'asymptotic';
-  categories: string[];
-  confusion: number[][];
-  warn: boolean;
 }
 
 /** Agreement weights: 1 on the diagonal; linear `1 − |i−j|/(k−1)` when weighted, else 0 off it. */

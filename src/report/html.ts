@@ -9,6 +9,7 @@ import { trendSvg } from './trend-chart.ts';
 import { esc, escJson } from './html-escape.ts';
 import { consistencyHtml } from './consistency.ts';
 import { failuresHtml } from './failures.ts';
+import { judgeAgreementHtml } from './judge-agreement.ts';
 import {
   bestHtml,
   bestSummaryHtml,
@@ -150,6 +151,9 @@ export function renderHtml(snapshot: Snapshot): string {
     snapshot.weights ? section('weights', 'Weights', weightsHtml(snapshot.weights)) : '',
     consistencyHtml(snapshot)
       ? section('consistency', 'Consistency over repeats', consistencyHtml(snapshot))
+      : '',
+    snapshot.judgeAgreement?.length
+      ? section('agreement', 'Judge agreement with people', judgeAgreementHtml(snapshot))
       : '',
     snapshot.cache ? section('cache', 'Reply cache', cacheHtml(snapshot)) : '',
     section('cases', 'Cases', casesHtml(snapshot)),
