@@ -243,6 +243,10 @@ function gateOptions(command: Command): Command {
     )
     .option('--seed <n>', 'the seed of --sample (default 0)', wholeNumber)
     .option(
+      '--pairwise <contenders...>',
+      'two contenders A B as the lineup names them: the judge says which reply is better, in both orders',
+    )
+    .option(
       '--min-drop <points>',
       'with --baseline: the smallest significant drop that regresses',
       points('--min-drop'),

@@ -10,6 +10,7 @@ import { esc, escJson } from './html-escape.ts';
 import { consistencyHtml } from './consistency.ts';
 import { failuresHtml } from './failures.ts';
 import { judgeAgreementHtml } from './judge-agreement.ts';
+import { pairwiseHtml } from './pairwise.ts';
 import {
   bestHtml,
   bestSummaryHtml,
@@ -155,6 +156,7 @@ export function renderHtml(snapshot: Snapshot): string {
     snapshot.judgeAgreement?.length
       ? section('agreement', 'Judge agreement with people', judgeAgreementHtml(snapshot))
       : '',
+    pairwiseHtml(snapshot) ? section('pairwise', 'Pairwise', pairwiseHtml(snapshot)) : '',
     snapshot.cache ? section('cache', 'Reply cache', cacheHtml(snapshot)) : '',
     section('cases', 'Cases', casesHtml(snapshot)),
     section('glossary', 'Glossary', glossaryHtml(columns)),

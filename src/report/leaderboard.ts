@@ -4,6 +4,7 @@ import { formatCost, formatPercent } from './format.ts';
 import { renderConsistency } from './consistency.ts';
 import { renderFailures } from './failures.ts';
 import { renderJudgeAgreement } from './judge-agreement.ts';
+import { renderPairwise } from './pairwise.ts';
 import { contenderLabel } from './palette.ts';
 import { rescoreNote } from './rescore-note.ts';
 import { renderScores, type ScoreLinks } from './scores.ts';
@@ -156,6 +157,8 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
   if (consistency) parts.push(consistency);
   const agreement = renderJudgeAgreement(snapshot.judgeAgreement, options.width);
   if (agreement) parts.push(agreement);
+  const pairwise = renderPairwise(snapshot, options.width);
+  if (pairwise) parts.push(pairwise);
   const failures = renderFailures(snapshot, options.width);
   if (failures) parts.push(failures);
   parts.push(renderGlossary(columns, options.width));
