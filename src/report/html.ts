@@ -11,6 +11,7 @@ import { consistencyHtml } from './consistency.ts';
 import { failuresHtml } from './failures.ts';
 import { judgeAgreementHtml } from './judge-agreement.ts';
 import { pairwiseHtml } from './pairwise.ts';
+import { judgeVarianceHtml } from './judge-variance.ts';
 import {
   bestHtml,
   bestSummaryHtml,
@@ -155,6 +156,9 @@ export function renderHtml(snapshot: Snapshot): string {
       : '',
     snapshot.judgeAgreement?.length
       ? section('agreement', 'Judge agreement with people', judgeAgreementHtml(snapshot))
+      : '',
+    judgeVarianceHtml(snapshot)
+      ? section('judge-variance', 'Judge variance and panel', judgeVarianceHtml(snapshot))
       : '',
     pairwiseHtml(snapshot) ? section('pairwise', 'Pairwise', pairwiseHtml(snapshot)) : '',
     snapshot.cache ? section('cache', 'Reply cache', cacheHtml(snapshot)) : '',

@@ -5,6 +5,7 @@ import { renderConsistency } from './consistency.ts';
 import { renderFailures } from './failures.ts';
 import { renderJudgeAgreement } from './judge-agreement.ts';
 import { renderPairwise } from './pairwise.ts';
+import { renderJudgeVariance } from './judge-variance.ts';
 import { contenderLabel } from './palette.ts';
 import { rescoreNote } from './rescore-note.ts';
 import { renderScores, type ScoreLinks } from './scores.ts';
@@ -155,6 +156,8 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
   }
   const consistency = renderConsistency(snapshot, options.width);
   if (consistency) parts.push(consistency);
+  const variance = renderJudgeVariance(snapshot, options.width);
+  if (variance) parts.push(variance);
   const agreement = renderJudgeAgreement(snapshot.judgeAgreement, options.width);
   if (agreement) parts.push(agreement);
   const pairwise = renderPairwise(snapshot, options.width);
