@@ -8,6 +8,7 @@ import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache, type Rule } from '../helpers/fault-server.ts';
 import { cliEnv, providerSuite, savedSnapshot } from '../providers/cli-suite.ts';
 import type { Snapshot } from '../../src/core/snapshot.ts';
+import { suiteLabels } from '../../src/view/labels.ts';
 
 // People's labels and the judge's agreement with them, through the real CLI: a chat-completions server on 127.0.0.1
 // answers the contender (`toy/m`) and a judge (`toy/judge`) that passes a reply about a cat and fails any other.
@@ -76,9 +77,21 @@ describe("people's labels and the judge's agreement with them", () => {
       ],
       warn: true,
     });
+    // The view's labels read the same file: a labelled reply shows its label, and one given there counts.
+    const viewLabels = suiteLabels();
+    const reply001 = snapshot.results.find((r) => r.caseKey === 'pets/clear/001')!.reply!;
+    const onPage = await viewLabels.of(snapshot.suite.project);
+    expect(onPage?.categories).toEqual(['fail', 'pass']);
+    expect(onPage?.labelOf('pets/clear/001', reply001)).toBe('pass');
     const text = await cli('agreement', run);
     expect(text.stdout).toContain('toy/judge: n 2, agreement 50.0%, κ 0.00');
     expect(text.stdout).toContain('warning: κ below 0.6');
+
+    const reply002 = snapshot.results.find((r) => r.caseKey === 'pets/clear/002')!.reply!;
+    await viewLabels.add(snapshot.suite.project, 'pets/clear/002', reply002, 'fail');
+    const agreed = await cli('agreement', run);
+    expect(agreed.stdout).toContain('toy/judge: n 2, agreement 100.0%, κ 1.00');
+    await viewLabels.add(snapshot.suite.project, 'pets/clear/002', reply002, 'pass');
 
     // The next run's replies are the same text: the labels hold, and its report carries the section.
     const second = await cli('compare', '--display', 'tui', '-y', '--allow-failures', '--no-open');
