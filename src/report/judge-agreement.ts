@@ -1,11 +1,10 @@
 import pc from 'picocolors';
 import type { JudgeAgreement } from '../core/judge-agreement.ts';
 import type { Snapshot } from '../core/snapshot.ts';
+import { KAPPA_WARN } from '../judge/agreement.ts';
 import { formatPercent } from './format.ts';
 import { esc } from './html-escape.ts';
 import { wrapProse } from './text-width.ts';
-
-const KAPPA_WARN = 0.6;
 
 const fixed = (x: number) => x.toFixed(2);
 
