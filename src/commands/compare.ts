@@ -19,7 +19,7 @@ import { noteCacheUse, refuseEmptyCache } from './cache.ts';
 export async function compareCommand(flags: RunFlags, io: Io, models?: string[]): Promise<number> {
   mark('compare');
   const planned = await planRun(flags, io, models);
-  if (flags.pairwise) pairUp(planned.plan, flags.pairwise, planned.suite);
+  if (flags.pairwise) pairUp(planned.plan, flags.pairwise, planned.suite, flags.cache === false);
   mark('planned');
   if (flags.sample) io.stderr.write(pc.yellow(sampleLine(planned, flags, io.columns)) + '\n');
   if (flags.dryRun) {

@@ -27,6 +27,7 @@ export function pairUp(
   plan: Plan,
   names: readonly string[],
   suite: Pick<LoadedSuite, 'scorer' | 'config'>,
+  noCache = false,
 ): void {
   if (names.length !== 2)
     throw new ConfigError(
@@ -39,6 +40,13 @@ export function pairUp(
       suite.config.file,
       'judge',
       '--pairwise needs a judge: the lineup has no judge: section',
+    );
+  // B's case reads A's reply through the reply cache: without it, A's every answer would be paid twice.
+  if (noCache)
+    throw new ConfigError(
+      undefined,
+      '--pairwise',
+      "reads A's replies from the reply cache: leave --no-cache out",
     );
   if (plan.contenders.some((c) => c.repeat !== undefined))
     throw new ConfigError(undefined, '--pairwise', 'compares single replies: leave --repeat out');

@@ -62,6 +62,11 @@ describe('compare --pairwise A B', () => {
       'toy/m vs toy/n over 2 cases: 0 wins, 0 ties, 0 losses (p = 1.00); 2 position-inconsistent',
     );
     expect(run.stdout).toMatch(/toy\/judge: 0 wins, .*2 position-inconsistent; position bias 100(\.0)?%/);
+
+    // The same run again: every answer, verdict and pairwise reading from the reply cache.
+    const again = await compare('--pairwise', 'toy/m', 'toy/n');
+    expect(again.code, again.stderr).toBe(0);
+    expect(server.hits.filter((h) => h.model === 'judge')).toHaveLength(8);
   }, 120_000);
 
   it('refuses a contender the lineup does not hold, naming the value, before any call', async () => {
@@ -69,6 +74,10 @@ describe('compare --pairwise A B', () => {
     const run = await compare('--pairwise', 'toy/m', 'toy/nope');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--pairwise: "toy/nope" is not a contender of the lineup');
+    expect(server.hits).toHaveLength(0);
+    const uncached = await compare('--pairwise', 'toy/m', 'toy/n', '--no-cache');
+    expect(uncached.code).toBe(2);
+    expect(uncached.stderr).toContain("--pairwise: reads A's replies from the reply cache");
     expect(server.hits).toHaveLength(0);
   }, 60_000);
 });
