@@ -3,7 +3,9 @@
 // handlers are injected (Commands); this file only parses.
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Io } from './io.ts';
+import type { AgreementFlags } from '../commands/agreement.ts';
 import type { CodecServerFlags } from '../commands/codec-server.ts';
+import type { LabelFlags } from '../commands/label.ts';
 import type { RenderFlags } from '../commands/render.ts';
 import type { UpgradeFlags } from '../commands/upgrade-config.ts';
 import type { ViewFlags } from '../commands/view.ts';
@@ -42,6 +44,15 @@ export interface Commands {
   upgradeConfig(flags: UpgradeFlags, io: Io): Promise<number>;
   schedule(action: string, name: string | undefined, flags: ScheduleFlags, io: Io): Promise<number>;
   diff(a: string, b: string, flags: DiffFlags, io: Io): Promise<number>;
+  label(
+    run: string,
+    caseKey: string,
+    contender: string,
+    value: string,
+    flags: LabelFlags,
+    io: Io,
+  ): Promise<number>;
+  agreement(run: string | undefined, flags: AgreementFlags, io: Io): Promise<number>;
   view(flags: ViewFlags, io: Io): Promise<number>;
   codecServer(flags: CodecServerFlags, io: Io): Promise<number>;
   cache(action: string, flags: CacheFlags, io: Io): Promise<number>;
@@ -233,6 +244,10 @@ function gateOptions(command: Command): Command {
       positiveInt('--sample'),
     )
     .option('--seed <n>', 'the seed of --sample (default 0)', wholeNumber)
+    .option(
+      '--pairwise <contenders...>',
+      'two contenders A B as the lineup names them: the judge says which reply is better, in both orders',
+    )
     .option(
       '--min-drop <points>',
       'with --baseline: the smallest significant drop that regresses',
@@ -440,6 +455,26 @@ export function createProgram(
     )
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .action((a: string, b: string, flags: DiffFlags) => run(() => commands.diff(a, b, flags, io))());
+  suiteOptions(
+    program.command('label').description("a person's label on a reply, kept in the suite's labels.jsonl"),
+  )
+    .argument('<run>', 'the run id, or a saved snapshot file')
+    .argument('<case>', 'the case key, such as support/003')
+    .argument(
+      '<contender>',
+      'the contender as the lineup names it, with its settings where they tell it apart',
+    )
+    .argument('<label>', "pass, fail, or a score on the judge's scale")
+    .option('--by <name>', 'who gives the label')
+    .action((r: string, k: string, c: string, v: string, flags: LabelFlags) =>
+      run(() => commands.label(r, k, c, v, flags, io))(),
+    );
+  suiteOptions(
+    program.command('agreement').description("how far the judge agrees with people's labels (Cohen's κ)"),
+  )
+    .argument('[run]', 'the run id or a saved snapshot file (default: the newest saved run)')
+    .option('--json', 'print JSON')
+    .action((r: string | undefined, flags: AgreementFlags) => run(() => commands.agreement(r, flags, io))());
   program
     .command('cache')
     .description(

@@ -3,6 +3,7 @@ import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
 import { estimateRun, maxTokensWarnings, previousSpread } from '../session/estimate-run.ts';
 import { beginRun } from '../session/begin-run.ts';
+import { pairUp } from '../session/pairwise.ts';
 import { planRun, sampleLine } from '../session/plan-run.ts';
 import { checkBeforeRun } from '../session/prepare.ts';
 import { loadEnvFiles } from '../suite/load.ts';
@@ -18,6 +19,7 @@ import { noteCacheUse, refuseEmptyCache } from './cache.ts';
 export async function compareCommand(flags: RunFlags, io: Io, models?: string[]): Promise<number> {
   mark('compare');
   const planned = await planRun(flags, io, models);
+  if (flags.pairwise) pairUp(planned.plan, flags.pairwise, planned.suite, flags.cache === false);
   mark('planned');
   if (flags.sample) io.stderr.write(pc.yellow(sampleLine(planned, flags, io.columns)) + '\n');
   if (flags.dryRun) {

@@ -9,6 +9,7 @@ import { RefusalSchema, RunSettingsSchema } from './plan.ts';
 import { RescoreOfSchema } from './rescore.ts';
 import { CaseResultSchema, isEmpty, NONE, type CaseResult } from './results.ts';
 import { CacheSummarySchema, summarizeCache } from './cache-summary.ts';
+import { JudgeAgreementSchema } from './judge-agreement.ts';
 import { RunChangeSchema, TrendSchema, type RunChange, type Trend } from './run-change.ts';
 import type { PlannedCases, RunInput } from './run-input.ts';
 import { RunScheduleSchema } from './schedule-spec.ts';
@@ -86,6 +87,8 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   consistency: z.array(ConsistencySchema).optional(),
   /** Per contender: results the reply cache answered, cases `--cache-only` skipped, cost paid vs the replies' cost. */
   cache: CacheSummarySchema.optional(),
+  /** Where the suite holds people's labels on this run's replies: each judge's agreement with them, and the panel's. */
+  judgeAgreement: z.array(JudgeAgreementSchema).optional(),
 });
 
 /** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */

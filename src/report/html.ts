@@ -9,6 +9,9 @@ import { trendSvg } from './trend-chart.ts';
 import { esc, escJson } from './html-escape.ts';
 import { consistencyHtml } from './consistency.ts';
 import { failuresHtml } from './failures.ts';
+import { judgeAgreementHtml } from './judge-agreement.ts';
+import { pairwiseHtml } from './pairwise.ts';
+import { judgeVarianceHtml } from './judge-variance.ts';
 import {
   bestHtml,
   bestSummaryHtml,
@@ -151,6 +154,13 @@ export function renderHtml(snapshot: Snapshot): string {
     consistencyHtml(snapshot)
       ? section('consistency', 'Consistency over repeats', consistencyHtml(snapshot))
       : '',
+    snapshot.judgeAgreement?.length
+      ? section('agreement', 'Judge agreement with people', judgeAgreementHtml(snapshot))
+      : '',
+    judgeVarianceHtml(snapshot)
+      ? section('judge-variance', 'Judge variance and panel', judgeVarianceHtml(snapshot))
+      : '',
+    pairwiseHtml(snapshot) ? section('pairwise', 'Pairwise', pairwiseHtml(snapshot)) : '',
     snapshot.cache ? section('cache', 'Reply cache', cacheHtml(snapshot)) : '',
     section('cases', 'Cases', casesHtml(snapshot)),
     section('glossary', 'Glossary', glossaryHtml(columns)),

@@ -3,6 +3,9 @@ import { contenderName, intervalText, reportColumns, type ReportColumn } from '.
 import { formatCost, formatPercent } from './format.ts';
 import { renderConsistency } from './consistency.ts';
 import { renderFailures } from './failures.ts';
+import { renderJudgeAgreement } from './judge-agreement.ts';
+import { renderPairwise } from './pairwise.ts';
+import { renderJudgeVariance } from './judge-variance.ts';
 import { contenderLabel } from './palette.ts';
 import { rescoreNote } from './rescore-note.ts';
 import { renderScores, type ScoreLinks } from './scores.ts';
@@ -153,6 +156,12 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
   }
   const consistency = renderConsistency(snapshot, options.width);
   if (consistency) parts.push(consistency);
+  const variance = renderJudgeVariance(snapshot, options.width);
+  if (variance) parts.push(variance);
+  const agreement = renderJudgeAgreement(snapshot.judgeAgreement, options.width);
+  if (agreement) parts.push(agreement);
+  const pairwise = renderPairwise(snapshot, options.width);
+  if (pairwise) parts.push(pairwise);
   const failures = renderFailures(snapshot, options.width);
   if (failures) parts.push(failures);
   parts.push(renderGlossary(columns, options.width));
