@@ -11,6 +11,7 @@ import { shortPath } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors.ts';
+import { clustersOfCases } from '../core/cluster-se.ts';
 import { writeWhole } from '../output/write-whole.ts';
 import { noteCacheUse, refuseEmptyCache } from './cache.ts';
 
@@ -27,7 +28,10 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
     io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
     const { renderDetectableLine } = await import('../report/estimate-line.ts');
     const cases = new Set(planned.plan.experiments.flatMap((e) => e.caseKeys)).size;
-    io.stdout.write(renderDetectableLine(cases, previousSpread(planned, flags), io.columns) + '\n');
+    const { clustering } = clustersOfCases(planned.cases);
+    io.stdout.write(
+      renderDetectableLine(cases, previousSpread(planned, flags), io.columns, clustering) + '\n',
+    );
     // The checks the run would make before any call, with its exit code: a dry run that passes is one that can go.
     loadEnvFiles(planned.suite.root, planned.suite.envFiles, io.env);
     await checkBeforeRun(planned, flags, io);
@@ -72,7 +76,7 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   await noteCacheUse(snapshot, io);
   mark('presented');
   if (!baseline || snapshot.status !== 'completed') return code;
-  const judged = gateRun(baseline, snapshot, flags, io);
+  const judged = gateRun(baseline, snapshot, flags, io, planned.population);
   if (gateFormat) {
     const text = gateFormat === 'markdown' ? judged.markdown : judged.junit();
     if (typeof flags.output === 'string') {
