@@ -92,19 +92,19 @@ export function gateRun(
       ? pc.red(`gate: ${gate.reasons.length} regressed against ${gate.baseline}`)
       : pc.green(`gate: no regression against ${gate.baseline}`)) +
       '\n' +
-      pc.dim(`  paired tests: ${gate.clustering}\n`) +
-      (gate.sample
-        ? pc.yellow(
-            `  a sample (${gate.sample.share}): at 80 % power the gate detects a drop of ~${gate.sample.detectable} points or more\n`,
-          )
-        : '') +
       gate.reasons.map((r) => `  ${r}\n`).join('') +
       gate.rows
         .map(
           (r) =>
             `  ${label(r.contender)} on ${r.dataset}: ${r.verdict}${r.diff !== null ? ` (${r.diff > 0 ? '+' : ''}${r.diff} points, n = ${r.n})` : ''}\n`,
         )
-        .join(''),
+        .join('') +
+      pc.dim(`  paired tests: ${gate.clustering}\n`) +
+      (gate.sample
+        ? pc.yellow(
+            `  a sample (${gate.sample.share}): at 80 % power the gate detects a drop of ~${gate.sample.detectable} points or more\n`,
+          )
+        : ''),
   );
   const summary = io.env.GITHUB_STEP_SUMMARY;
   // GitHub reads the step summary as the job's steps append to it.
