@@ -248,8 +248,9 @@ function pairedChanges(
   rows: readonly ChangeRow[],
   edited: ReadonlySet<string>,
 ): (PairedChange | undefined)[] {
-  // The later run's clusters: its cases are the ones paired (an earlier digest read from Temporal has none).
-  const clusters = after.clusters ?? before.clusters;
+  // The later run's clusters, its cases being the ones paired; the earlier run's only when the later was digested
+  // without its cases (read from Temporal).
+  const clusters = after.clustering ? after.clusters : before.clusters;
   const find = (d: RunDigest, row: ChangeRow) =>
     d.perCase?.find((p) => p.contender === row.contender && p.dataset === row.dataset);
   const raw = rows.map((row) => {
