@@ -10,7 +10,9 @@ import type * as PresentModule from '../session/present.ts';
 import { shortPath } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
 import { resolve } from 'node:path';
-import { ConfigError } from '../errors.ts';
+import { ConfigError, quote } from '../errors.ts';
+import { withoutRepeat } from '../core/matrix.ts';
+import { baselineProblem } from '../gate/verdict.ts';
 import { clustersOfCases } from '../core/cluster-se.ts';
 import { writeWhole } from '../output/write-whole.ts';
 import { noteCacheUse, refuseEmptyCache } from './cache.ts';
@@ -57,6 +59,13 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   const baseline = flags.baseline
     ? await readBaseline(flags.baseline, planned.suite.projectDir, io)
     : undefined;
+  const problem =
+    baseline &&
+    baselineProblem(baseline, {
+      cases: planned.cases.map((c) => c.key),
+      contenders: planned.plan.contenders.map((c) => withoutRepeat(c).key),
+    });
+  if (problem) throw new ConfigError(undefined, '--baseline', `${quote(flags.baseline!)} ${problem}`);
   // The checks before any call, then the run's first calls, which go out while Temporal's SDK loads (only for a
   // run: `-n` answers at once) and the run is made.
   const begun = await beginRun(planned, flags, io);

@@ -1,7 +1,7 @@
 import { ALPHA } from '../core/comparisons.ts';
 import { describeRunClustering } from '../core/cluster-se.ts';
 import { holm, minimumDetectableDifference } from '../core/paired.ts';
-import type { ChangeRow, RunChange } from '../core/run-change.ts';
+import type { ChangeRow, RunChange, RunDigest } from '../core/run-change.ts';
 
 /**
  * The gate on a pull request: a run against its baseline, each contender on each dataset both hold tested against
@@ -154,4 +154,20 @@ function gateRow(
     toWrong: paired?.toWrong.map((f) => f.caseKey) ?? [],
     ...(fails ? { fails } : {}),
   };
+}
+
+/**
+ * Why a baseline cannot judge a run, before any call: it shares no case with the planned run, or no contender
+ * (`contenders` without their repeats), so nothing would be compared; `undefined` when it shares both.
+ */
+export function baselineProblem(
+  baseline: Pick<RunDigest, 'cases' | 'contenders'>,
+  planned: { cases: readonly string[]; contenders: readonly string[] },
+): string | undefined {
+  const cases = new Set(Object.values(baseline.cases).flatMap((d) => Object.keys(d)));
+  const contenders = new Set(baseline.contenders.map((c) => c.key));
+  const sharedCases = planned.cases.filter((k) => cases.has(k)).length;
+  const sharedContenders = planned.contenders.filter((k) => contenders.has(k)).length;
+  if (sharedCases && sharedContenders) return undefined;
+  return `shares no ${sharedCases ? 'contender' : sharedContenders ? 'case' : 'case and no contender'} with this run (nothing to compare)`;
 }

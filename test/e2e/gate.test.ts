@@ -111,6 +111,29 @@ describe('compare --baseline', () => {
       expect(refused.code, refused.stderr).toBe(2);
       expect(refused.stderr).toContain('--baseline RUN|FILE');
     }
+    // A baseline of another suite (its cases elsewhere), an unknown --fail-on, --sample 0: refused before any call.
+    const other = providerSuite(
+      dirs,
+      `lan:\n  base_url: ${url}\n  models: [m]\n`,
+      numberedCases(4, ['toys']),
+    );
+    const foreign = await runCli(['compare', '--display', 'none', '--baseline', baseline], {
+      cwd: other,
+      env,
+    });
+    expect(foreign.code, foreign.stderr).toBe(2);
+    expect(foreign.stderr).toContain(
+      `--baseline: "${baseline}" shares no case with this run (nothing to compare)`,
+    );
+    const failOn = await runCli(
+      ['compare', '--display', 'none', '--baseline', baseline, '--fail-on', 'sometimes'],
+      { cwd: project, env },
+    );
+    expect(failOn.code, failOn.stderr).toBe(2);
+    expect(failOn.stderr).toContain('sometimes');
+    const none = await runCli(['compare', '--display', 'none', '--sample', '0'], { cwd: project, env });
+    expect(none.code, none.stderr).toBe(2);
+    expect(none.stderr).toMatch(/--sample.*0/);
     expect(server.hits.length).toBe(calls);
   }, 240_000);
 });

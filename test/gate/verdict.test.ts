@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contenderKey } from '../../src/core/matrix.ts';
 import { diffRuns, type RunDigest } from '../../src/core/run-change.ts';
 import { gateJunit, gateMarkdown } from '../../src/gate/formats.ts';
-import { judgeAgainstBaseline } from '../../src/gate/verdict.ts';
+import { baselineProblem, judgeAgainstBaseline } from '../../src/gate/verdict.ts';
 
 const contender = (id: string) => {
   const base = { provider: 'fake', id, effort: 'default', temperature: null, maxTokens: null };
@@ -212,5 +212,22 @@ describe('the gate on clustered cases', () => {
     expect(gateMarkdown(gate, label)).toContain(
       '⚠️ A sample: 4 of 40 cases per dataset (--seed 7); at 80 % power this gate detects a drop of ~70 points or more.',
     );
+  });
+});
+
+describe('a baseline that cannot judge the run', () => {
+  const base = digest('base', { [A.key]: ones(3) });
+  it.each([
+    ['shares cases and a contender', ['d/0', 'x/9'], [A.key, B.key], undefined],
+    ['shares no case', ['x/0'], [A.key], 'shares no case with this run (nothing to compare)'],
+    ['shares no contender', ['d/1'], [B.key], 'shares no contender with this run (nothing to compare)'],
+    [
+      'shares nothing',
+      ['x/0'],
+      [B.key],
+      'shares no case and no contender with this run (nothing to compare)',
+    ],
+  ])('%s', (_, cases, contenders, problem) => {
+    expect(baselineProblem(base, { cases, contenders })).toBe(problem);
   });
 });
