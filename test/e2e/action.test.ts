@@ -164,6 +164,16 @@ describe('the GitHub Action', () => {
       expect(calls[0]!.headers.authorization).toBe('Bearer secret');
       expect(comments.find((c) => c.id === 42)!.body).toMatch(/^<!-- llm-evals-gate -->\n### ✅/);
 
+      // A pull request that edits one case: one call (the rest from the reply cache), still gated, the edit not compared.
+      // (The toy adapter asks for the expected answer, so the edit is to expected.json.)
+      const expected = join(workspace, 'evals/datasets/pets/cases/bulk/001/expected.json');
+      writeFileSync(expected, readFileSync(expected, 'utf8').replace('bulk/001', 'bulk/001, edited'));
+      const before = provider.hits.length;
+      const edited = await runAction(workspace, inputs, env);
+      expect(edited.code, edited.log).toBe(0);
+      expect(provider.hits.length - before).toBe(1);
+      expect(readFileSync(summary, 'utf8')).toContain('Not compared: 1 edited.');
+
       // The pull request makes 20 of 30 answers wrong, on a runner whose reply cache was not restored (a cache of its
       // own): the job fails, and the same comment is updated.
       wrong = 20;
@@ -174,11 +184,13 @@ describe('the GitHub Action', () => {
       expect(worse.log).toContain('::error::llm-evals: the gate failed (exit 1)');
       const markdown = readFileSync(summary, 'utf8');
       expect(markdown).toContain('### ❌ llm-evals: 1 regression against');
+      // 20 of the 29 cases still compared (one was edited) went wrong, or 19 if the edited one was among them.
       expect(markdown).toMatch(
-        /\| lan\/m \| pets \| 100\.0% → 66\.7% \| −33\.3 \[.*\] \| < 0\.0001 \| ❌ worse by 33\.3 points/,
+        /\| lan\/m \| pets \| 100\.0% → 66\.7% \| −3[23]\.\d \[.*\] \| < 0\.0001 \| ❌ worse by 3[23]\.\d points/,
       );
       expect(calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.path}`)).toEqual([
         'POST /repos/acme/evals/issues/7/comments',
+        'PATCH /repos/acme/evals/issues/comments/42',
         'PATCH /repos/acme/evals/issues/comments/42',
       ]);
       expect(comments).toHaveLength(2);
