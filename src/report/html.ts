@@ -1,3 +1,4 @@
+import { clusteringNote, clusteringOfSnapshot } from './significance.ts';
 import { batchLabel } from '../core/batch.ts';
 import { reportColumns } from './columns.ts';
 import { cacheHtml } from './cache-line.ts';
@@ -144,7 +145,11 @@ export function renderHtml(snapshot: Snapshot): string {
       'Global standings',
       `<p class="note">Each contender across all cases.${batchNote(snapshot)}</p>\n${LEGEND}\n${standingsHtml(s.overall, columns)}\n${bestHtml(s.overall, s.ranking)}`,
     ),
-    section('datasets', 'Standings by dataset', `${LEGEND}\n${perGroup(s.datasets, true)}`),
+    section(
+      'datasets',
+      'Standings by dataset',
+      `<p class="note">${esc(clusteringNote(clusteringOfSnapshot(snapshot)))}.</p>\n${LEGEND}\n${perGroup(s.datasets, true)}`,
+    ),
     section(
       'variants',
       'Leaderboards by variant',

@@ -9,7 +9,15 @@ import { renderJudgeVariance } from './judge-variance.ts';
 import { contenderLabel } from './palette.ts';
 import { rescoreNote } from './rescore-note.ts';
 import { renderScores, type ScoreLinks } from './scores.ts';
-import { formatP, formatPoints, tieFigures, TIED_MARK, WORSE_MARK } from './significance.ts';
+import {
+  clusteringNote,
+  clusteringOfSnapshot,
+  formatP,
+  formatPoints,
+  tieFigures,
+  TIED_MARK,
+  WORSE_MARK,
+} from './significance.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { standings, type Standing, type StandingsTable } from './standings.ts';
 import { renderTable, type FitOptions } from './table.ts';
@@ -131,11 +139,10 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
       ...lines.map((l) => wrapProse(l, options.width, 2)),
     ].join('\n');
   const parts = [
-    block(
-      `Standings by dataset, ranked by ${s.ranking}`,
-      table('dataset', s.datasets, columns, fit),
-      s.datasets.map((t) => verdict(t.group, t)),
-    ),
+    block(`Standings by dataset, ranked by ${s.ranking}`, table('dataset', s.datasets, columns, fit), [
+      ...s.datasets.map((t) => verdict(t.group, t)),
+      pc.dim(clusteringNote(clusteringOfSnapshot(snapshot))),
+    ]),
   ];
   // With one dataset the overall table would repeat it row for row.
   if (totals !== 'variant' && (s.datasets.length > 1 || options.totals)) {
