@@ -30,9 +30,21 @@ const METRICS: Metric[] = [
   { name: 'steps', description: 'model steps the agent took' },
 ];
 
-/** The calls an agent's reply made, in order, and its model steps: from its trajectory (none without one). */
+/**
+ * The calls an agent's reply made, in order, and its model steps: from its trajectory; a reply without one (a case's
+ * own expected answer given as the reply, as `verify` grades it) offers its `output.tool_calls` where that is a list.
+ */
 export function callsOf(reply: Reply): { calls: ToolCall[]; steps: number } {
-  const trajectory = (reply as Partial<AgentReply>).trajectory ?? [];
+  const given = (reply as Partial<AgentReply>).trajectory;
+  if (!given) {
+    const output = reply.output;
+    const listed =
+      output !== null && typeof output === 'object' && !Array.isArray(output)
+        ? ExpectedToolCallsSchema.safeParse(output.tool_calls)
+        : undefined;
+    return { calls: listed?.success ? listed.data : [], steps: 0 };
+  }
+  const trajectory = given;
   const calls = trajectory.flatMap((step) =>
     step.reply.toolCalls.map((call) => ({ name: call.name, arguments: call.arguments })),
   );
