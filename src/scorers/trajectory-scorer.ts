@@ -6,7 +6,7 @@ import {
   type MatchMode,
   type ToolCall,
 } from '../agent/core/trajectory.ts';
-import { Scorer } from '../api/scorer.ts';
+import { Scorer, type ScorerTools } from '../api/scorer.ts';
 import type { Case, Json, Metric, Reply, Score } from '../api/types.ts';
 
 /** How a TrajectoryScorer judges: the match mode, the argument mode, and a scorer of the final answer if any. */
@@ -74,10 +74,10 @@ export class TrajectoryScorer extends Scorer {
       : METRICS;
   }
 
-  async call(kase: Case, reply: Reply, context: Json): Promise<Score> {
-    // The answer's scorer may be asynchronous (a judge): its value is awaited before the trajectory is judged.
+  async call(kase: Case, reply: Reply, context: Json, tools?: ScorerTools): Promise<Score> {
+    // The answer's scorer may be asynchronous (a judge, lent the run's tools): awaited before the trajectory is judged.
     const answer = this.options.answer
-      ? (await this.options.answer.call(kase, reply, context)).value
+      ? (await this.options.answer.call(kase, reply, context, tools)).value
       : undefined;
     return this.judge(kase, reply, answer, false);
   }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/core/snapshot.ts';
@@ -65,6 +65,14 @@ function agentServer(request: Received) {
   };
 }
 
+/** The agents' model steps a server received, without the probe of tool support each run's checks make first. */
+const steps = (server: ChatServer) =>
+  server
+    .completions()
+    .filter(
+      (r) => !(r.body.tools as { function: { name: string } }[]).some((t) => t.function.name === 'noop'),
+    );
+
 const conversation = (text: string) => JSON.stringify({ messages: [{ role: 'user', content: text }] });
 const WEATHER = { name: 'weather', arguments: { city: 'Paris' } };
 const BOOK = { name: 'book', arguments: { hotel: 'H1' } };
@@ -95,7 +103,7 @@ describe('an agent suite through the real CLI', () => {
     const run = await runCli(['compare', '--display', 'none'], { cwd: project, env });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     // 3 steps for each finished case, 4 (maxSteps) for the one that loops.
-    expect(server.completions()).toHaveLength(3 + 3 + 4);
+    expect(steps(server)).toHaveLength(3 + 3 + 4);
     const { snapshot } = savedSnapshot(project);
     const byCase = Object.fromEntries(snapshot.results.map((r) => [r.caseKey, r]));
     expect(byCase['trips/right']!.metrics).toMatchObject({ score: 1, tool_f1: 1, order_ok: 1, steps: 3 });
@@ -106,7 +114,7 @@ describe('an agent suite through the real CLI', () => {
     // The same suite again: every step of every case comes from the reply cache, keyed by the conversation so far.
     const again = await runCli(['compare', '--display', 'none'], { cwd: project, env });
     expect(again.code, again.stdout + again.stderr).toBe(0);
-    expect(server.completions()).toHaveLength(10);
+    expect(steps(server)).toHaveLength(10);
     // …and the replayed steps kept their tool calls: the trajectories score the same.
     const dir = join(project, 'evals/results');
     const saved = readdirSync(dir).filter((f) => f.endsWith('.json'));
@@ -116,5 +124,60 @@ describe('an agent suite through the real CLI', () => {
       const metrics = Object.fromEntries(results.map((r) => [r.caseKey, r.metrics]));
       expect(metrics).toEqual(Object.fromEntries(snapshot.results.map((r) => [r.caseKey, r.metrics])));
     }
+  });
+
+  it("scores with each match mode of the lineup's trajectory: section, with no scorer in code", async () => {
+    const server = new ChatServer(agentServer);
+    servers.push(server);
+    const url = await server.start();
+    const cases = 'evals/datasets/trips/cases';
+    const lineup = (trajectory: string) =>
+      [
+        'import: ./lib/agent.ts',
+        'adapter: AgentAdapter',
+        'request_types: [prompt]',
+        trajectory,
+        `lan:\n  base_url: ${url}\n  models: [m]`,
+      ].join('\n');
+    // Every case's agent calls weather then book; the cases expect other calls.
+    const expected = {
+      right: [WEATHER, BOOK],
+      swapped: [BOOK, WEATHER],
+      extra: [WEATHER],
+      missing: [WEATHER, BOOK, { name: 'book', arguments: { hotel: 'H2' } }],
+    };
+    const tree: Record<string, string> = { 'lib/agent.ts': LIB };
+    for (const [name, calls] of Object.entries(expected)) {
+      tree[`${cases}/${name}/input.json`] = conversation(`Trip ${name}`);
+      tree[`${cases}/${name}/expected.json`] = JSON.stringify({ tool_calls: calls });
+    }
+    const project = writeTree(dirs.inRepo('agent-modes-'), tree);
+    const config = join(project, 'evals/.llm-evals.config.yml');
+    const env = cliEnv(await warmCache(), { LLM_EVALS_CACHE_DIR: dirs.os('llm-evals-replies-') });
+    const want: Record<string, Record<keyof typeof expected, number>> = {
+      strict: { right: 1, swapped: 0, extra: 0, missing: 0 },
+      unordered: { right: 1, swapped: 1, extra: 0, missing: 0 },
+      subset: { right: 1, swapped: 1, extra: 0, missing: 1 },
+      superset: { right: 1, swapped: 1, extra: 1, missing: 0 },
+    };
+    for (const [mode, scores] of Object.entries(want)) {
+      writeFileSync(config, lineup(`trajectory:\n  mode: ${mode}\n  args: exact`));
+      rmSync(join(project, 'evals/results'), { recursive: true, force: true });
+      const run = await runCli(['compare', '--display', 'none'], { cwd: project, env });
+      expect(run.code, run.stdout + run.stderr).toBe(0);
+      const { results } = savedSnapshot(project).snapshot;
+      const got = Object.fromEntries(results.map((r) => [r.caseKey.replace('trips/', ''), r.metrics.score]));
+      expect(got, mode).toEqual(scores);
+      // tool_f1 does not depend on the mode: 2 of 2 made calls expected in right and swapped, 1/2 and 2/3 else.
+      const f1 = Object.fromEntries(results.map((r) => [r.caseKey.replace('trips/', ''), r.metrics.tool_f1]));
+      expect(f1).toEqual({ right: 1, swapped: 1, extra: 2 / 3, missing: 0.8 });
+    }
+    // Every mode scored the same replies: one run's calls, the rest from the cache.
+    expect(steps(server)).toHaveLength(4 * 3);
+
+    writeFileSync(config, lineup('trajectory:\n  mode: sideways'));
+    const bad = await runCli(['verify'], { cwd: project, env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/\.llm-evals\.config\.yml: trajectory\.mode: .*sideways/);
   });
 });
