@@ -89,6 +89,8 @@ export const MetricSchema = z.object({
   description: z.string(),
   aggregate: z.literal('mean').optional(),
   primary: z.boolean().optional(),
+  /** `count`: a mean of counts (an agent's steps), shown as a number; else a share in 0–1, shown as a percentage. */
+  unit: z.literal('count').optional(),
 });
 /** A column the scorer fills: `primary` ranks the leaderboard when no weights are set. */
 export type Metric = z.infer<typeof MetricSchema>;

@@ -27,7 +27,7 @@ const METRICS: Metric[] = [
   { name: 'tool_recall', description: 'expected calls that were made (name and arguments, any order)' },
   { name: 'tool_f1', description: 'harmonic mean of tool precision and recall' },
   { name: 'order_ok', description: 'the matched calls came in the expected order' },
-  { name: 'steps', description: 'model steps the agent took' },
+  { name: 'steps', description: 'model steps the agent took (mean)', unit: 'count' },
 ];
 
 /**
