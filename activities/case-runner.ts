@@ -5,7 +5,7 @@ import type { Contender } from '../src/core/matrix.ts';
 import { transportErrorResult } from '../src/core/outcomes.ts';
 import { SCORER_FAILED } from '../src/core/rescore.ts';
 import { JudgeFailed } from '../src/scorers/judge.ts';
-import { capReply, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
+import { capReply, capTrajectory, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
 import { lacking, MISSING_KEY_SECONDS, type MissingKey } from '../src/core/missing-key.ts';
@@ -206,6 +206,8 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
     const text = {
       ...capReply(reply.raw),
       ...(reply.output !== undefined ? { output: reply.output } : {}),
+      // An agent's steps, capped: what its case page shows as a timeline.
+      ...capTrajectory(reply),
       ...(log.truncated ? { truncated: true } : {}),
     };
     if (reply.error !== undefined) {

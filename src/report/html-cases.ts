@@ -1,6 +1,7 @@
 import { formatCost, formatPercent, formatSeconds } from './format.ts';
 import { esc, escJson, safeId } from './html-escape.ts';
 import { contenderHtml } from './html-standings.ts';
+import { trajectoryHtml } from './html-trajectory.ts';
 import { withoutRepeat } from '../core/matrix.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 
@@ -10,7 +11,12 @@ type Contender = { contender: Snapshot['contenders'][number]; contenderIndex: nu
 /** One contender's result for a case as HTML: status, score, metrics, latency, cost, reply and diagnostics. */
 export function resultHtml(snapshot: Snapshot, who: Contender, r: Result | undefined): string {
   if (!r) return `<div class="result"><p><strong>${contenderHtml(who)}</strong> · not run</p></div>`;
-  const metrics = snapshot.metrics.map((m) => `${esc(m.name)} ${esc(formatPercent(r.metrics[m.name]))}`);
+  const metrics = snapshot.metrics.map((m) => {
+    const value = r.metrics[m.name];
+    // A count (an agent's steps) as a number, a share as a percentage.
+    const text = m.unit === 'count' ? String(value ?? '–') : formatPercent(value);
+    return `${esc(m.name)} ${esc(text)}`;
+  });
   const outcomes = Object.entries(r.outcomes)
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${esc(k)} ${esc(n)}`);
@@ -34,8 +40,10 @@ export function resultHtml(snapshot: Snapshot, who: Contender, r: Result | undef
     ? `<h4>Diagnostics</h4><pre>${escJson(r.diagnostics)}</pre>`
     : '<h4>Diagnostics</h4><p class="note">none</p>';
   const error = r.error !== undefined ? `<p class="status-error">${esc(r.error)}</p>` : '';
+  const expected = r.trajectory ? snapshot.cases.find((c) => c.key === r.caseKey)?.expected : undefined;
   return (
     `<div class="result"><p><strong>${contenderHtml(who)}</strong> · ${facts.join(' · ')}</p>${error}\n` +
+    trajectoryHtml(r, expected) +
     `<div class="io"><div>${reply}</div><div>${diagnostics}</div></div></div>`
   );
 }

@@ -1,10 +1,14 @@
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { renderHtml } from '../../src/report/html.ts';
+import { safeId } from '../../src/report/html-escape.ts';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/core/snapshot.ts';
 import { runCli } from '../helpers/cli.ts';
 import { warmCache } from '../helpers/fault-server.ts';
-import { TempDirs, writeTree } from '../helpers/suite-dir.ts';
+import { REPO, TempDirs, writeTree } from '../helpers/suite-dir.ts';
 import { ChatServer, type Received } from '../providers/chat-server.ts';
 import { cliEnv, savedSnapshot } from '../providers/cli-suite.ts';
 
@@ -73,6 +77,54 @@ const steps = (server: ChatServer) =>
       (r) => !(r.body.tools as { function: { name: string } }[]).some((t) => t.function.name === 'noop'),
     );
 
+/**
+ * The HTML report of the run in headless Chromium: each contender's trajectory as a timeline of steps beside the
+ * expected calls, with each call's verdict; a screenshot is kept under tmp/ to look at.
+ */
+async function expectTimeline(snapshot: Snapshot): Promise<void> {
+  const dir = dirs.os('agent-html-');
+  const file = join(dir, 'report.html');
+  writeFileSync(file, renderHtml(snapshot));
+  const context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
+    viewport: { width: 1280, height: 900 },
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(file).href);
+    const swapped = page.locator(`#case-${safeId('trips/swapped')}`);
+    await swapped.locator('summary').click();
+    const steps = swapped.locator('ol.timeline > li.step');
+    await expect.poll(() => steps.count()).toBe(3);
+    expect(await steps.nth(0).innerText()).toMatch(
+      /step 1 · tool calls[\s\S]*weather\({"city":"Paris"}\)[\s\S]*→ {"city":"Paris","celsius":18}/,
+    );
+    const expected = await swapped.locator('ol.expected-calls > li').allInnerTexts();
+    expect(expected.map((t) => t.trim())).toEqual([
+      'matched book({"hotel":"H1"})',
+      'matched weather({"city":"Paris"})',
+    ]);
+    const loops = page.locator(`#case-${safeId('trips/loops')}`);
+    await loops.locator('summary').click();
+    expect(await loops.locator('li.step-max_steps').count()).toBe(1);
+    expect(await loops.locator('.result > p').first().innerText()).toMatch(/steps 4 /);
+    expect(await loops.locator('ol.timeline .call-invented').count()).toBe(3);
+    await swapped.scrollIntoViewIfNeeded();
+    mkdirSync(join(REPO, 'tmp'), { recursive: true });
+    await page.screenshot({ path: join(REPO, 'tmp', 'agent-timeline.png'), fullPage: true });
+  } finally {
+    await context.close();
+  }
+}
+
 const conversation = (text: string) => JSON.stringify({ messages: [{ role: 'user', content: text }] });
 const WEATHER = { name: 'weather', arguments: { city: 'Paris' } };
 const BOOK = { name: 'book', arguments: { hotel: 'H1' } };
@@ -110,6 +162,27 @@ describe('an agent suite through the real CLI', () => {
     expect(byCase['trips/swapped']!.metrics).toMatchObject({ score: 0, tool_f1: 1, order_ok: 0, steps: 3 });
     expect(byCase['trips/loops']!.error).toMatch(/^max_steps: /);
     expect(byCase['trips/loops']!.metrics).toMatchObject({ score: 0, steps: 4, tool_recall: 1 });
+
+    // Each result carries its trajectory: every step's calls, how their tools ran, their results, tokens and status.
+    const right = byCase['trips/right']!.trajectory!;
+    expect(right.map((step) => step.status)).toEqual(['tool_calls', 'tool_calls', 'answer']);
+    expect(right[0]!.calls).toEqual([
+      {
+        id: 'call_0',
+        name: 'weather',
+        arguments: { city: 'Paris' },
+        status: 'ok',
+        result: '{"city":"Paris","celsius":18}',
+      },
+    ]);
+    expect(right[1]!.calls[0]).toMatchObject({ name: 'book', status: 'ok', result: 'booked' });
+    expect(right[2]).toMatchObject({
+      text: '{"done": true}',
+      calls: [],
+      usage: { inputTokens: 10, outputTokens: 3 },
+    });
+    expect(byCase['trips/loops']!.trajectory!.at(-1)!.status).toBe('max_steps');
+    await expectTimeline(snapshot);
 
     // The same suite again: every step of every case comes from the reply cache, keyed by the conversation so far.
     const again = await runCli(['compare', '--display', 'none'], { cwd: project, env });
