@@ -2,11 +2,20 @@ import { formatCost, formatPercent, formatSeconds } from './format.ts';
 import { esc, escJson, safeId } from './html-escape.ts';
 import { contenderHtml } from './html-standings.ts';
 import { trajectoryHtml } from './html-trajectory.ts';
+import { conversationOf, conversationText } from './conversation.ts';
 import { withoutRepeat } from '../core/matrix.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 
 type Result = Snapshot['results'][number];
 type Contender = { contender: Snapshot['contenders'][number]; contenderIndex: number };
+
+/** A case's input as HTML: a conversation (`input.json`) a message a line, any other input as it is. */
+export function inputHtml(input: string): string {
+  const messages = conversationOf(input);
+  return messages
+    ? `<h4>Conversation</h4><pre class="conversation">${esc(conversationText(messages))}</pre>`
+    : `<h4>Input</h4><pre>${esc(input)}</pre>`;
+}
 
 /** One contender's result for a case as HTML: status, score, metrics, latency, cost, reply and diagnostics. */
 export function resultHtml(snapshot: Snapshot, who: Contender, r: Result | undefined): string {
@@ -77,7 +86,7 @@ export function casesHtml(snapshot: Snapshot): string {
         );
         return (
           `<details class="case" id="case-${esc(safeId(kase.key))}"><summary>${esc(kase.id)}${chips.join('')}</summary>\n` +
-          `<div class="io"><div><h4>Input</h4><pre>${esc(kase.input)}</pre></div>` +
+          `<div class="io"><div>${inputHtml(kase.input)}</div>` +
           `<div><h4>Expected</h4><pre>${escJson(kase.expected)}</pre></div></div>\n` +
           rows.map(({ who, result }) => resultHtml(snapshot, who, result)).join('\n') +
           '\n</details>'

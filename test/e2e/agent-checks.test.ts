@@ -79,5 +79,9 @@ describe('a model that refuses tools, in a suite whose cases expect tool calls',
     const { project, env } = await agentSuite(false);
     const verify = await runCli(['verify'], { cwd: project, env });
     expect(verify.code, verify.stdout + verify.stderr).toBe(0);
+    // `cases` says what a conversation case asks: its messages and its last user message.
+    const cases = await runCli(['cases'], { cwd: project, env: { ...env, COLUMNS: '200' } });
+    expect(cases.code, cases.stderr).toBe(0);
+    expect(cases.stdout).toContain('1 message, user: "Weather again?"');
   });
 });

@@ -102,6 +102,8 @@ async function expectTimeline(snapshot: Snapshot): Promise<void> {
     await page.goto(pathToFileURL(file).href);
     const swapped = page.locator(`#case-${safeId('trips/swapped')}`);
     await swapped.locator('summary').click();
+    // The case's conversation a message a line, not its input.json.
+    expect(await swapped.locator('pre.conversation').innerText()).toBe('user: Book, then the weather.');
     const steps = swapped.locator('ol.timeline > li.step');
     await expect.poll(() => steps.count()).toBe(3);
     expect(await steps.nth(0).innerText()).toMatch(
