@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
 import { warmCache } from '../helpers/fault-server.ts';
 import { TempDirs, writeTree } from '../helpers/suite-dir.ts';
-import { ChatServer, type Answer, type Received } from '../providers/chat-server.ts';
+import { ChatServer, messageReply, type Answer, type Received } from '../providers/chat-server.ts';
 import { cliEnv, savedSnapshot } from '../providers/cli-suite.ts';
 
 const dirs = new TempDirs();
@@ -74,16 +74,7 @@ describe('an agent case interrupted mid-trajectory (SIGKILL), then resumed', () 
               ],
             }
           : { role: 'assistant', content: `{"answer": "${asked}"}` };
-      const answer: Answer = {
-        body: {
-          id: 'chatcmpl-agent',
-          object: 'chat.completion',
-          created: 0,
-          model: 'm',
-          choices: [{ index: 0, message, finish_reason: 'stop' }],
-          usage: { prompt_tokens: 10, completion_tokens: 3 },
-        },
-      };
+      const answer = messageReply(message);
       // Step 3 of the blocked case hangs (no answer for a minute) until the worker has been killed.
       if (!killed && asked === BLOCKED && n === 2) {
         blockedAt!();

@@ -9,7 +9,7 @@ import type { Snapshot } from '../../src/core/snapshot.ts';
 import { runCli } from '../helpers/cli.ts';
 import { warmCache } from '../helpers/fault-server.ts';
 import { REPO, TempDirs, writeTree } from '../helpers/suite-dir.ts';
-import { ChatServer, type Received } from '../providers/chat-server.ts';
+import { ChatServer, messageReply, type Received } from '../providers/chat-server.ts';
 import { cliEnv, savedSnapshot } from '../providers/cli-suite.ts';
 
 const dirs = new TempDirs();
@@ -57,16 +57,7 @@ function agentServer(request: Received) {
       : results === 1
         ? { role: 'assistant', content: null, tool_calls: [toolCall('book', { hotel: 'H1' })] }
         : { role: 'assistant', content: '{"done": true}' };
-  return {
-    body: {
-      id: 'chatcmpl-agent',
-      object: 'chat.completion',
-      created: 0,
-      model: 'm',
-      choices: [{ index: 0, message, finish_reason: 'stop' }],
-      usage: { prompt_tokens: 10, completion_tokens: 3 },
-    },
-  };
+  return messageReply(message);
 }
 
 /** The agents' model steps a server received, without the probe of tool support each run's checks make first. */
