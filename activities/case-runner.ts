@@ -6,7 +6,7 @@ import { transportErrorResult } from '../src/core/outcomes.ts';
 import { SCORER_FAILED } from '../src/core/rescore.ts';
 import { JudgeFailed, JudgeScorer } from '../src/scorers/judge.ts';
 import { pairwiseRound } from './pairwise-round.ts';
-import { capReply, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
+import { capReply, capTrajectory, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
 import { lacking, MISSING_KEY_SECONDS, type MissingKey } from '../src/core/missing-key.ts';
@@ -207,6 +207,8 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
     const text = {
       ...capReply(reply.raw),
       ...(reply.output !== undefined ? { output: reply.output } : {}),
+      // An agent's steps, capped: what its case page shows as a timeline.
+      ...capTrajectory(reply),
       ...(log.truncated ? { truncated: true } : {}),
     };
     if (reply.error !== undefined) {

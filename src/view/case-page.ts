@@ -1,5 +1,5 @@
 import { formatCost, formatCount, formatSeconds } from '../report/format.ts';
-import { resultHtml } from '../report/html-cases.ts';
+import { inputHtml, resultHtml } from '../report/html-cases.ts';
 import { esc, escJson } from '../report/html-escape.ts';
 import type { RunBase, RunView } from './model.ts';
 import { labelHtml, type ProjectLabels } from './labels.ts';
@@ -96,7 +96,7 @@ export function casePage(
     return `<div class="contender" data-experiment="${esc(e.id)}">${resultHtml(snapshot, who, r)}${label}${extraFacts(r)}</div>`;
   });
   const io = kase
-    ? `<div class="io"><div><h4>Input</h4><pre>${esc(kase.input)}</pre></div>` +
+    ? `<div class="io"><div>${inputHtml(kase.input)}</div>` +
       `<div><h4>Expected</h4><pre>${escJson(kase.expected)}</pre></div></div>\n` +
       (Object.keys(kase.metadata).length ? `<h4>Metadata</h4><pre>${escJson(kase.metadata)}</pre>` : '')
     : '<p class="note">The case is not on disk any more (or its project is not readable here): its input and expected answer are unknown.</p>';
