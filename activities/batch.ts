@@ -13,7 +13,7 @@ import { reachBatchApi, type BatchStatus } from '../src/providers/batch.ts';
 import { missingTeller, type CaseDeps } from './case-runner.ts';
 import { createPlanCases, type PlanCases } from './plan-cases.ts';
 import type { ExperimentCases } from '../src/core/run-input.ts';
-import { replyKeyOf } from './cached-model.ts';
+import { replyKeyOf } from '../src/cache/key.ts';
 import { gatedModel, type CallLog } from './gated-model.ts';
 import type { MissingKey } from '../src/core/missing-key.ts';
 
