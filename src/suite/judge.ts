@@ -30,6 +30,14 @@ export function judgeContender(
   const provider = endpoint ?? registry.forId(id);
   if (!provider)
     throw new ConfigError(config.file, key, `no provider of the lineup serves the judge model ${quote(id)}`);
+  // A routed provider (OpenRouter) names models `<vendor>/<model>`: a bare name is a model no provider serves.
+  if (!endpoint && provider.prefix === '' && slash <= 0)
+    throw new ConfigError(
+      config.file,
+      key,
+      `no provider of the lineup serves the judge model ${quote(id)}: name an endpoint section's model ` +
+        `<section>/<model>, or a routed one <vendor>/<model>`,
+    );
   const model = endpoint
     ? id.slice(slash + 1)
     : provider.prefix !== ''
