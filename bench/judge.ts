@@ -6,12 +6,12 @@
 // With `control` as the fourth argument, the same N calls of L ms are the contender's own and nothing is judged: the
 // engine's bound on this machine at this load, to read the judged run's ratio against.
 // Usage: node --import tsx bench/judge.ts [N] [L ms] [C] [control]     (default: 1000 200 16)
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Snapshot } from '../src/core/snapshot.ts';
+import { runToyCli, writeToySuite } from './toy-cli.ts';
 
 const n = Number(process.argv[2] ?? 1000);
 const latencyMs = Number(process.argv[3] ?? 200);
@@ -20,7 +20,6 @@ const control = process.argv[5] === 'control';
 /** The model whose calls are held L ms and counted: the judge, or the contender itself in the control run. */
 const held = control ? 'm' : 'judge';
 const repo = resolve(import.meta.dirname, '..');
-const bin = join(repo, 'bin', 'llm-evals.mjs');
 const root = join(repo, 'tmp', 'bench-judge');
 const suiteDir = join(root, 'suite');
 const env: NodeJS.ProcessEnv = {
@@ -77,48 +76,21 @@ const server = createServer((request, response) => {
 });
 
 function writeSuite(url: string): void {
-  const evals = join(suiteDir, 'evals');
-  mkdirSync(evals, { recursive: true });
-  writeFileSync(
-    join(evals, '.llm-evals.config.yml'),
+  writeToySuite(
+    suiteDir,
     [
-      `import: ${join(repo, 'examples/toy-suite/lib/toy-suite.ts')}`,
-      'adapter: ToyAdapter',
-      'scorer: ToyScorer',
-      'request_types: [prompt]',
       'j:',
       `  base_url: ${url}`,
       '  models: [m]',
       ...(control
         ? []
         : ['judge:', '  model: j/judge', '  rubric: Does the reply name the animal?', '  scale: pass_fail']),
-      '',
-    ].join('\n'),
+    ],
+    n,
   );
-  for (let i = 0; i < n; i++) {
-    const folder = join(evals, 'datasets', 'd', 'cases', 'v', String(i).padStart(5, '0'));
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'input.txt'), `case ${i}\n`);
-    writeFileSync(join(folder, 'expected.json'), JSON.stringify({ animal: 'case', name: `v/${i}` }));
-  }
 }
 
-async function cli(args: string[]) {
-  const started = performance.now();
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: suiteDir,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
-  const code = await new Promise<number | null>((done) => child.on('close', done));
-  const seconds = (performance.now() - started) / 1000;
-  if (code !== 0) throw new Error(`llm-evals ${args.join(' ')} exited ${code}:\n${stderr.slice(-4000)}`);
-  return { seconds, stdout, stderr };
-}
+const cli = (args: string[]) => runToyCli(args, suiteDir, env);
 
 rmSync(root, { recursive: true, force: true });
 await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
