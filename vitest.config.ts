@@ -16,7 +16,7 @@ const UNIT = [
   'test/suite/**/*.test.ts',
   'test/commands/**/*.test.ts',
   'test/activities/**/*.test.ts',
-  'test/report/{breakdown,failed-replies,format,html,judge-line,leaderboard,progress,silence-line,standings,table-fit,table-size,text-width,value-chart,weights-table}.test.ts',
+  'test/report/{breakdown,failed-replies,format,html,judge-column,judge-line,leaderboard,progress,silence-line,standings,table-fit,table-size,text-width,value-chart,weights-table}.test.ts',
   'test/providers/{catalog-cache,chat-completions,registry,tool-wire}.test.ts',
   'test/trackers/{braintrust,check,from-snapshot,local,otlp-target,otlp,select,send}.test.ts',
   'test/temporal/zip.test.ts',

@@ -1,6 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
-import type { Case, CompletionRequest, Model, ProviderResponse } from '../src/api/types.ts';
+import { completionRequestOf } from '../src/api/conversation.ts';
+import type { ScorerTools } from '../src/api/scorer.ts';
+import type { Case, CompletionRequest, Model, ModelRequest, ProviderResponse } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import { UNKNOWN_USAGE } from '../src/core/results.ts';
 import {
@@ -13,7 +15,7 @@ import { reachBatchApi, type BatchStatus } from '../src/providers/batch.ts';
 import { missingTeller, type CaseDeps } from './case-runner.ts';
 import { createPlanCases, type PlanCases } from './plan-cases.ts';
 import type { ExperimentCases } from '../src/core/run-input.ts';
-import { replyKeyOf } from './cached-model.ts';
+import { replyKeyOf } from '../src/cache/key.ts';
 import { gatedModel, type CallLog } from './gated-model.ts';
 import type { MissingKey } from '../src/core/missing-key.ts';
 
@@ -128,12 +130,47 @@ export function createBatchActivities(deps: CaseDeps & { plans?: PlanCases }) {
           throw new Deferred(key);
         },
       });
-      const runAdapter = async (kase: Case, into: Map<string, object>) => {
+      /**
+       * The judge's round after the answers' round: a judge model the same provider serves records its verdict's
+       * request into the same batch, keyed as the pool's judge looks it up; a judge elsewhere is called by the pool.
+       */
+      const judging = (into: Map<string, Map<string, object>>): ScorerTools => ({
+        judge: (id, sample) => {
+          const judge = deps.judges?.get(id);
+          if (!judge || judge.provider !== task.contender.provider) throw new Deferred(id);
+          const contender = { ...judge, repeat: sample };
+          const model = gatedModel(
+            contender,
+            deps.registry.get(judge.provider)!,
+            deps.gate,
+            task.runId,
+            log,
+            1,
+          );
+          return {
+            ...model,
+            complete: async (asked: ModelRequest): Promise<ProviderResponse> => {
+              const request = completionRequestOf(asked);
+              const key = replyKeyOf(model, contender, deps.registry.get(judge.provider)!, request);
+              const entry = await deps.replies?.get(key);
+              if (entry) return entry.response;
+              const bodies = into.get(id) ?? new Map<string, object>();
+              into.set(id, bodies.set(key, provider.requestBody(model, request)));
+              throw new Deferred(key);
+            },
+          };
+        },
+      });
+      type Made = { answers: Map<string, object>; verdicts: Map<string, Map<string, object>> };
+      const runAdapter = async (kase: Case, into: Made) => {
         if (!prepared.has(kase.dataset))
           prepared.set(kase.dataset, Promise.resolve(deps.adapter.prepare(kase.dataset)));
         await prepared.get(kase.dataset);
-        // Its reply is of no use here: what counts is the request it made, or that it made none.
-        await deps.adapter.call(kase, recording(into));
+        // Its reply is of no use here but to the judge: what counts is the request it made, or that it made none.
+        const reply = await deps.adapter.call(kase, recording(into.answers));
+        // Every answer of the case is in: its verdicts go in the next batch (none without a judge in the run).
+        if (deps.judges?.size && reply.error === undefined)
+          await deps.scorer.call(kase, reply, deps.adapter.context(kase), judging(into.verdicts));
       };
       const listed =
         task.cases ?? Array.from({ length: task.total ?? 0 }, (_, index) => plans.caseAt(task.plan!, index));
@@ -144,14 +181,28 @@ export function createBatchActivities(deps: CaseDeps & { plans?: PlanCases }) {
       });
       // Each case records into its own list, so the batch holds the requests in case order, whichever adapter
       // finished first: a later round's batch is then the earlier one's order less what was answered.
-      const requests = new Map<string, object>();
+      const answers = new Map<string, object>();
+      const verdicts = new Map<string, Map<string, object>>();
       for (let i = 0; i < cases.length; i += COLLECTING) {
-        const made = cases.slice(i, i + COLLECTING).map(() => new Map<string, object>());
+        const made = cases.slice(i, i + COLLECTING).map(() => ({
+          answers: new Map<string, object>(),
+          verdicts: new Map<string, Map<string, object>>(),
+        }));
         await Promise.all(
           cases.slice(i, i + COLLECTING).map((kase, j) => runAdapter(kase, made[j]!).catch(() => undefined)),
         );
-        for (const one of made) for (const [key, body] of one) requests.set(key, body);
+        for (const one of made) {
+          for (const [key, body] of one.answers) answers.set(key, body);
+          for (const [model, bodies] of one.verdicts) {
+            const all = verdicts.get(model) ?? new Map<string, object>();
+            for (const [key, body] of bodies) all.set(key, body);
+            verdicts.set(model, all);
+          }
+        }
       }
+      // One model per batch, as OpenAI's Batch API asks: the answers first, then each judge model's verdicts in a
+      // round of their own; what the rounds leave unsent the pool calls.
+      const requests = answers.size ? answers : ([...verdicts.values()][0] ?? new Map<string, object>());
       if (!requests.size) return { requests: 0 };
       const tag = { run: task.runId, experiment: task.experimentId, round: String(task.round) };
       const lines = [...requests].map(([customId, body]) => ({ customId, body }));
@@ -178,6 +229,17 @@ export function createBatchActivities(deps: CaseDeps & { plans?: PlanCases }) {
       const log: CallLog = { usage: UNKNOWN_USAGE, latency: null, waited: 0 };
       const model = gatedModel(ref.contender, deps.registry.get(ref.provider)!, deps.gate, '', log, 1);
       const lines = await api.results(await api.retrieve(ref.batchId));
+      // A judge round's verdicts are priced as the judge model, not as the contender whose experiment sent them.
+      const judgeOf = (body: unknown) => {
+        const name = (body as { model?: unknown } | null)?.model;
+        return [...(deps.judges?.values() ?? [])].find(
+          (j) => j.provider === ref.provider && j.model === name,
+        );
+      };
+      const modelOf = (body: unknown) => {
+        const judge = judgeOf(body);
+        return judge ? gatedModel(judge, deps.registry.get(ref.provider)!, deps.gate, '', log, 1) : model;
+      };
       const received: ReceivedBatch = { replies: 0, failed: 0, reasons: [] };
       const share = 1 - provider.batchDiscount;
       for (const line of lines) {
@@ -188,7 +250,7 @@ export function createBatchActivities(deps: CaseDeps & { plans?: PlanCases }) {
         }
         let response: ProviderResponse;
         try {
-          response = await provider.responseOf(model, line.body as ChatCompletion);
+          response = await provider.responseOf(modelOf(line.body), line.body as ChatCompletion);
         } catch (error) {
           received.failed++;
           if (received.reasons.length < 3) received.reasons.push((error as Error).message);
@@ -201,7 +263,7 @@ export function createBatchActivities(deps: CaseDeps & { plans?: PlanCases }) {
           key: line.customId,
           storedAt: new Date().toISOString(),
           provider: ref.provider,
-          model: ref.contender.id,
+          model: judgeOf(line.body)?.id ?? ref.contender.id,
           response: { ...response, usage },
           // A batch's requests have no latency of their own: the provider ran them when it chose.
           latency: null,

@@ -1,16 +1,9 @@
 import { completionRequestOf } from '../src/api/conversation.ts';
-import type {
-  CompletionRequest,
-  Model,
-  ModelRequest,
-  Provider,
-  ProviderResponse,
-  ToolResultLog,
-} from '../src/api/types.ts';
+import type { Model, ModelRequest, Provider, ProviderResponse, ToolResultLog } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import type { CacheMode } from '../src/core/plan.ts';
 import { addUsage, type CaseResult } from '../src/core/results.ts';
-import { replyKey } from '../src/cache/key.ts';
+import { replyKeyOf } from '../src/cache/key.ts';
 import type { ReplyEntry } from '../src/cache/store.ts';
 import type { CallLog } from './gated-model.ts';
 
@@ -53,27 +46,6 @@ export function cacheFields(log: CacheLog): Pick<CaseResult, 'cached' | 'batch'>
 
 /** The error a case `--cache-only` skipped records. */
 export const SKIPPED_NOTE = 'no reply in the cache (--cache-only)';
-
-/** The reply cache's key of a request the adapter makes of `model` (a batch's request carries it as its id). */
-export function replyKeyOf(
-  model: Model,
-  contender: Contender,
-  provider: Provider,
-  request: CompletionRequest,
-  /** A tool call of the request's reply: the key of its recorded result. */
-  tool?: string,
-): string {
-  const scope = provider.cacheScope?.();
-  return replyKey({
-    provider: provider.name,
-    ...(scope ? { scope } : {}),
-    // The model's id, name and every setting it sends; its `complete` is no part of the key.
-    model,
-    request,
-    ...(contender.repeat !== undefined ? { repeat: contender.repeat } : {}),
-    ...(tool !== undefined ? { tool } : {}),
-  });
-}
 
 /**
  * An agent's tool results kept in the reply cache beside the step whose reply called them, keyed by that step's

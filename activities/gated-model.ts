@@ -10,7 +10,7 @@ import type {
   Usage,
 } from '../src/api/types.ts';
 import type { Failure, GateState, SlotAnswer, SlotRequest } from '../src/core/coordinator.ts';
-import type { Contender } from '../src/core/matrix.ts';
+import { contenderSettings, type Contender } from '../src/core/matrix.ts';
 import type { MissingKey } from '../src/core/missing-key.ts';
 import { addUsage } from '../src/core/results.ts';
 import {
@@ -110,12 +110,7 @@ export function gatedModel(
   attempt: number,
   env: NodeJS.ProcessEnv = process.env,
 ): Model {
-  const settings = {
-    ...(contender.effort !== 'default' ? { effort: contender.effort } : {}),
-    ...(contender.temperature !== null ? { temperature: contender.temperature } : {}),
-    ...(contender.maxTokens !== null ? { maxTokens: contender.maxTokens } : {}),
-    ...(contender.seed !== undefined ? { seed: contender.seed } : {}),
-  };
+  const settings = contenderSettings(contender);
   const vendor = vendorOf(provider, contender.id);
   const model = `${contender.provider}:${contender.id}`;
   /** Waits for the call's turn; returns the holder of its places in flight when it took any, to give them back. */

@@ -4,15 +4,14 @@
 // every 1 to 4 s), then without. It prints per run the batches created, the requests they held, the chat calls made
 // one by one, the cases scored, the run's cost from its snapshot and its wall time, and what the batch run printed.
 // Usage: node --import tsx bench/batch.ts [N]     (default: 2000)
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Snapshot } from '../src/core/snapshot.ts';
 import { BatchServer } from '../test/helpers/batch-server.ts';
+import { runToyCli, writeToySuite } from './toy-cli.ts';
 
 const n = Number(process.argv[2] ?? 2000);
 const repo = resolve(import.meta.dirname, '..');
-const bin = join(repo, 'bin', 'llm-evals.mjs');
 const root = join(repo, 'tmp', 'bench-batch');
 const suiteDir = join(root, 'suite');
 const env: NodeJS.ProcessEnv = {
@@ -27,48 +26,22 @@ const env: NodeJS.ProcessEnv = {
 };
 
 function writeSuite(url: string): void {
-  const evals = join(suiteDir, 'evals');
-  mkdirSync(evals, { recursive: true });
-  writeFileSync(
-    join(evals, '.llm-evals.config.yml'),
+  writeToySuite(
+    suiteDir,
     [
-      `import: ${join(repo, 'examples/toy-suite/lib/toy-suite.ts')}`,
-      'adapter: ToyAdapter',
-      'scorer: ToyScorer',
-      'request_types: [prompt]',
       'openai:',
       `  base_url: ${url}`,
       '  api_key_env: BENCH_BATCH_KEY',
       '  prices: { input: 1000, output: 2000 }',
       '  batch: true',
       '  models: [gpt-x]',
-      '',
-    ].join('\n'),
+    ],
+    n,
   );
-  for (let i = 0; i < n; i++) {
-    const folder = join(evals, 'datasets', 'd', 'cases', 'v', String(i).padStart(5, '0'));
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'input.txt'), `case ${i}\n`);
-    writeFileSync(join(folder, 'expected.json'), JSON.stringify({ animal: 'case', name: `v/${i}` }));
-  }
 }
 
-async function cli(args: string[], extra: NodeJS.ProcessEnv = {}) {
-  const started = performance.now();
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: suiteDir,
-    env: { ...env, ...extra },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
-  const code = await new Promise<number | null>((done) => child.on('close', done));
-  const seconds = (performance.now() - started) / 1000;
-  if (code !== 0) throw new Error(`llm-evals ${args.join(' ')} exited ${code}:\n${stderr.slice(-4000)}`);
-  return { seconds, stdout, stderr };
-}
+const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  runToyCli(args, suiteDir, { ...env, ...extra });
 
 /** The snapshot the last run saved. */
 function lastSnapshot(): Snapshot {

@@ -113,6 +113,11 @@ export interface CompletionRequest {
   tools?: ToolDefinition[];
   toolChoice?: ToolChoice;
   json?: boolean;
+  /**
+   * A JSON schema the reply must follow (OpenAI's `json_schema` response format), sent where the endpoint takes one;
+   * elsewhere the request is sent as `json`.
+   */
+  jsonSchema?: { name: string; schema: { [key: string]: Json } };
 }
 
 /** What an adapter asks of a model: a completion request, or a conversation (`messages`) with no `user`. */

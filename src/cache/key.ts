@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { CompletionRequest, Model, Provider } from '../api/types.ts';
+import type { Contender } from '../core/matrix.ts';
 
 /** What a reply depends on: the provider, the model with every setting it sends, the request, and the repeat. */
 export interface ReplyKeyParts {
@@ -34,4 +36,25 @@ export function canonicalJson(value: unknown): string {
 export function replyKey(parts: ReplyKeyParts): string {
   const text = canonicalJson({ v: 1, ...parts });
   return createHash('sha256').update(text).digest('hex');
+}
+
+/** The reply cache's key of a request the adapter makes of `model` (a batch's request carries it as its id). */
+export function replyKeyOf(
+  model: Omit<Model, 'complete'>,
+  contender: Contender,
+  provider: Provider,
+  request: CompletionRequest,
+  /** A tool call of the request's reply: the key of its recorded result. */
+  tool?: string,
+): string {
+  const scope = provider.cacheScope?.();
+  return replyKey({
+    provider: provider.name,
+    ...(scope ? { scope } : {}),
+    // The model's id, name and every setting it sends; its `complete` is no part of the key.
+    model,
+    request,
+    ...(contender.repeat !== undefined ? { repeat: contender.repeat } : {}),
+    ...(tool !== undefined ? { tool } : {}),
+  });
 }

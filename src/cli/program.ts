@@ -374,7 +374,7 @@ export function createProgram(
         program
           .command('rescore')
           .description(
-            "grade a run's saved replies again with the suite's current scorer and weights; calls no model",
+            "grade a run's saved replies again with the suite's current scorer and weights; calls no model but a judge whose verdict is not cached",
           ),
       ),
     ),

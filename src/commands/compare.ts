@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
-import { estimateRun, maxTokensWarnings, previousSpread } from '../session/estimate-run.ts';
+import { estimateJudge, estimateRun, maxTokensWarnings, previousSpread } from '../session/estimate-run.ts';
 import { beginRun } from '../session/begin-run.ts';
 import { pairUp } from '../session/pairwise.ts';
 import { planRun, sampleLine } from '../session/plan-run.ts';
@@ -30,7 +30,9 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
       io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');
     const { renderMatrix } = await import('../report/matrix-table.ts');
     io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
-    const { renderDetectableLine } = await import('../report/estimate-line.ts');
+    const { renderDetectableLine, renderJudgeEstimate } = await import('../report/estimate-line.ts');
+    const judge = await estimateJudge(planned);
+    if (judge) io.stdout.write(renderJudgeEstimate(judge.load, judge.estimate) + '\n');
     const cases = new Set(planned.plan.experiments.flatMap((e) => e.caseKeys)).size;
     const { clustering } = clustersOfCases(planned.cases);
     io.stdout.write(

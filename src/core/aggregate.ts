@@ -79,6 +79,8 @@ export interface Summary {
   latency: number | null;
   p95: number | null;
   usage: Usage;
+  /** Dollars the judge's calls cost, apart from `usage` (the contender's); absent when no reply was judged. */
+  judgeUsd?: number;
 }
 
 /**
@@ -109,6 +111,7 @@ export function summarize(
   let inputTokens: number | null = null;
   let outputTokens: number | null = null;
   let costUsd: number | null = null;
+  let judgeUsd: number | null = null;
   const comparedAt = compared === undefined ? -1 : metricNames.indexOf(compared);
   for (let i = 0; i < n; i++) {
     const r = results[i]!;
@@ -131,6 +134,8 @@ export function summarize(
     inputTokens = addKnown(inputTokens, r.usage.inputTokens);
     outputTokens = addKnown(outputTokens, r.usage.outputTokens);
     costUsd = addKnown(costUsd, r.usage.costUsd);
+    const judged = r.diagnostics.judge_usd;
+    if (typeof judged === 'number') judgeUsd = (judgeUsd ?? 0) + judged;
   }
   return {
     cases: n,
@@ -143,6 +148,7 @@ export function summarize(
     latency: latencyMean.mean(),
     p95: latencyCount ? nearestRank95(latencies.subarray(0, latencyCount).sort()) : null,
     usage: { inputTokens, outputTokens, costUsd },
+    ...(judgeUsd !== null ? { judgeUsd } : {}),
   };
 }
 

@@ -76,3 +76,41 @@ export function sumEstimates(parts: readonly Estimate[]): Estimate {
     { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: 0 },
   );
 }
+
+/**
+ * Tokens a judge's verdict takes: `{"reasoning": "…", "score": …}` with a reasoning of two or three sentences, as the
+ * judge's prompt asks for a short one.
+ */
+export const VERDICT_TOKENS = 60;
+
+/** What the judge of a run will be asked: replies judged, verdicts per reply and judge, and the panel's size. */
+export interface JudgeLoad {
+  replies: number;
+  samples: number;
+  members: number;
+}
+
+/**
+ * The judge's share of a run's estimate: a call per reply, sample and panel member (`inputTokens` is one member's
+ * prompts over all replies, each member pays them); dollars from each member's per-token prices, unknown if any is.
+ */
+export function judgeEstimate(
+  load: JudgeLoad,
+  inputTokens: number,
+  prices: readonly ({ inputPrice?: number; outputPrice?: number } | undefined)[],
+): Estimate {
+  const perMember = {
+    calls: load.replies * load.samples,
+    inputTokens: inputTokens * load.samples,
+    outputTokens: load.replies * load.samples * VERDICT_TOKENS,
+  };
+  return sumEstimates(
+    prices.map((price) => ({
+      ...perMember,
+      costUsd:
+        price?.inputPrice !== undefined && price.outputPrice !== undefined
+          ? perMember.inputTokens * price.inputPrice + perMember.outputTokens * price.outputPrice
+          : null,
+    })),
+  );
+}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ModelSettings } from '../api/types.ts';
 
 /** A rate limit in a plan: `burst` calls at once, then `perMinute`, evenly spaced. */
 export const RateLimitSchema = z.object({ burst: z.number(), perMinute: z.number() });
@@ -46,6 +47,16 @@ export const ContenderSchema = ContenderFields.extend({
 });
 /** One model at one effort, temperature and token budget, through one provider: a column of the leaderboard. */
 export type Contender = z.infer<typeof ContenderSchema>;
+
+/** The settings a contender's calls send (unset: sent not at all), as the model the adapter or a judge holds has them. */
+export function contenderSettings(c: Contender): ModelSettings {
+  return {
+    ...(c.effort !== 'default' ? { effort: c.effort } : {}),
+    ...(c.temperature !== null ? { temperature: c.temperature } : {}),
+    ...(c.maxTokens !== null ? { maxTokens: c.maxTokens } : {}),
+    ...(c.seed !== undefined ? { seed: c.seed } : {}),
+  };
+}
 
 /** One contender over one dataset's selected cases. */
 export const ExperimentSchema = z.object({

@@ -1,4 +1,25 @@
+import type { Json } from '../api/types.ts';
 import type { Scale } from './config.ts';
+
+/**
+ * The JSON schema of a verdict on `scale` (`{reasoning, score}`, nothing else), asked for as the response format
+ * where the endpoint takes one, so that the judge's reply is a verdict by construction.
+ */
+export function verdictSchema(scale: Scale): { name: string; schema: { [key: string]: Json } } {
+  const score: { [key: string]: Json } =
+    scale.kind === 'pass_fail'
+      ? { type: 'string', enum: ['pass', 'fail'] }
+      : { type: 'integer', minimum: scale.min, maximum: scale.max };
+  return {
+    name: 'verdict',
+    schema: {
+      type: 'object',
+      properties: { reasoning: { type: 'string' }, score },
+      required: ['reasoning', 'score'],
+      additionalProperties: false,
+    },
+  };
+}
 
 /** A verdict read from a judge's reply: its score on the declared scale and that score mapped onto 0–1. */
 export interface Verdict {

@@ -48,6 +48,8 @@ export interface ChatCompletionsConfig {
   extraParams?: Record<string, unknown>;
   headers?: Record<string, string>;
   catalog(): CatalogEntry[] | Promise<CatalogEntry[]>;
+  /** `false` for an endpoint that refuses the `json_schema` response format: a schema goes as `json_object`. */
+  structuredOutputs?: boolean;
   /** `true` for a server whose own token limit, when none is sent, nobody knows (Provider.unknownDefaultMaxTokens). */
   unknownDefaultMaxTokens?: boolean;
   /** Prices for a model whose reply states no cost. */
@@ -91,11 +93,27 @@ export function cutAtLimit(choice: unknown): boolean {
   return reason === 'length' || (typeof native === 'string' && /^(length|max_tokens)$/i.test(native));
 }
 
+/** What a 400 refusing the `json_schema` response format says (OpenAI, vLLM, llama.cpp and the like name it). */
+const SCHEMA_REFUSAL = /response_format|json_schema|schema|structured/i;
+
+/** The response format a request asks for: its schema where the endpoint takes one, else a JSON object, else none. */
+function responseFormat(request: CompletionRequest, structured: boolean): Record<string, unknown> {
+  const { jsonSchema } = request;
+  if (jsonSchema && structured)
+    return {
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: jsonSchema.name, strict: true, schema: jsonSchema.schema },
+      },
+    };
+  return request.json || jsonSchema ? { response_format: { type: 'json_object' } } : {};
+}
+
 /** The request body: only the settings the contender sets are sent (unset means send nothing). */
 export function chatBody(
   model: CalledModel,
   request: CompletionRequest,
-  config: Pick<ChatCompletionsConfig, 'effortParams' | 'extraParams'>,
+  config: Pick<ChatCompletionsConfig, 'effortParams' | 'extraParams' | 'structuredOutputs'>,
 ): ChatCompletionCreateParamsNonStreaming {
   return {
     model: model.name,
@@ -104,7 +122,7 @@ export function chatBody(
     ...(model.temperature !== undefined ? { temperature: model.temperature } : {}),
     ...(model.maxTokens !== undefined ? { max_tokens: model.maxTokens } : {}),
     ...(model.seed !== undefined ? { seed: model.seed } : {}),
-    ...(request.json ? { response_format: { type: 'json_object' } } : {}),
+    ...responseFormat(request, config.structuredOutputs !== false),
     ...(model.effort !== undefined ? config.effortParams(model.effort) : {}),
     ...config.extraParams,
   };
@@ -140,7 +158,25 @@ export class ChatCompletionsProvider implements Provider {
     return this.config.catalog();
   }
 
+  /** Set once the endpoint answered 400 to a `json_schema` response format: its schemas go as `json_object` since. */
+  private schemaRefused = false;
+
   async complete(model: CalledModel, request: CompletionRequest): Promise<ProviderResponse> {
+    if (!request.jsonSchema || this.schemaRefused || this.config.structuredOutputs === false)
+      return this.completeOnce(model, request);
+    try {
+      return await this.completeOnce(model, request);
+    } catch (error) {
+      // An endpoint that does not take a schema says so with a 400 naming it: once, the same request goes again as a
+      // JSON object. Another 400 (a prompt too long) would fail the same way, and is not asked twice.
+      if (!(error instanceof ProviderError) || error.status !== 400 || !SCHEMA_REFUSAL.test(error.message))
+        throw error;
+      this.schemaRefused = true;
+      return this.completeOnce(model, request);
+    }
+  }
+
+  private async completeOnce(model: CalledModel, request: CompletionRequest): Promise<ProviderResponse> {
     const keyName = this.config.apiKeyEnv;
     const key = keyName ? this.env[keyName] : undefined;
     const call: FailedCall = { provider: this.name, model: model.id, baseUrl: this.config.baseUrl(), key };
@@ -152,7 +188,7 @@ export class ChatCompletionsProvider implements Provider {
     let completion: ChatCompletion;
     try {
       completion = await this.client(sdk, call).chat.completions.create(
-        chatBody(model, request, this.config),
+        chatBody(model, request, { ...this.config, structuredOutputs: this.structured() }),
       );
     } catch (error) {
       throw toProviderError(error, call, sdk.APIError);
@@ -192,7 +228,11 @@ export class ChatCompletionsProvider implements Provider {
 
   /** The body a call of `model` sends for `request`: what a batch's line carries too. */
   requestBody(model: CalledModel, request: CompletionRequest): ChatCompletionCreateParamsNonStreaming {
-    return chatBody(model, request, this.config);
+    return chatBody(model, request, { ...this.config, structuredOutputs: this.structured() });
+  }
+
+  private structured(): boolean {
+    return this.config.structuredOutputs !== false && !this.schemaRefused;
   }
 
   /** A completion as the adapter gets it: text, usage priced from the catalog when it states no cost, the cut mark. */

@@ -21,6 +21,8 @@ export interface EndpointSettings {
   batch?: boolean;
   /** The share of the price a batch's reply costs less (OpenAI's: 0.5). */
   batchDiscount?: number;
+  /** `false`: the endpoint refuses the `json_schema` response format. */
+  structuredOutputs?: boolean;
 }
 
 const perToken = (prices: PricesPerMillion | undefined): TokenPrices =>
@@ -46,6 +48,7 @@ export class OpenAICompatibleProvider extends ChatCompletionsProvider implements
       prices: (model) => pricesOf(model.name),
       // Each server has a default of its own when none is sent, some of them small: the lineup should say.
       unknownDefaultMaxTokens: true,
+      ...(endpoint.structuredOutputs === false ? { structuredOutputs: false } : {}),
       env,
     });
     this.address = endpoint.baseUrl;

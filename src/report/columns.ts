@@ -215,6 +215,17 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
     value: (r) => r.summary.usage.costUsd,
     text: (r) => formatCost(r.summary.usage.costUsd),
   });
+  // The judge's dollars are its own: a contender is not made dearer by the model that grades it.
+  if (snapshot.results.some((r) => typeof r.diagnostics.judge_usd === 'number'))
+    columns.push({
+      id: 'judge $',
+      description:
+        "Dollars the judge's calls on the row's replies cost this run, apart from the contender's cost (a verdict " +
+        'from the reply cache costs nothing).',
+      align: 'right',
+      value: (r) => r.summary.judgeUsd ?? null,
+      text: (r) => formatCost(r.summary.judgeUsd ?? null),
+    });
   return columns;
 }
 

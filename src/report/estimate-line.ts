@@ -1,4 +1,5 @@
 import { describeRunClustering, type DatasetClustering } from '../core/cluster-se.ts';
+import type { Estimate, JudgeLoad } from '../core/estimate.ts';
 import { minimumDetectableDifference } from '../core/paired.ts';
 import { addKnown } from '../core/results.ts';
 import type { Snapshot } from '../core/snapshot.ts';
@@ -56,6 +57,20 @@ export function renderEstimateLine(snapshot: Snapshot): string {
   ].filter(([figure]) => figure);
   if (parts.length === 0) return '';
   return `used vs estimated: ${parts.map(([figure, unit]) => figure! + unit!).join(', ')}`;
+}
+
+/**
+ * `compare -n`'s line on the judge, apart from the contenders' estimate: `judge: 8 calls (2 replies × 2 samples × 2
+ * judges), estimated 1,234 tokens in, 480 tokens out, $0.0012`.
+ */
+export function renderJudgeEstimate(load: JudgeLoad, e: Estimate): string {
+  const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+  return (
+    `judge: ${plural(e.calls, 'call')} (${plural(load.replies, 'reply').replace(/ys$/, 'ies')} × ` +
+    `${plural(load.samples, 'sample')} × ${plural(load.members, 'judge')}), estimated ` +
+    `${formatCount(e.inputTokens)} tokens in, ${formatCount(e.outputTokens)} tokens out, ${formatCost(e.costUsd)}` +
+    `${e.costUsd === null ? ' (some prices unknown)' : ''}, apart from the contenders'`
+  );
 }
 
 /** The spread per case assumed without an earlier run: the largest standard deviation a 0–1 score can have. */

@@ -3,7 +3,7 @@ import type { Case, Json, Metric, Reply, Score } from '../api/types.ts';
 import { parseScale, scaleText, type Scale } from '../judge/config.ts';
 import { panelVerdict, sampleVerdict, type JudgeVerdict } from '../judge/panel.ts';
 import { JUDGE_SYSTEM, judgePrompt } from '../judge/prompt.ts';
-import { parseVerdict, type VerdictResult } from '../judge/verdict.ts';
+import { parseVerdict, verdictSchema, type VerdictResult } from '../judge/verdict.ts';
 
 /** How a JudgeScorer grades: its panel, rubric (text or a function of the case), scale, reference and samples. */
 export interface JudgeScorerOptions {
@@ -105,7 +105,12 @@ export class JudgeScorer extends Scorer {
           Array.from({ length: this.samples }, async (_, i) => {
             try {
               const model = tools.judge(id, i + 1);
-              const response = await model.complete({ system: JUDGE_SYSTEM, user, json: true });
+              const response = await model.complete({
+                system: JUDGE_SYSTEM,
+                user,
+                json: true,
+                jsonSchema: verdictSchema(this.scale),
+              });
               return parseVerdict(this.scale, response.text);
             } catch (error) {
               // A call the run will not try again (a 400, its retries spent) is this judge's failure: the panel

@@ -1,7 +1,15 @@
 import type { Adapter } from '../api/adapter.ts';
 import { completionRequestOf } from '../api/conversation.ts';
 import type { CompletionRequest, ModelRequest, Provider, ProviderResponse } from '../api/types.ts';
-import { estimateRequestTokens, expectedReplyTokens, type Estimate } from '../core/estimate.ts';
+import {
+  estimateRequestTokens,
+  expectedReplyTokens,
+  judgeEstimate,
+  type Estimate,
+  type JudgeLoad,
+} from '../core/estimate.ts';
+import { JUDGE_SYSTEM, judgePrompt } from '../judge/prompt.ts';
+import { JudgeScorer } from '../scorers/judge.ts';
 import type { Contender } from '../core/matrix.ts';
 import { readCatalogs } from '../providers/catalog-check.ts';
 import type { LoadedCase } from '../suite/cases.ts';
@@ -101,6 +109,59 @@ export async function estimateRun(planned: PlannedRun): Promise<Map<string, Esti
     estimates.set(e.id, { calls: e.caseKeys.length, inputTokens, outputTokens, costUsd });
   }
   return estimates;
+}
+
+/** A judge model's per-token prices: its catalog's, else (a model its endpoint section does not list) the section's. */
+function judgePrices(
+  planned: PlannedRun,
+  judge: Contender,
+  catalog: readonly { id: string; inputPrice?: number; outputPrice?: number }[] | undefined,
+): { inputPrice?: number; outputPrice?: number } | undefined {
+  const entry = catalog?.find((e) => e.id === judge.id);
+  if (entry?.inputPrice !== undefined) return entry;
+  const prices = planned.suite.config.endpoints[judge.provider]?.prices;
+  return prices ? { inputPrice: prices.input / 1e6, outputPrice: prices.output / 1e6 } : undefined;
+}
+
+/**
+ * The judge's share of a run (`-n`): a call per reply, sample and panel member, each prompt as the judge will get it
+ * with the expected answer standing for the reply, priced by each judge model's prices; `undefined` without a judge.
+ */
+export async function estimateJudge(
+  planned: PlannedRun,
+): Promise<{ load: JudgeLoad; estimate: Estimate } | undefined> {
+  const { suite, cases, plan } = planned;
+  const scorer = suite.scorer;
+  if (!(scorer instanceof JudgeScorer)) return undefined;
+  const { models, rubric, reference } = scorer.options;
+  const byKey = new Map(cases.map((c) => [c.key, c]));
+  let inputTokens = 0;
+  let replies = 0;
+  for (const e of plan.experiments) {
+    for (const key of e.caseKeys) {
+      const kase = byKey.get(key)!;
+      const reply =
+        typeof kase.expected === 'string' ? kase.expected : JSON.stringify(kase.expected, null, 2);
+      const user = judgePrompt({
+        input: kase.input,
+        reply: reply ?? '',
+        ...(reference ? { expected: kase.expected } : {}),
+        rubric: typeof rubric === 'function' ? rubric(kase) : rubric,
+        scale: scorer.scale,
+      });
+      inputTokens += estimateRequestTokens({ system: JUDGE_SYSTEM, user });
+      replies++;
+    }
+  }
+  const judges = models.map((id) => suite.judges.get(id)).filter((c): c is Contender => c !== undefined);
+  const { catalogs } = await readCatalogs(
+    suite.registry,
+    judges.map((c) => c.provider),
+    { online: true },
+  );
+  const prices = judges.map((c) => judgePrices(planned, c, catalogs.get(c.provider)?.entries));
+  const load = { replies, samples: scorer.samples, members: models.length };
+  return { load, estimate: judgeEstimate(load, inputTokens, prices) };
 }
 
 /**

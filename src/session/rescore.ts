@@ -4,7 +4,9 @@ import pc from 'picocolors';
 import type { Case, Json } from '../api/types.ts';
 import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
-import { failedScore, type Scorer } from '../api/scorer.ts';
+import { failedScore, type Scorer, type ScorerTools } from '../api/scorer.ts';
+import { cachedJudgeTools, type JudgeCalls } from '../cache/judge-tools.ts';
+import { ReplyStore, replyCacheDir } from '../cache/store.ts';
 import { canRescore, rescoreSnapshot, type SavedReply, type Verdict } from '../core/rescore.ts';
 import type { Snapshot, SnapshotCase } from '../core/snapshot.ts';
 import { readSnapshot, saveRunSnapshot } from '../output/save.ts';
@@ -89,12 +91,19 @@ export async function rescoreRun(target: string, flags: RunFlags, io: Io): Promi
   const cases = casesToGrade(original, onDisk, io);
   const contexts = new Map<string, Json>();
   const scorer = suite.scorer as Partial<Scorer> & Scorer;
+  const runId = newRunId();
+  // A judge grades again with the current rubric: its verdicts from the reply cache where the run (or a rescore)
+  // paid for the same request, else asked of its model.
+  const judged: JudgeCalls = { calls: 0, cached: 0, usd: 0 };
+  const tools: ScorerTools | undefined = suite.judges.size
+    ? cachedJudgeTools(suite.judges, suite.registry, new ReplyStore(replyCacheDir(io.env)), runId, judged)
+    : undefined;
   const gradeNow = async (saved: SnapshotCase, reply: SavedReply): Promise<Verdict> => {
     const kase = cases.get(saved.key) ?? { ...saved, path: '' };
     try {
       if (!contexts.has(kase.key)) contexts.set(kase.key, suite.adapter.context(kase));
       const context = contexts.get(kase.key) ?? null;
-      if (reply.error === undefined) return await scorer.call(kase, reply, context);
+      if (reply.error === undefined) return await scorer.call(kase, reply, context, tools);
       return scorer.failed ? scorer.failed(kase, reply, context) : failedScore(metrics);
     } catch (error) {
       return { failed: message(error) };
@@ -115,7 +124,6 @@ export async function rescoreRun(target: string, flags: RunFlags, io: Io): Promi
     cases: original.cases.map((c) => snapshotCase(cases.get(c.key) ?? { ...c, path: '' })),
     grade,
   });
-  const runId = newRunId();
   const rescoredAt = new Date().toISOString();
   rescoreSnapshot(
     original,
@@ -134,8 +142,11 @@ export async function rescoreRun(target: string, flags: RunFlags, io: Io): Promi
   const truncated = original.results.filter((r) => canRescore(r) && r.replyTruncated).length;
   attachAgreement(rescored, suite, io);
   const saved = saveRunSnapshot(rescored, suite, flags);
+  const calls = tools
+    ? `the judge made ${judged.calls} call${judged.calls === 1 ? '' : 's'} ($${judged.usd.toFixed(4)}), ${judged.cached} verdict${judged.cached === 1 ? '' : 's'} from the cache`
+    : 'no model was called';
   io.stderr.write(
-    `rescored ${graded} saved replies of run ${original.runId} with the suite's current scorer; no model was called\n`,
+    `rescored ${graded} saved replies of run ${original.runId} with the suite's current scorer; ${calls}\n`,
   );
   if (truncated) {
     io.stderr.write(

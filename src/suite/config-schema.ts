@@ -76,6 +76,8 @@ export const EndpointSectionSchema = z.strictObject({
   batch: z.boolean().optional(),
   /** The share a batch's reply costs less than a call (default 0.5, OpenAI's). */
   batch_discount: z.number().min(0).max(1).optional(),
+  /** `false`: the endpoint refuses OpenAI's `json_schema` response format; a judge asks for a JSON object instead. */
+  structured_outputs: z.boolean().optional(),
 });
 
 /** The known request types: what an adapter can send. */

@@ -5,6 +5,7 @@ import { ConfigError, quote } from '../errors.ts';
 import { judgeSpec, type JudgeSpec } from '../judge/config.ts';
 import type { ProviderRegistry } from '../providers/registry.ts';
 import type { SuiteConfig } from './config.ts';
+import { readLineup } from './lineup.ts';
 
 /** The judge of a lineup: its spec and, per panel member, the contender its calls go out as. */
 export interface LineupJudge {
@@ -16,7 +17,8 @@ export interface LineupJudge {
 /**
  * The contender a judge model's calls go out as, through the same gate and cache as the lineup's: `<section>/<name>`
  * names the model at an endpoint section of the lineup whether or not its `models:` list holds it; any other id goes
- * to the provider that serves it (OpenRouter, a helper's). Its rate-limit keys are those a lineup entry would have.
+ * to the provider that serves it (OpenRouter, a helper's). Its rate-limit keys are those a lineup entry would have:
+ * the ones a limit counts.
  */
 export function judgeContender(
   config: SuiteConfig,
@@ -30,6 +32,14 @@ export function judgeContender(
   const provider = endpoint ?? registry.forId(id);
   if (!provider)
     throw new ConfigError(config.file, key, `no provider of the lineup serves the judge model ${quote(id)}`);
+  // A routed provider (OpenRouter) names models `<vendor>/<model>`: a bare name is a model no provider serves.
+  if (!endpoint && provider.prefix === '' && slash <= 0)
+    throw new ConfigError(
+      config.file,
+      key,
+      `no provider of the lineup serves the judge model ${quote(id)}: name an endpoint section's model ` +
+        `<section>/<model>, or a routed one <vendor>/<model>`,
+    );
   const model = endpoint
     ? id.slice(slash + 1)
     : provider.prefix !== ''
@@ -37,7 +47,14 @@ export function judgeContender(
       : id;
   if (model === '') throw new ConfigError(config.file, key, `${quote(id)} names no model`);
   const vendor = provider.prefix === '' ? id.split('/')[0] : undefined;
-  const limits = [provider.name, ...(vendor ? [`${provider.name}/${vendor}`] : []), `${provider.name}:${id}`];
+  // Only the keys a rate limit or max_concurrency counts, as a lineup entry's: a call on any other key reads the gate's
+  // shared look instead of asking it by an update, a round trip through Temporal per verdict.
+  const counted = readLineup({ config, registry });
+  const limits = [
+    provider.name,
+    ...(vendor ? [`${provider.name}/${vendor}`] : []),
+    `${provider.name}:${id}`,
+  ].filter((k) => k in counted.limits || k in counted.inFlight);
   return {
     key: `${provider.name}:${id} judge`,
     id,

@@ -113,6 +113,7 @@ export function endpointProvider(name: string, section: EndpointSection): OpenAI
     ...(section.prices ? { prices: section.prices } : {}),
     ...(section.batch ? { batch: true } : {}),
     ...(section.batch_discount !== undefined ? { batchDiscount: section.batch_discount } : {}),
+    ...(section.structured_outputs === false ? { structuredOutputs: false } : {}),
     models: (section.models ?? []).map(({ model, prices }) => ({ model, ...(prices ? { prices } : {}) })),
   });
 }

@@ -3,6 +3,7 @@ import {
   estimateReplyTokens,
   estimateRequestTokens,
   estimateTokens,
+  judgeEstimate,
   expectedReplyTokens,
 } from '../../src/core/estimate.ts';
 
@@ -52,5 +53,35 @@ describe('expectedReplyTokens: the reply a case should get, from its expected an
     const small = expectedReplyTokens({ name: 'Ana' });
     const big = expectedReplyTokens({ name: 'Ana', age: 34, city: 'Lisbon', job: 'baker' });
     expect(big).toBeGreaterThan(small + 6);
+  });
+});
+
+describe('judgeEstimate', () => {
+  it.each<[string, Parameters<typeof judgeEstimate>, ReturnType<typeof judgeEstimate>]>([
+    [
+      'one judge, one sample',
+      [{ replies: 10, samples: 1, members: 1 }, 1000, [{ inputPrice: 1e-6, outputPrice: 2e-6 }]],
+      { calls: 10, inputTokens: 1000, outputTokens: 600, costUsd: 0.0022 },
+    ],
+    [
+      'a panel of two, three samples',
+      [
+        { replies: 2, samples: 3, members: 2 },
+        100,
+        [
+          { inputPrice: 1e-6, outputPrice: 1e-6 },
+          { inputPrice: 0, outputPrice: 0 },
+        ],
+      ],
+      { calls: 12, inputTokens: 600, outputTokens: 720, costUsd: 0.00066 },
+    ],
+    [
+      'a judge without prices',
+      [{ replies: 1, samples: 1, members: 2 }, 50, [{ inputPrice: 1e-6, outputPrice: 1e-6 }, undefined]],
+      { calls: 2, inputTokens: 100, outputTokens: 120, costUsd: null },
+    ],
+  ])('%s', (_what, args, expected) => {
+    const e = judgeEstimate(...args);
+    expect({ ...e, costUsd: e.costUsd === null ? null : Number(e.costUsd.toFixed(8)) }).toEqual(expected);
   });
 });
