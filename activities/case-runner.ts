@@ -1,43 +1,18 @@
-import type { Adapter } from '../src/api/adapter.ts';
 import { failedScore, type Scorer, type ScorerTools } from '../src/api/scorer.ts';
-import type { Case, Reply, Score } from '../src/api/types.ts';
+import type { Reply, Score } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import { transportErrorResult } from '../src/core/outcomes.ts';
 import { SCORER_FAILED } from '../src/core/rescore.ts';
 import { JudgeFailed, JudgeScorer } from '../src/scorers/judge.ts';
 import { pairwiseRound } from './pairwise-round.ts';
 import { capReply, capTrajectory, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
-import type { ProviderRegistry } from '../src/providers/registry.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
 import { lacking, MISSING_KEY_SECONDS, type MissingKey } from '../src/core/missing-key.ts';
 import { gatedModel, TransportError, type CallLog, type GateClient } from './gated-model.ts';
-import { cachedModel, cacheFields, SKIPPED_NOTE, type CacheLog, type ReplyCache } from './cached-model.ts';
+import { cachedModel, cacheFields, SKIPPED_NOTE, type CacheLog } from './cached-model.ts';
+import type { CaseDeps, CaseTask } from './case-deps.ts';
 
-/** What a worker brings to its activities: the suite's code and cases, loaded in its own process, and the run's gate. */
-export interface CaseDeps {
-  adapter: Adapter;
-  scorer: Scorer;
-  /** The judge models the scorer may call, by id as the lineup names them: each goes out as this contender. */
-  judges?: ReadonlyMap<string, Contender>;
-  registry: ProviderRegistry;
-  cases: ReadonlyMap<string, Case & { hash: string }>;
-  /** Reads the cases again from disk: a long-lived worker's cases may be older than a run planned since. */
-  refreshCases?: () => void;
-  gate: GateClient;
-  /** The reply cache, asked before the gate; none: every call is made. */
-  replies?: ReplyCache;
-  /** Where the providers' keys are read; the process's own when absent. */
-  env?: NodeJS.ProcessEnv;
-}
-
-/** One case to run: which experiment, which case (by key and the hash the plan saw), which contender. */
-export interface CaseTask {
-  runId: string;
-  experimentId: string;
-  caseKey: string;
-  caseHash: string;
-  contender: Contender;
-}
+export type { CaseDeps, CaseTask } from './case-deps.ts';
 
 /**
  * How one try of a case ended: a result, not run because the gate said so, or a call failure worth retrying, `delay`

@@ -5,7 +5,7 @@ import { UNKNOWN_USAGE } from '../src/core/results.ts';
 import type { JudgeScorer } from '../src/scorers/judge.ts';
 import { judgePair } from '../src/scorers/pairwise-judge.ts';
 import { cachedModel, type CacheLog } from './cached-model.ts';
-import type { CaseDeps } from './case-runner.ts';
+import type { CaseDeps } from './case-deps.ts';
 import { gatedModel, type CallLog } from './gated-model.ts';
 
 /** Where the pairwise round runs: the case's run, its try, and the log whose `control` the case runner heeds. */

@@ -1,7 +1,7 @@
 import { ApplicationFailure } from '@temporalio/activity';
 import { datasetDigest, plansDir, PlanStore } from '../src/cache/plans.ts';
 import type { ExperimentCases, PlannedCases } from '../src/core/run-input.ts';
-import type { CaseDeps } from './case-runner.ts';
+import type { CaseDeps } from './case-deps.ts';
 
 /** Finds a run's case by its index in an experiment's dataset: its key and the hash the plan saw. */
 export interface PlanCases {
