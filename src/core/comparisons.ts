@@ -9,7 +9,7 @@ import { clustersOfCases, designEffect } from './cluster-se.ts';
 import { withoutRepeat } from './matrix.ts';
 import { comparePaired, holm, resampleMeansTogether, seedOf } from './paired.ts';
 import type { CaseResult } from './results.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { SnapshotCore } from './snapshot-core.ts';
 import { bootstrapInterval, seededRandom } from './stats.ts';
 import { bestIndex, weightedScores, weightValues } from './weights.ts';
 
@@ -56,7 +56,7 @@ export type StandingMark = z.infer<typeof StandingMarkSchema>;
  * case key (`clustersOfCases`), which makes its tests and intervals the clustered ones.
  */
 export type ComparisonSource = Pick<
-  Snapshot,
+  SnapshotCore,
   'runId' | 'metrics' | 'weights' | 'contenders' | 'experiments' | 'results' | 'settings'
 > & { clusters?: ReadonlyMap<string, string> };
 
@@ -160,7 +160,7 @@ function resampledTogether(
 }
 
 /** The metric comparisons are made on: the primary metric, or `score` when the scorer declares none. */
-export function comparedMetric(source: Pick<Snapshot, 'metrics'>): string {
+export function comparedMetric(source: Pick<SnapshotCore, 'metrics'>): string {
   return (source.metrics.find((m) => m.primary) ?? source.metrics[0])?.name ?? 'score';
 }
 
@@ -283,17 +283,6 @@ export function differenceDesignEffect(source: ComparisonSource): number {
     ),
   );
   return effects.length ? median(effects) : 1;
-}
-
-/** A snapshot's statistics: as saved, or computed now for a snapshot saved before they were. */
-export function comparisonsOf(snapshot: Snapshot): { comparisons: Comparison[]; standings: StandingMark[] } {
-  if (snapshot.comparisons && snapshot.standings) {
-    return { comparisons: snapshot.comparisons, standings: snapshot.standings };
-  }
-  return compareContenders(
-    { ...snapshot, clusters: clustersOfCases(snapshot.cases).clusters },
-    { pairs: snapshot.options.pairs === 'all' ? 'all' : 'best' },
-  );
 }
 
 /** A 95 % interval of a contender's mean on one dataset in one run (repeats merged): a trend point's whisker. */

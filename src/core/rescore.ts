@@ -1,17 +1,10 @@
-import { z } from 'zod';
 import type { Json, Metric } from '../api/types.ts';
 import { summarizeFailures } from './failures.ts';
 import type { CaseResult } from './results.ts';
-import type { Snapshot, SnapshotCase } from './snapshot.ts';
+import type { Snapshot } from './snapshot.ts';
+import type { RescoreOf, SnapshotCase } from './snapshot-core.ts';
 
-/** Where a rescored snapshot came from: the run it re-scored, the file it was read from, and when. */
-export const RescoreOfSchema = z.object({
-  runId: z.string(),
-  file: z.string().optional(),
-  rescoredAt: z.string(),
-});
-/** Where a rescored snapshot came from: the run it re-scored, the file it was read from, and when. */
-export type RescoreOf = z.infer<typeof RescoreOfSchema>;
+export { RescoreOfSchema, type RescoreOf } from './snapshot-core.ts';
 
 /** What the scorer is given again for one saved reply: the parsed output and the reply text as the run kept them. */
 export interface SavedReply {

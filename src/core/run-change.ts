@@ -7,7 +7,7 @@ import { ContenderSchema, withoutRepeat } from './matrix.ts';
 import { comparePaired, holm, seedOf } from './paired.ts';
 import type { CaseResult } from './results.ts';
 import type { RunSchedule } from './schedule-spec.ts';
-import type { Snapshot } from './snapshot.ts';
+import type { SnapshotCore } from './snapshot-core.ts';
 import { weightedScores, weightValues } from './weights.ts';
 
 /** One experiment's per-case primary metric (`null`: no value) and reply starts, so two runs can be paired by case. */
@@ -141,7 +141,7 @@ export function primaryMetric(metrics: readonly { name: string; primary?: boolea
  * results, each case's value the mean of its repeats, so a repeated run pairs with a plain one.
  */
 export function digestOf(
-  snapshot: Snapshot,
+  snapshot: SnapshotCore,
   hashes: ReadonlyMap<string, string> = new Map(snapshot.cases.map((c) => [c.key, c.hash ?? ''])),
 ): RunDigest {
   const metricNames = snapshot.metrics.map((m) => m.name);

@@ -1,76 +1,40 @@
 import { z } from 'zod';
-import { MetricSchema } from '../api/types.ts';
-import { ComparisonSchema, compareContenders, StandingMarkSchema } from './comparisons.ts';
+import {
+  RescoreOfSchema,
+  SNAPSHOT_VERSION,
+  SnapshotCoreSchema,
+  type RunHeader,
+  type SnapshotCase,
+} from './snapshot-core.ts';
+import {
+  ComparisonSchema,
+  compareContenders,
+  StandingMarkSchema,
+  type Comparison,
+  type StandingMark,
+} from './comparisons.ts';
 import { clustersOfCases, DatasetClusteringSchema } from './cluster-se.ts';
 import { caseSpreads, ConsistencySchema, consistencyOf } from './consistency.ts';
-import { EstimateSchema } from './estimate.ts';
 import { FailureSummarySchema, summarizeFailures, type FailureSummary } from './failures.ts';
-import { ContenderSchema, ExperimentSchema } from './matrix.ts';
-import { RefusalSchema, RunSettingsSchema } from './plan.ts';
-import { RescoreOfSchema } from './rescore.ts';
-import { CaseResultSchema, isEmpty, NONE, type CaseResult } from './results.ts';
+import { isEmpty, NONE, type CaseResult } from './results.ts';
 import { CacheSummarySchema, summarizeCache } from './cache-summary.ts';
 import { JudgeAgreementSchema } from './judge-agreement.ts';
 import { RunChangeSchema, TrendSchema, type RunChange, type Trend } from './run-change.ts';
 import type { PlannedCases, RunInput } from './run-input.ts';
-import { RunScheduleSchema } from './schedule-spec.ts';
-import { linkOf, TrackerProblemSchema, type Tracked } from './tracking.ts';
+import type { TrackerProblemSchema } from './tracking.ts';
+import { linkOf, type Tracked } from './tracking.ts';
 
-/** The snapshot's format version; bump it when a field changes meaning. */
-export const SNAPSHOT_VERSION = 1;
-
-/** A case as the snapshot keeps it, so reports show inputs and expected answers without the suite on disk. */
-export const SnapshotCaseSchema = z.object({
-  key: z.string(),
-  id: z.string(),
-  dataset: z.string(),
-  variant: z.string(),
-  input: z.string(),
-  expected: z.json(),
-  metadata: z.record(z.string(), z.json()),
-  /** The content hash the run planned the case with, so a later run can tell an edited case. */
-  hash: z.string().optional(),
-  /** With `--repeat`: the contenders whose repeats disagreed on this case (right in some, wrong in others). */
-  flaky: z.array(z.string()).optional(),
-  /** With `--repeat`: per contender, the standard deviation of this case's repeats, where it is not 0. */
-  spread: z.record(z.string(), z.number()).optional(),
-});
-
-/** What a run records beside its input when it starts (as memo), so any shell can rebuild its snapshot later. */
-export const RunHeaderSchema = z.object({
-  createdAt: z.string(),
-  suite: z.object({ name: z.string(), description: z.string().optional(), project: z.string() }),
-  /** The command line as commander parsed it. */
-  options: z.record(z.string(), z.json()),
-  settings: RunSettingsSchema,
-  metrics: z.array(MetricSchema),
-  refused: z.array(RefusalSchema),
-  weights: z.record(z.string(), z.number()).optional(),
-  /** What the run was estimated to send, receive and cost before it started; the closing line compares. */
-  estimate: EstimateSchema.optional(),
-  /** A scheduled run's schedule, the previous run it compares with and its bar. */
-  schedule: RunScheduleSchema.optional(),
-});
-/** What a run records beside its input when it starts. */
-export type RunHeader = z.infer<typeof RunHeaderSchema>;
+export {
+  RunHeaderSchema,
+  SNAPSHOT_VERSION,
+  SnapshotCaseSchema,
+  type RunHeader,
+  type SnapshotCase,
+  type SnapshotCore,
+} from './snapshot-core.ts';
 
 /** The saved JSON of a run: its header, contenders, experiments, cases and every case result. */
-export const SnapshotSchema = RunHeaderSchema.extend({
-  version: z.literal(SNAPSHOT_VERSION),
-  runId: z.string(),
-  /** The run's state when the snapshot was taken (the run-state vocabulary), or partial while it goes on. */
-  status: z.enum(['completed', 'aborted', 'cancelled', 'regressed', 'failed', 'partial']),
-  finishedAt: z.string(),
-  contenders: z.array(ContenderSchema),
-  experiments: z.array(ExperimentSchema),
-  /** A tracker's page (or log file) per experiment id, where a tracker recorded it. */
-  links: z.record(z.string(), z.string()).optional(),
-  /** The remote tracker the run sent to, when one was chosen. */
-  tracker: z.string().optional(),
-  /** Experiments the remote tracker failed to record: `llm-evals track RUN` sends them again. */
-  trackerProblems: z.array(TrackerProblemSchema).optional(),
-  cases: z.array(SnapshotCaseSchema),
-  results: z.array(CaseResultSchema),
+export const SnapshotSchema = SnapshotCoreSchema.extend({
   /** Set on a rescore: the run whose saved replies were graded again, with no model call. */
   rescoreOf: RescoreOfSchema.optional(),
   /** Why cases failed, per contender (absent from snapshots saved before it existed: see `failuresOf`). */
@@ -96,8 +60,6 @@ export const SnapshotSchema = RunHeaderSchema.extend({
 
 /** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */
 export type Snapshot = z.infer<typeof SnapshotSchema>;
-/** A case as the snapshot keeps it. */
-export type SnapshotCase = z.infer<typeof SnapshotCaseSchema>;
 
 /** A case as read from disk: what the snapshot keeps of it (its hash is the one on disk now). */
 export type CaseOnDisk = Omit<SnapshotCase, 'flaky' | 'spread'>;
@@ -282,4 +244,15 @@ function plannedCase(c: CaseOnDisk, [key, hash]: readonly [string, string]): Sna
 /** A snapshot's failures: as saved, or grouped now for a snapshot saved before they were. */
 export function failuresOf(snapshot: Snapshot): FailureSummary {
   return snapshot.failures ?? summarizeFailures(snapshot.contenders, snapshot.experiments, snapshot.results);
+}
+
+/** A snapshot's statistics: as saved, or computed now for a snapshot saved before they were. */
+export function comparisonsOf(snapshot: Snapshot): { comparisons: Comparison[]; standings: StandingMark[] } {
+  if (snapshot.comparisons && snapshot.standings) {
+    return { comparisons: snapshot.comparisons, standings: snapshot.standings };
+  }
+  return compareContenders(
+    { ...snapshot, clusters: clustersOfCases(snapshot.cases).clusters },
+    { pairs: snapshot.options.pairs === 'all' ? 'all' : 'best' },
+  );
 }

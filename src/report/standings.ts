@@ -1,11 +1,5 @@
 import { meanSkippingNull, summarize, type Summary } from '../core/aggregate.ts';
-import {
-  ALPHA,
-  comparedMetric,
-  comparisonsOf,
-  type Comparison,
-  type StandingMark,
-} from '../core/comparisons.ts';
+import { ALPHA, comparedMetric, type Comparison, type StandingMark } from '../core/comparisons.ts';
 import { groupBy } from '../core/group.ts';
 import { withoutRepeat } from '../core/matrix.ts';
 import { separated, tInterval, type Interval } from '../core/stats.ts';
@@ -16,7 +10,7 @@ import {
   weightedScores,
   type BestCandidate,
 } from '../core/weights.ts';
-import type { Snapshot } from '../core/snapshot.ts';
+import { comparisonsOf, type Snapshot } from '../core/snapshot.ts';
 
 export { weightValues };
 
