@@ -13,6 +13,7 @@ export default defineConfig({
       'test/cluster/**/*.test.ts',
       'test/durable/resume-worker-kill.test.ts',
       'test/durable/resume-ctrl-c.test.ts',
+      'test/e2e/worker-versioning.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 120_000,

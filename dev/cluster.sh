@@ -165,8 +165,6 @@ frontend.workerVersioningWorkflowAPIs:
   - value: true
 system.enableDeploymentVersions:
   - value: true
-limit.maxIDLength:
-  - value: 255
 YAML
   cat "${LLM_EVALS_CLUSTER_DYNAMIC_CONFIG:-/dev/null}" >>"$state/dynamicconfig.yaml"
   cat >"$state/config.yaml" <<YAML
