@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { ConfigError } from '../errors.ts';
 import { POLLED_WITHIN_MS } from '../core/cancel-wait.ts';
-import { protoMs } from './namespace.ts';
+import { pollersOf, type Poller } from './schedule-runs.ts';
 
 // Worker Versioning (Temporal's Worker Deployments): with LLM_EVALS_WORKER_VERSIONING=1 every worker polls as one
 // build of its suite's deployment, and each run is pinned to the build of the llm-evals that started it, so a worker
@@ -111,30 +111,14 @@ export function pinnedBuildOf(info: {
  * The workers of `build` that polled `taskQueue` (workflows or activities) within POLLED_WITHIN_MS, as Temporal saw
  * them: a worker stopped less than that long ago still counts (a live one's long poll can be a minute old).
  */
-export async function buildPollers(
-  client: Client,
-  taskQueue: string,
-  build: Build,
-): Promise<{ identity: string; lastSeen?: Date }[]> {
-  const seen = new Map<string, { identity: string; lastSeen?: Date }>();
-  for (const taskQueueType of [1, 2]) {
-    const answer = await client.workflowService.describeTaskQueue({
-      namespace: client.options.namespace,
-      taskQueue: { name: taskQueue },
-      taskQueueType,
-    });
-    for (const p of answer.pollers ?? []) {
-      const options = p.deploymentOptions;
-      if (options?.deploymentName !== build.deploymentName || options.buildId !== build.buildId) continue;
-      const ms = protoMs(p.lastAccessTime);
-      if (ms !== undefined && Date.now() - ms > POLLED_WITHIN_MS) continue;
-      seen.set(p.identity ?? '?', {
-        identity: p.identity ?? '?',
-        ...(ms === undefined ? {} : { lastSeen: new Date(ms) }),
-      });
-    }
-  }
-  return [...seen.values()];
+export async function buildPollers(client: Client, taskQueue: string, build: Build): Promise<Poller[]> {
+  const now = Date.now();
+  return (await pollersOf(client, taskQueue)).filter(
+    (p) =>
+      p.build?.deploymentName === build.deploymentName &&
+      p.build.buildId === build.buildId &&
+      (!p.lastSeen || now - p.lastSeen.getTime() <= POLLED_WITHIN_MS),
+  );
 }
 
 /**
