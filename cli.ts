@@ -43,7 +43,13 @@ const commands: Commands = {
   schedule: async (action, name, flags, io) =>
     (await import('./src/commands/schedule.ts')).scheduleCommand(action, name, flags, io),
   diff: async (a, b, flags, io) => (await import('./src/commands/diff.ts')).diffCommand(a, b, flags, io),
+  label: async (r, k, c, v, flags, io) =>
+    (await import('./src/commands/label.ts')).labelCommand(r, k, c, v, flags, io),
+  agreement: async (r, flags, io) =>
+    (await import('./src/commands/agreement.ts')).agreementCommand(r, flags, io),
   view: async (flags, io) => (await import('./src/commands/view.ts')).viewCommand(flags, io),
+  codecServer: async (flags, io) =>
+    (await import('./src/commands/codec-server.ts')).codecServerCommand(flags, io),
   cache: async (action, flags, io) =>
     (await import('./src/commands/cache.ts')).cacheCommand(action, flags, io),
   completion: async (shell, program, io) =>

@@ -1,5 +1,12 @@
 import { completionRequestOf } from '../src/api/conversation.ts';
-import type { CompletionRequest, Model, ModelRequest, Provider, ProviderResponse } from '../src/api/types.ts';
+import type {
+  CompletionRequest,
+  Model,
+  ModelRequest,
+  Provider,
+  ProviderResponse,
+  ToolResultLog,
+} from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import type { CacheMode } from '../src/core/plan.ts';
 import { addUsage, type CaseResult } from '../src/core/results.ts';
@@ -53,6 +60,8 @@ export function replyKeyOf(
   contender: Contender,
   provider: Provider,
   request: CompletionRequest,
+  /** A tool call of the request's reply: the key of its recorded result. */
+  tool?: string,
 ): string {
   const scope = provider.cacheScope?.();
   return replyKey({
@@ -62,7 +71,52 @@ export function replyKeyOf(
     model,
     request,
     ...(contender.repeat !== undefined ? { repeat: contender.repeat } : {}),
+    ...(tool !== undefined ? { tool } : {}),
   });
+}
+
+/**
+ * An agent's tool results kept in the reply cache beside the step whose reply called them, keyed by that step's
+ * request and the call's id: written (atomically, as every entry) the moment the tool returns, read back by a resumed
+ * case so that no finished step runs its tools again. `--no-cache` reads none; `--cache-only` runs a tool it lacks.
+ */
+function toolResultLog(
+  gated: Model,
+  contender: Contender,
+  provider: Provider,
+  runId: string,
+  cache: ReplyCache,
+): ToolResultLog {
+  const keyOf = (asked: ModelRequest, callId: string) =>
+    replyKeyOf(gated, contender, provider, completionRequestOf(asked), callId);
+  return {
+    get: async (asked, callId) => {
+      const mode = (await cache.modeOf(runId).catch(() => undefined)) ?? 'refresh';
+      if (mode === 'refresh') return undefined;
+      const entry = await cache.get(keyOf(asked, callId));
+      const status = (entry?.response.raw as { toolStatus?: unknown } | undefined)?.toolStatus;
+      return entry && (status === 'ok' || status === 'error')
+        ? { status, result: entry.response.text }
+        : undefined;
+    },
+    put: async (asked, callId, run) => {
+      const entry: ReplyEntry = {
+        version: 1,
+        key: keyOf(asked, callId),
+        storedAt: new Date().toISOString(),
+        provider: provider.name,
+        model: contender.id,
+        response: {
+          text: run.result,
+          usage: { inputTokens: null, outputTokens: null, costUsd: null },
+          raw: { toolStatus: run.status, toolCallId: callId },
+        },
+        latency: null,
+        run: runId,
+      };
+      await cache.put(entry).catch((error: unknown) => cache.writeFailed?.(error));
+    },
+  };
 }
 
 /**
@@ -82,6 +136,7 @@ export function cachedModel(
   if (!cache) return gated;
   return {
     ...gated,
+    toolResults: toolResultLog(gated, contender, provider, runId, cache),
     complete: async (asked: ModelRequest): Promise<ProviderResponse> => {
       // Keyed by the request as the provider gets it: the whole conversation and its tools are part of the key.
       const request = completionRequestOf(asked);

@@ -4,8 +4,9 @@ import type { Case, Reply, Score } from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import { transportErrorResult } from '../src/core/outcomes.ts';
 import { SCORER_FAILED } from '../src/core/rescore.ts';
-import { JudgeFailed } from '../src/scorers/judge.ts';
-import { capReply, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
+import { JudgeFailed, JudgeScorer } from '../src/scorers/judge.ts';
+import { pairwiseRound } from './pairwise-round.ts';
+import { capReply, capTrajectory, cutNote, UNKNOWN_USAGE, type CaseResult } from '../src/core/results.ts';
 import type { ProviderRegistry } from '../src/providers/registry.ts';
 import { MAX_ATTEMPTS } from '../src/core/retry.ts';
 import { lacking, MISSING_KEY_SECONDS, type MissingKey } from '../src/core/missing-key.ts';
@@ -206,6 +207,8 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
     const text = {
       ...capReply(reply.raw),
       ...(reply.output !== undefined ? { output: reply.output } : {}),
+      // An agent's steps, capped: what its case page shows as a timeline.
+      ...capTrajectory(reply),
       ...(log.truncated ? { truncated: true } : {}),
     };
     if (reply.error !== undefined) {
@@ -281,12 +284,25 @@ export function createCaseRunner(deps: CaseDeps, prepared: Prepared = new Map())
     try {
       const score = await deps.scorer.call(kase, reply, deps.adapter.context(kase), tools);
       const { value, metrics, outcomes = {}, diagnostics = {} } = score;
+      const against = task.contender.pairwiseWith;
+      const pairwise =
+        against && deps.scorer instanceof JudgeScorer && reply.raw !== undefined
+          ? await pairwiseRound(
+              deps,
+              { runId: task.runId, attempts, judgeLog },
+              against,
+              deps.scorer,
+              kase,
+              reply.raw,
+              tools,
+            )
+          : undefined;
       return finish({
         status: 'scored',
         score: value,
         metrics,
         outcomes,
-        diagnostics: { ...diagnostics, ...judged() },
+        diagnostics: { ...diagnostics, ...judged(), ...(pairwise ? { pairwise } : {}) },
         usage,
         ...text,
       });

@@ -110,6 +110,28 @@ async function runTool(tools: Record<string, AgentTool>, call: ToolCallMade): Pr
 }
 
 /**
+ * Runs a step's tool call, or reads its result back where the run recorded it (a resumed case): a tool that ran is
+ * recorded the moment it returns, so a finished step never runs its tools again. An invented call runs nothing.
+ */
+async function runRecordedTool(
+  model: Model,
+  asked: ModelRequest,
+  tools: Record<string, AgentTool>,
+  call: ToolCallMade,
+): Promise<ToolRun> {
+  const log = model.toolResults;
+  const known = Object.hasOwn(tools, call.name);
+  if (log && known) {
+    const recorded = await log.get(asked, call.id);
+    if (recorded) return { call, ...recorded };
+  }
+  const run = await runTool(tools, call);
+  if (log && run.status !== 'invented')
+    await log.put(asked, call.id, { status: run.status, result: run.result });
+  return run;
+}
+
+/**
  * Runs an agent: model step → tool calls → tool results → next step, until the model answers without calling a
  * tool or `maxSteps` steps are taken. Each step is one `model.complete` with the conversation so far, so in a run
  * (a gated, cached model) a resumed case replays its finished steps from the reply cache. A call to a tool the case
@@ -125,12 +147,13 @@ export async function runAgent(model: Model, options: AgentOptions): Promise<Age
   let sent = 0;
   for (let index = 0; index < maxSteps; index++) {
     const started = performance.now();
-    const response = await model.complete({
+    const asked: ModelRequest = {
       ...(options.system !== undefined ? { system: options.system } : {}),
       messages: [...messages],
       tools,
       ...(options.toolChoice !== undefined ? { toolChoice: options.toolChoice } : {}),
-    });
+    };
+    const response = await model.complete(asked);
     const latency = (performance.now() - started) / 1000;
     usage = addUsage(usage, response.usage);
     const toolCalls = response.toolCalls ?? [];
@@ -152,7 +175,8 @@ export async function runAgent(model: Model, options: AgentOptions): Promise<Age
     // The last step allowed runs no tool: no model would read its results.
     const last = index === maxSteps - 1;
     const toolRuns: ToolRun[] = [];
-    if (!last) for (const call of toolCalls) toolRuns.push(await runTool(options.tools, call));
+    if (!last)
+      for (const call of toolCalls) toolRuns.push(await runRecordedTool(model, asked, options.tools, call));
     const status: StepStatus = last ? 'max_steps' : 'tool_calls';
     trajectory.push({ index, request, reply, toolRuns, usage: response.usage, latency, status });
     messages.push(

@@ -89,6 +89,8 @@ export const MetricSchema = z.object({
   description: z.string(),
   aggregate: z.literal('mean').optional(),
   primary: z.boolean().optional(),
+  /** `count`: a mean of counts (an agent's steps), shown as a number; else a share in 0–1, shown as a percentage. */
+  unit: z.literal('count').optional(),
 });
 /** A column the scorer fills: `primary` ranks the leaderboard when no weights are set. */
 export type Metric = z.infer<typeof MetricSchema>;
@@ -133,6 +135,23 @@ export interface Model extends ModelSettings {
   name: string;
   provider: string;
   complete(request: ModelRequest): Promise<ProviderResponse>;
+  /** Where a run keeps an agent's tool results beside its model steps (absent outside a cached run). */
+  toolResults?: ToolResultLog;
+}
+
+/** A tool call's result as a run keeps it: whether the tool ran or threw, and the text the model read. */
+export interface RecordedToolRun {
+  status: 'ok' | 'error';
+  result: string;
+}
+
+/**
+ * A run's record of the tool results of an agent's steps, keyed by the step's request (the conversation so far) and
+ * the call's id: a resumed case reads a finished step's results here instead of running its tools again.
+ */
+export interface ToolResultLog {
+  get(request: ModelRequest, callId: string): Promise<RecordedToolRun | undefined>;
+  put(request: ModelRequest, callId: string, run: RecordedToolRun): Promise<void>;
 }
 
 /** A model as a provider's catalog lists it, with per-token prices in dollars when known. */

@@ -11,6 +11,8 @@ export interface ReplyKeyParts {
   request: object;
   /** Which of `--repeat N` passes asks (absent without repeats), so each repeat keeps a sample of its own. */
   repeat?: number;
+  /** The id of a tool call of the request's reply: its key holds the tool's result instead of a reply. */
+  tool?: string;
 }
 
 /** JSON with object keys sorted and functions and `undefined` left out, so equal requests give equal text. */

@@ -53,6 +53,8 @@ export interface RunFlags extends SuiteFlags {
   retryErrors?: boolean;
   /** `--baseline REF`: a run id or a snapshot file the run is judged against (src/gate). */
   baseline?: string;
+  /** `--pairwise A B`: the judge compares B's reply to each case with A's, in both orders. */
+  pairwise?: string[];
   /** `--min-drop P`: the smallest significant drop, in points, that counts as a regression. */
   minDrop?: number;
   /** `--max-drop P`: any drop of P points or more fails the gate, significant or not. */

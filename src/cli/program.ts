@@ -3,6 +3,9 @@
 // handlers are injected (Commands); this file only parses.
 import { Argument, Command, InvalidArgumentError, Option } from 'commander';
 import type { Io } from './io.ts';
+import type { AgreementFlags } from '../commands/agreement.ts';
+import type { CodecServerFlags } from '../commands/codec-server.ts';
+import type { LabelFlags } from '../commands/label.ts';
 import type { RenderFlags } from '../commands/render.ts';
 import type { UpgradeFlags } from '../commands/upgrade-config.ts';
 import type { ViewFlags } from '../commands/view.ts';
@@ -41,7 +44,17 @@ export interface Commands {
   upgradeConfig(flags: UpgradeFlags, io: Io): Promise<number>;
   schedule(action: string, name: string | undefined, flags: ScheduleFlags, io: Io): Promise<number>;
   diff(a: string, b: string, flags: DiffFlags, io: Io): Promise<number>;
+  label(
+    run: string,
+    caseKey: string,
+    contender: string,
+    value: string,
+    flags: LabelFlags,
+    io: Io,
+  ): Promise<number>;
+  agreement(run: string | undefined, flags: AgreementFlags, io: Io): Promise<number>;
   view(flags: ViewFlags, io: Io): Promise<number>;
+  codecServer(flags: CodecServerFlags, io: Io): Promise<number>;
   cache(action: string, flags: CacheFlags, io: Io): Promise<number>;
   init(io: Io): Promise<number>;
   /** Gets the program itself, so the script it prints completes exactly the commands and flags parsed here. */
@@ -232,6 +245,10 @@ function gateOptions(command: Command): Command {
     )
     .option('--seed <n>', 'the seed of --sample (default 0)', wholeNumber)
     .option(
+      '--pairwise <contenders...>',
+      'two contenders A B as the lineup names them: the judge says which reply is better, in both orders',
+    )
+    .option(
       '--min-drop <points>',
       'with --baseline: the smallest significant drop that regresses',
       points('--min-drop'),
@@ -389,6 +406,17 @@ export function createProgram(
     .option('--token <token>', 'the token a non-loopback view asks for (else one is made and printed)')
     .option('--no-open', 'print the address, open no browser')
     .action((flags: ViewFlags) => run(() => commands.view(flags, io))());
+  program
+    .command('codec-server')
+    .description("serve the payload codec (LLM_EVALS_CODEC_KEYS) to Temporal's Web UI")
+    .option('--port <n>', 'the port (default: 8089; 0: any free one)', wholeNumber)
+    .option('--host <host>', 'the address to listen on; other than loopback needs a token')
+    .option(
+      '--origin <urls...>',
+      "the Web UI's origins (default: LLM_EVALS_CODEC_ORIGINS, else the embedded UI at :8233)",
+    )
+    .option('--token <token>', 'the bearer token asked of every request (default: LLM_EVALS_CODEC_TOKEN)')
+    .action((flags: CodecServerFlags) => run(() => commands.codecServer(flags, io))());
   suiteOptions(program.command('cancel').description('cancel a run and its experiments still running'))
     .argument('<run>', 'the run id')
     .action((runId: string, flags: StatusFlags) => run(() => commands.cancel(runId, flags, io))());
@@ -427,6 +455,26 @@ export function createProgram(
     )
     .option('-o, --output <file>', 'write to a file instead of stdout')
     .action((a: string, b: string, flags: DiffFlags) => run(() => commands.diff(a, b, flags, io))());
+  suiteOptions(
+    program.command('label').description("a person's label on a reply, kept in the suite's labels.jsonl"),
+  )
+    .argument('<run>', 'the run id, or a saved snapshot file')
+    .argument('<case>', 'the case key, such as support/003')
+    .argument(
+      '<contender>',
+      'the contender as the lineup names it, with its settings where they tell it apart',
+    )
+    .argument('<label>', "pass, fail, or a score on the judge's scale")
+    .option('--by <name>', 'who gives the label')
+    .action((r: string, k: string, c: string, v: string, flags: LabelFlags) =>
+      run(() => commands.label(r, k, c, v, flags, io))(),
+    );
+  suiteOptions(
+    program.command('agreement').description("how far the judge agrees with people's labels (Cohen's κ)"),
+  )
+    .argument('[run]', 'the run id or a saved snapshot file (default: the newest saved run)')
+    .option('--json', 'print JSON')
+    .action((r: string | undefined, flags: AgreementFlags) => run(() => commands.agreement(r, flags, io))());
   program
     .command('cache')
     .description(

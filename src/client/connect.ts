@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { Client, Connection, type TLSConfig } from '@temporalio/client';
+import { Client, Connection, type DataConverter, type TLSConfig } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { userStateDir } from '../dirs.ts';
 import { ConfigError } from '../errors.ts';
 import { TemporalTlsFailed } from '../../temporal/errors.ts';
 import { checkReachable, ensureServer, serverStatus } from '../../temporal/server.ts';
 import { currentServer } from '../../temporal/server-record.ts';
+import { AesGcmCodec, CODEC_KEYS, parseCodecKeys, useKeyring } from './codec.ts';
 import { engineTracing } from './engine-tracing.ts';
+import { withProfile } from './profile.ts';
 import { Runs } from './runs.ts';
 import { Schedules } from './schedules.ts';
 import { loadWorkerSdk } from './runtime-log.ts';
@@ -24,11 +26,16 @@ export interface TemporalLink {
   runs: Runs;
   /** Every operation on schedules. */
   schedules: Schedules;
+  /** The payload codec (`LLM_EVALS_CODEC_KEYS`) as the client applies it: every worker of this link applies the same. */
+  dataConverter: DataConverter;
   nativeConnection(): Promise<NativeConnection>;
   close(): Promise<void>;
 }
 
-/** Where to reach Temporal: `TEMPORAL_ADDRESS` and friends (the names Temporal's own CLI uses), else the embedded server. */
+/**
+ * Where to reach Temporal: `TEMPORAL_ADDRESS` and friends (the names Temporal's own CLI uses) over a Temporal CLI
+ * profile (`TEMPORAL_PROFILE`, `temporal.toml`), else the embedded server.
+ */
 export interface LinkOptions {
   env: NodeJS.ProcessEnv;
   log: (line: string) => void;
@@ -88,7 +95,12 @@ const RECEIVE_LIMIT = 64 * 1024 * 1024;
 
 /** Connects to the configured cluster, or starts (or reuses) the user's embedded dev server, shared by every project. */
 export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> {
-  const { env } = options;
+  const env = withProfile(options.env);
+  // Read before anything is sent: a bad key is refused with nothing on the server.
+  const keyring = parseCodecKeys(env[CODEC_KEYS]);
+  useKeyring(keyring);
+  // Always the codec, keys or none: a run encrypted elsewhere is then named by its key id, never read as garbage.
+  const dataConverter: DataConverter = { payloadCodecs: [new AesGcmCodec(keyring)] };
   const namespace = env.TEMPORAL_NAMESPACE ?? 'default';
   let address = env.TEMPORAL_ADDRESS;
   let uiUrl: string | undefined = env.TEMPORAL_UI_URL;
@@ -154,6 +166,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
   const client = new Client({
     connection,
     namespace,
+    dataConverter,
     ...(tracing ? { interceptors: { workflow: [tracing.clientInterceptor()] } } : {}),
   });
   const runs = new Runs(client);
@@ -165,6 +178,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     client,
     runs,
     schedules: new Schedules(client, runs),
+    dataConverter,
     nativeConnection: () => connectNative(target),
     async close() {
       runs.stopFollowing();
@@ -180,7 +194,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
  * for shell completion, which must never start a server nor wait long.
  */
 export async function linkIfRunning(options: LinkOptions): Promise<TemporalLink | undefined> {
-  const { env } = options;
+  const env = withProfile(options.env);
   if (env.TEMPORAL_ADDRESS) {
     try {
       const tls = tlsFrom(env)?.tls;

@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { defaultPayloadConverter, fromPayloadsAtIndex } from '@temporalio/common';
 import type { temporal } from '@temporalio/proto';
+import { decryptRead } from './codec.ts';
 
 type Payload = temporal.api.common.v1.IPayload;
 
@@ -13,12 +14,14 @@ const JSON_PLAIN = Buffer.from('json/plain');
  * each string from pieces of 32 characters, and a report of 200,000 results made about 400 MB of garbage that way.
  */
 export function payloadValue<T>(payloads: readonly Payload[] | null | undefined, index = 0): T | undefined {
-  const payload = payloads?.[index];
-  if (!payload) return undefined;
+  const read = payloads?.[index];
+  if (!read) return undefined;
+  // A run started with the codec: opened with the link's keys, or refused naming the key id it needs.
+  const payload = decryptRead(read);
   const encoding = payload.metadata?.encoding;
   const data = payload.data;
   if (encoding && data && JSON_PLAIN.equals(encoding)) {
     return JSON.parse(Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8')) as T;
   }
-  return fromPayloadsAtIndex<T>(defaultPayloadConverter, index, payloads as Payload[]);
+  return fromPayloadsAtIndex<T>(defaultPayloadConverter, 0, [payload]);
 }

@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { runStateOf, type RunState } from '../core/run-state.ts';
+import { listingClient } from './codec.ts';
 
 /** A run as `runs` lists it, from visibility alone. */
 export interface RunListing {
@@ -39,7 +40,7 @@ export async function* listRuns(client: Client, filter: RunFilter = {}): AsyncGe
   let count = 0;
   // A page no bigger than asked: the server's default page is 1,000 runs, decoded before the first is yielded.
   const pageSize = filter.limit ? Math.min(filter.limit, 1000) : undefined;
-  for await (const run of client.workflow.list({
+  for await (const run of listingClient(client).workflow.list({
     query: where.join(' AND '),
     ...(pageSize ? { pageSize } : {}),
   })) {
@@ -74,7 +75,7 @@ export async function runsInFlightAt(address: string, timeoutMs = 3000): Promise
   let connection: Connection | undefined;
   try {
     connection = await Connection.connect({ address, connectTimeout: timeoutMs });
-    const client = new Client({ connection });
+    const client = listingClient(new Client({ connection }));
     const query = `WorkflowType = 'compareRun' AND ExecutionStatus = 'Running'`;
     const found: RunInFlight[] = [];
     await connection.withDeadline(Date.now() + timeoutMs, async () => {

@@ -3,6 +3,7 @@ import { pointIntervals, type PointInterval } from '../core/comparisons.ts';
 import type { RunDigest, Trend } from '../core/run-change.ts';
 import { runStateOf, type RunState } from '../core/run-state.ts';
 import { protoMs } from './namespace.ts';
+import { listingClient } from './codec.ts';
 import type { RunRecord, Runs } from './runs.ts';
 
 /** A run of a schedule, from visibility alone. */
@@ -44,7 +45,7 @@ export async function scheduledRuns(
     `LlmEvalsSchedule = ${quoted(scheduleId)}`,
   ].join(' AND ');
   const found: ScheduledRunListing[] = [];
-  for await (const run of client.workflow.list({ query })) {
+  for await (const run of listingClient(client).workflow.list({ query })) {
     found.push({
       runId: first(run.searchAttributes?.LlmEvalsRunId),
       state: runStateOf(run.status.name, first(run.searchAttributes?.LlmEvalsState)),

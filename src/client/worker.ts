@@ -109,6 +109,8 @@ export async function createSuiteWorker(
     connection: await link.nativeConnection(),
     namespace: link.namespace,
     taskQueue,
+    // The codec runs here, outside the workflow sandbox: the bundle never sees a key nor a ciphertext.
+    dataConverter: link.dataConverter,
     ...(options.project ? { identity: workerIdentity(process.pid, hostname(), options.project) } : {}),
     workflowBundle: bundle,
     // Pinned: a run's workflows stay on the build that started them, which never replays a history with other code.

@@ -4,6 +4,7 @@ import type { Io } from '../cli/io.ts';
 import { openSuite } from '../session/open-suite.ts';
 import type { RunFlags } from '../cli/options.ts';
 import { renderCases } from '../report/cases-table.ts';
+import { conversationSummary } from '../report/conversation.ts';
 import { casesForRun } from '../session/plan-run.ts';
 import { readLineup } from '../suite/lineup.ts';
 
@@ -11,7 +12,11 @@ import { readLineup } from '../suite/lineup.ts';
 export async function casesCommand(flags: RunFlags, io: Io): Promise<number> {
   const suite = await openSuite(flags, io);
   const cases = casesForRun(suite, flags, io);
-  const rows = cases.map((c) => ({ ...c, summary: suite.scorer.summary(c) }));
+  // A conversation case says what it asks first: its messages and its last user message.
+  const rows = cases.map((c) => {
+    const summary = suite.scorer.summary(c);
+    return { ...c, summary: c.messages ? `${conversationSummary(c.messages)} · ${summary}` : summary };
+  });
   io.stdout.write(renderCases(rows, { width: io.columns }) + '\n');
   const datasets = new Set(cases.map((c) => c.dataset)).size;
   io.stdout.write(`${counted(cases.length, 'case')} in ${counted(datasets, 'dataset')}\n`);

@@ -3,6 +3,7 @@ import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
 import { estimateRun, maxTokensWarnings, previousSpread } from '../session/estimate-run.ts';
 import { beginRun } from '../session/begin-run.ts';
+import { pairUp } from '../session/pairwise.ts';
 import { planRun, sampleLine } from '../session/plan-run.ts';
 import { checkBeforeRun } from '../session/prepare.ts';
 import { loadEnvFiles } from '../suite/load.ts';
@@ -10,7 +11,10 @@ import type * as PresentModule from '../session/present.ts';
 import { shortPath } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
 import { resolve } from 'node:path';
-import { ConfigError } from '../errors.ts';
+import { ConfigError, quote } from '../errors.ts';
+import { withoutRepeat } from '../core/matrix.ts';
+import { baselineProblem } from '../gate/verdict.ts';
+import { clustersOfCases } from '../core/cluster-se.ts';
 import { writeWhole } from '../output/write-whole.ts';
 import { noteCacheUse, refuseEmptyCache } from './cache.ts';
 
@@ -18,6 +22,7 @@ import { noteCacheUse, refuseEmptyCache } from './cache.ts';
 export async function compareCommand(flags: RunFlags, io: Io, models?: string[]): Promise<number> {
   mark('compare');
   const planned = await planRun(flags, io, models);
+  if (flags.pairwise) pairUp(planned.plan, flags.pairwise, planned.suite, flags.cache === false);
   mark('planned');
   if (flags.sample) io.stderr.write(pc.yellow(sampleLine(planned, flags, io.columns)) + '\n');
   if (flags.dryRun) {
@@ -27,7 +32,10 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
     io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
     const { renderDetectableLine } = await import('../report/estimate-line.ts');
     const cases = new Set(planned.plan.experiments.flatMap((e) => e.caseKeys)).size;
-    io.stdout.write(renderDetectableLine(cases, previousSpread(planned, flags), io.columns) + '\n');
+    const { clustering } = clustersOfCases(planned.cases);
+    io.stdout.write(
+      renderDetectableLine(cases, previousSpread(planned, flags), io.columns, clustering) + '\n',
+    );
     // The checks the run would make before any call, with its exit code: a dry run that passes is one that can go.
     loadEnvFiles(planned.suite.root, planned.suite.envFiles, io.env);
     await checkBeforeRun(planned, flags, io);
@@ -53,6 +61,13 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   const baseline = flags.baseline
     ? await readBaseline(flags.baseline, planned.suite.projectDir, io)
     : undefined;
+  const problem =
+    baseline &&
+    baselineProblem(baseline, {
+      cases: planned.cases.map((c) => c.key),
+      contenders: planned.plan.contenders.map((c) => withoutRepeat(c).key),
+    });
+  if (problem) throw new ConfigError(undefined, '--baseline', `${quote(flags.baseline!)} ${problem}`);
   // The checks before any call, then the run's first calls, which go out while Temporal's SDK loads (only for a
   // run: `-n` answers at once) and the run is made.
   const begun = await beginRun(planned, flags, io);
@@ -72,7 +87,7 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
   await noteCacheUse(snapshot, io);
   mark('presented');
   if (!baseline || snapshot.status !== 'completed') return code;
-  const judged = gateRun(baseline, snapshot, flags, io);
+  const judged = gateRun(baseline, snapshot, flags, io, planned.population);
   if (gateFormat) {
     const text = gateFormat === 'markdown' ? judged.markdown : judged.junit();
     if (typeof flags.output === 'string') {

@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
+import { attachAgreement } from '../session/labels.ts';
 import { openSuite } from '../session/open-suite.ts';
 import type { RunFlags } from '../cli/options.ts';
 import { saveRunSnapshot } from '../output/save.ts';
@@ -30,6 +31,7 @@ export async function reportCommand(runId: string, flags: RunFlags, io: Io): Pro
       const note = `partial report: run ${runId} is ${snapshot.status}; ${snapshot.results.length} of ${total} case results${so}`;
       io.stderr.write(pc.yellow(note) + '\n');
     }
+    attachAgreement(snapshot, suite, io);
     const file = saveRunSnapshot(snapshot, suite, { ...flags, autosave: false });
     mark('saved');
     // With -o the report goes to the file: the table is printed only when --display asks for it too.

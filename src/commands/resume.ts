@@ -1,5 +1,6 @@
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
+import { attachAgreement } from '../session/labels.ts';
 import { openSuite } from '../session/open-suite.ts';
 import type { RunFlags } from '../cli/options.ts';
 import { whoFinishes } from '../core/run-version.ts';
@@ -89,6 +90,7 @@ async function resumeServed(
       throw new Interrupted(`run ${runId} interrupted`);
     }
     const snapshot = await collectSnapshot(link, cases, runId);
+    attachAgreement(snapshot, suite, io);
     const file = saveRunSnapshot(snapshot, suite, flags);
     io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
     return { snapshot, file, input: record.input };

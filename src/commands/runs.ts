@@ -32,16 +32,20 @@ export async function runsCommand(
       );
     } else {
       const headers = ['run', 'suite', 'state', 'cases', 'errors', 'cost', 'duration', 'started (UTC)'];
-      const rows = runs.map((r) => [
-        r.runId,
-        r.suite,
-        r.state,
-        `${r.done}/${r.total}`,
-        String(r.errors),
-        formatCost(r.costUsd),
-        formatSeconds(r.duration),
-        when(r.startedAt),
-      ]);
+      const rows = runs.map((r) =>
+        r.encrypted === undefined
+          ? [
+              r.runId,
+              r.suite,
+              r.state,
+              `${r.done}/${r.total}`,
+              String(r.errors),
+              formatCost(r.costUsd),
+              formatSeconds(r.duration),
+              when(r.startedAt),
+            ]
+          : [r.runId, r.suite, `encrypted (key ${r.encrypted})`, '-', '-', '-', '-', when(r.startedAt)],
+      );
       const right = new Set(['cases', 'errors', 'cost', 'duration']);
       io.stdout.write(
         renderTable(

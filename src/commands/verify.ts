@@ -30,6 +30,7 @@ export async function verifyCommand(flags: SuiteFlags, io: Io): Promise<number> 
     loadProblems,
     providers,
     models: [...entries, ...judges],
+    contenders: entries,
     warnings,
   });
   if (cases.length === 0 && loadProblems.length === 0)

@@ -9,6 +9,7 @@ import { linkIfRunning, type TemporalLink } from '../client/connect.ts';
 import { viewAddresses } from '../view/addresses.ts';
 import { casesByProject, savedDirOf, suiteOf } from '../view/projects.ts';
 import { SavedSnapshots } from '../view/saved.ts';
+import { suiteLabels } from '../view/labels.ts';
 import { LOOPBACK, serveView } from '../view/serve.ts';
 import type { ViewSource } from '../view/model.ts';
 import { TemporalSource } from '../view/temporal-source.ts';
@@ -126,6 +127,7 @@ export async function viewCommand(flags: ViewFlags, io: Io, ready?: (url: string
       ...(token ? { token } : {}),
       csrf: randomBytes(18).toString('base64url'),
       notice,
+      labels: suiteLabels(),
     });
   } catch (error) {
     await linker.link?.close();

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { countedValue, summarize } from './aggregate.ts';
+import { clustersOfCases, designEffect } from './cluster-se.ts';
 import { withoutRepeat } from './matrix.ts';
 import { comparePaired, holm, resampleMeansTogether, seedOf } from './paired.ts';
 import type { CaseResult } from './results.ts';
@@ -22,7 +23,8 @@ export const PairedTestSchema = z.object({
   pValue: z.number(),
   /** Holm-corrected across the tests of its dataset. */
   pAdjusted: z.number(),
-  test: z.enum(['mcnemar-exact', 'paired-t']),
+  /** `clustered-t`: cases grouped in clusters, tested on the clustered standard error (see `clustering`). */
+  test: z.enum(['mcnemar-exact', 'paired-t', 'clustered-t']),
 });
 
 /** One paired comparison, A against B (contender keys as in `experiments[].contender`); `dataset` null for all. */
@@ -49,11 +51,14 @@ export const StandingMarkSchema = z.object({
 /** A contender's place in a table as the statistics see it. */
 export type StandingMark = z.infer<typeof StandingMarkSchema>;
 
-/** What a run's statistics are built from: the parts of its snapshot they read. */
+/**
+ * What a run's statistics are built from: the parts of its snapshot they read, and each clustered case's cluster by
+ * case key (`clustersOfCases`), which makes its tests and intervals the clustered ones.
+ */
 export type ComparisonSource = Pick<
   Snapshot,
   'runId' | 'metrics' | 'weights' | 'contenders' | 'experiments' | 'results' | 'settings'
->;
+> & { clusters?: ReadonlyMap<string, string> };
 
 /** The significance level below which a difference from the best is called real. */
 export const ALPHA = 0.05;
@@ -179,6 +184,7 @@ export function compareContenders(
     if (options.pairs === 'all') rows.forEach((a, i) => rows.slice(i + 1).forEach((b) => pairs.push([a, b])));
     else if (best !== undefined) rows.forEach((b, i) => i !== best && pairs.push([rows[best]!, b]));
     const cases = caseUnion(rows);
+    const clusters = source.clusters?.size ? cases.map((k) => source.clusters!.get(k)) : undefined;
     const together = resampledTogether(rows, cases, options.resamples ?? 10_000, () =>
       seededRandom(seedOf(`${source.runId}|${dataset ?? ''}|${metric}`)),
     );
@@ -190,6 +196,7 @@ export function compareContenders(
         {
           seed: seedOf(`${source.runId}|${dataset ?? ''}|${metric}|${a.key}|${b.key}`),
           resamples: options.resamples,
+          ...(clusters ? { clusters } : {}),
           ...(meansA && meansB ? { resampled: meansA.map((m, r) => m - meansB[r]!) } : {}),
         },
       );
@@ -221,32 +228,61 @@ export function compareContenders(
   return { comparisons, standings };
 }
 
+/** Each contender's per-case differences from the best across all the run's cases, case keys beside them. */
+function differencesFromBest(source: ComparisonSource): { keys: string[]; diffs: number[] }[] {
+  const rows = rowsOf(source, null, comparedMetric(source));
+  const best = bestIndex(rows);
+  if (best === undefined) return [];
+  return rows.flatMap((row, i) => {
+    if (i === best) return [];
+    const keys: string[] = [];
+    const diffs: number[] = [];
+    for (const [k, v] of row.values) {
+      const top = rows[best]!.values.get(k);
+      if (top === undefined) continue;
+      keys.push(k);
+      diffs.push(top - v);
+    }
+    return diffs.length < 2 ? [] : [{ keys, diffs }];
+  });
+}
+
+const median = (values: number[]) => {
+  values.sort((a, b) => a - b);
+  const middle = values.length >> 1;
+  return values.length % 2 ? values[middle]! : (values[middle - 1]! + values[middle]!) / 2;
+};
+
 /**
  * The spread of per-case differences a run showed: across all its cases, the median over each contender paired with
  * the best of the standard deviation of their per-case differences. `undefined` with no pair of two cases or more.
  */
 export function differenceSpread(source: ComparisonSource): number | undefined {
-  const metric = comparedMetric(source);
-  const rows = rowsOf(source, null, metric);
-  const best = bestIndex(rows);
-  if (best === undefined) return undefined;
-  const spreads = rows.flatMap((row, i) => {
-    if (i === best) return [];
-    const diffs = [...row.values].flatMap(([k, v]) => {
-      const top = rows[best]!.values.get(k);
-      return top === undefined ? [] : [top - v];
-    });
-    if (diffs.length < 2) return [];
+  const spreads = differencesFromBest(source).map(({ diffs }) => {
     const mean = diffs.reduce((a, b) => a + b, 0) / diffs.length;
-    return [Math.sqrt(diffs.reduce((s, d) => s + (d - mean) ** 2, 0) / (diffs.length - 1))];
+    return Math.sqrt(diffs.reduce((s, d) => s + (d - mean) ** 2, 0) / (diffs.length - 1));
   });
   if (spreads.length === 0) return undefined;
-  spreads.sort((a, b) => a - b);
-  const middle = spreads.length >> 1;
-  const median = spreads.length % 2 ? spreads[middle]! : (spreads[middle - 1]! + spreads[middle]!) / 2;
+  const spread = median(spreads);
   // No spread at all (every case differed alike, or the contenders answered alike) says nothing of a new run's noise:
   // it would make any difference look detectable.
-  return median > 0 ? median : undefined;
+  return spread > 0 ? spread : undefined;
+}
+
+/**
+ * The design effect its clusters (`source.clusters`) had on a run's per-case differences from the best: the median
+ * over contenders of clustered over independent variance (`designEffect`); 1 without clusters or pairs.
+ */
+export function differenceDesignEffect(source: ComparisonSource): number {
+  const clusters = source.clusters;
+  if (!clusters?.size) return 1;
+  const effects = differencesFromBest(source).map(({ keys, diffs }) =>
+    designEffect(
+      diffs,
+      keys.map((k) => clusters.get(k)),
+    ),
+  );
+  return effects.length ? median(effects) : 1;
 }
 
 /** A snapshot's statistics: as saved, or computed now for a snapshot saved before they were. */
@@ -254,7 +290,10 @@ export function comparisonsOf(snapshot: Snapshot): { comparisons: Comparison[]; 
   if (snapshot.comparisons && snapshot.standings) {
     return { comparisons: snapshot.comparisons, standings: snapshot.standings };
   }
-  return compareContenders(snapshot, { pairs: snapshot.options.pairs === 'all' ? 'all' : 'best' });
+  return compareContenders(
+    { ...snapshot, clusters: clustersOfCases(snapshot.cases).clusters },
+    { pairs: snapshot.options.pairs === 'all' ? 'all' : 'best' },
+  );
 }
 
 /** A 95 % interval of a contender's mean on one dataset in one run (repeats merged): a trend point's whisker. */

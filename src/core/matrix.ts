@@ -19,8 +19,7 @@ export interface LineupEntry {
   limits: string[];
 }
 
-/** One model at one effort, temperature and token budget, through one provider: a column of the leaderboard. */
-export const ContenderSchema = z.object({
+const ContenderFields = z.object({
   /** Unique within a run, such as `fake:fake/echo effort=low t=0.1`: the provider keeps a direct id and a routed one apart. */
   key: z.string(),
   id: z.string(),
@@ -36,6 +35,14 @@ export const ContenderSchema = z.object({
   repeat: z.number().int().positive().optional(),
   /** The seed sent to providers that take one, so a repeat can be run again alike; the repeat's number. */
   seed: z.number().int().optional(),
+});
+/** One model at one effort, temperature and token budget, through one provider: a column of the leaderboard. */
+export const ContenderSchema = ContenderFields.extend({
+  /**
+   * `compare --pairwise A B`: on B, the contender A whose reply to the same case the judge compares with B's, in both
+   * orders. Data like the rest, so any worker that runs B's cases knows it.
+   */
+  pairwiseWith: ContenderFields.optional(),
 });
 /** One model at one effort, temperature and token budget, through one provider: a column of the leaderboard. */
 export type Contender = z.infer<typeof ContenderSchema>;

@@ -3,6 +3,7 @@
  * t-test for the others, a seeded paired bootstrap interval of the mean difference, Holm's correction and the
  * smallest difference a suite can detect. Pure, no Node.
  */
+import { clusteredTest, clusteringOf } from './cluster-se.ts';
 import { lnGamma, quantile, seededRandom, studentTCdf } from './stats.ts';
 
 /** The 32-bit FNV-1a hash of a text: a bootstrap seed that follows from the run id, so a report is reproducible. */
@@ -232,13 +233,15 @@ export interface PairedResult {
   ci95: [number, number];
   /** Two-sided, before any correction for multiple comparisons. */
   pValue: number;
-  test: 'mcnemar-exact' | 'paired-t';
+  /** `clustered-t` when the pairs fall in clusters (pass/fail metrics too): a t-test on the clustered SE. */
+  test: 'mcnemar-exact' | 'paired-t' | 'clustered-t';
 }
 
 /**
  * Compares A with B case by case: per-case values at the same index are a pair, a `null` on either side drops the
  * pair. A metric that is 0/1 on every pair gets McNemar's exact test, any other the paired t-test; the interval is a
- * seeded paired bootstrap.
+ * seeded paired bootstrap. With `clusters` (each case's, `undefined` alone) that group the pairs, both assume
+ * independent cases, so the test and the interval are the clustered t's (`clusteredTest`), for 0/1 metrics too.
  */
 export function comparePaired(
   a: readonly (number | null)[],
@@ -248,6 +251,8 @@ export function comparePaired(
     resamples?: number;
     /** The resamples' mean differences, drawn already (by `resampleMeansTogether`) for these same pairs. */
     resampled?: Float64Array;
+    /** Each case's cluster, at the same index as the values. */
+    clusters?: readonly (string | undefined)[];
   },
 ): PairedResult {
   // One pass, no pair kept: each case's difference, and whether every value is 0 or 1 (a run's 100,000 cases made
@@ -256,18 +261,24 @@ export function comparePaired(
   let binary = true;
   let aBetter = 0;
   let bBetter = 0;
+  const paired: (string | undefined)[] = [];
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
     if (x === null || x === undefined || y === null || y === undefined) continue;
     const d = x - y;
     diffs.push(d);
+    if (options.clusters) paired.push(options.clusters[i]);
     if (d > 0) aBetter++;
     else if (d < 0) bBetter++;
     if (binary && !((x === 0 || x === 1) && (y === 0 || y === 1))) binary = false;
   }
   const n = diffs.length;
   const meanDiff = n ? diffs.reduce((s, d) => s + d, 0) / n : 0;
+  if (options.clusters && clusteringOf(paired).by !== 'none') {
+    const { ci95, pValue } = clusteredTest(diffs, paired);
+    return { n, meanDiff, ci95, pValue, test: 'clustered-t' };
+  }
   const pValue = binary ? mcnemarExact(aBetter, bBetter) : pairedTTest(diffs);
   let ci95: [number, number] = [meanDiff, meanDiff];
   if (n >= 2) {

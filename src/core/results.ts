@@ -6,6 +6,30 @@ export const CaseStatusSchema = z.enum(['scored', 'reply_error', 'error']);
 /** How a case ended: scored by the scorer, failed by the model's own reply (scored 0), or a transport error (no score). */
 export type CaseStatus = z.infer<typeof CaseStatusSchema>;
 
+/** One tool call of an agent's step as a result keeps it: the call, how its run ended, and its result's text (capped). */
+export const RecordedCallSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.json(),
+  /** ok, invented (no such tool), error (it threw); absent when the step ran no tool (the last step allowed). */
+  status: z.enum(['ok', 'invented', 'error']).optional(),
+  result: z.string().optional(),
+});
+
+/** One model step of an agent's trajectory as a result keeps it: what was sent, what came back and ran, its cost. */
+export const TrajectoryStepSchema = z.object({
+  index: z.number(),
+  /** How many messages the step sent (the conversation so far). */
+  sent: z.number(),
+  text: z.string(),
+  calls: z.array(RecordedCallSchema),
+  usage: UsageSchema,
+  latency: z.number().nullable(),
+  status: z.enum(['tool_calls', 'answer', 'max_steps']),
+});
+/** One model step of an agent's trajectory as a result keeps it. */
+export type TrajectoryStep = z.infer<typeof TrajectoryStepSchema>;
+
 /** One case's result as the workflow records it: plain JSON, the reply text capped. */
 export const CaseResultSchema = z.object({
   experimentId: z.string(),
@@ -54,12 +78,80 @@ export const CaseResultSchema = z.object({
   batch: z.object({ calls: z.number(), ids: z.array(z.string()) }).optional(),
   /** `--cache-only` found no reply for it in the cache: it was not called, and reports leave it out. */
   skipped: z.literal(true).optional(),
+  /** An agent's steps (runAgent's reply), texts capped at STEP_TEXT_CAP and steps at TRAJECTORY_CAP in all. */
+  trajectory: z.array(TrajectoryStepSchema).optional(),
+  /** Steps left out of `trajectory` to keep the result small. */
+  trajectoryCut: z.number().optional(),
 });
 /** One case's result as the workflow records it: plain JSON, the reply text capped. */
 export type CaseResult = z.infer<typeof CaseResultSchema>;
 
 /** How much of a reply's text a result keeps, so results stay well under Temporal's payload limit. */
 export const REPLY_CAP = 16_384;
+
+/** How much of each text of an agent's step (a reply, a tool's result, a call's arguments) a result keeps. */
+export const STEP_TEXT_CAP = 2_000;
+/** How many characters of steps a result keeps in all: later steps are counted in `trajectoryCut`, not kept. */
+export const TRAJECTORY_CAP = 48_000;
+
+const capText = (text: string) => (text.length > STEP_TEXT_CAP ? `${text.slice(0, STEP_TEXT_CAP)}…` : text);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+const numberOrNull = (value: unknown) => (typeof value === 'number' ? value : null);
+
+/** A call's arguments as kept: as they are, or their JSON's first STEP_TEXT_CAP characters when that is longer. */
+function capArguments(value: unknown): z.infer<typeof RecordedCallSchema>['arguments'] {
+  const text = JSON.stringify(value ?? {}) ?? '{}';
+  return text.length > STEP_TEXT_CAP ? { cut: capText(text) } : (JSON.parse(text) as Record<string, never>);
+}
+
+/**
+ * An agent reply's trajectory (runAgent's `trajectory`) as a result keeps it: each step's messages sent, reply text,
+ * tool calls with how they ran and their results, tokens, latency and status, each text capped and the whole kept under
+ * TRAJECTORY_CAP characters (the rest counted). Nothing for a reply without one. Pure: reads plain data only.
+ */
+export function capTrajectory(reply: unknown): { trajectory?: TrajectoryStep[]; trajectoryCut?: number } {
+  const steps = isObject(reply) ? reply.trajectory : undefined;
+  if (!Array.isArray(steps)) return {};
+  const kept: TrajectoryStep[] = [];
+  let size = 0;
+  for (const step of steps as unknown[]) {
+    if (!isObject(step)) continue;
+    const replied = isObject(step.reply) ? step.reply : {};
+    const runs = Array.isArray(step.toolRuns) ? (step.toolRuns as unknown[]).filter(isObject) : [];
+    const calls = (Array.isArray(replied.toolCalls) ? (replied.toolCalls as unknown[]) : []).filter(isObject);
+    const usage = isObject(step.usage) ? step.usage : {};
+    const request = isObject(step.request) ? step.request : {};
+    const record: TrajectoryStep = {
+      index: typeof step.index === 'number' ? step.index : kept.length,
+      sent: Array.isArray(request.messages) ? request.messages.length : 0,
+      text: capText(typeof replied.text === 'string' ? replied.text : ''),
+      calls: calls.map((call) => {
+        const run = runs.find((r) => isObject(r.call) && r.call.id === call.id);
+        const status = run?.status;
+        return {
+          id: String(call.id),
+          name: String(call.name),
+          arguments: capArguments(call.arguments),
+          ...(status === 'ok' || status === 'invented' || status === 'error' ? { status } : {}),
+          ...(typeof run?.result === 'string' ? { result: capText(run.result) } : {}),
+        };
+      }),
+      usage: {
+        inputTokens: numberOrNull(usage.inputTokens),
+        outputTokens: numberOrNull(usage.outputTokens),
+        costUsd: numberOrNull(usage.costUsd),
+      },
+      latency: numberOrNull(step.latency),
+      status: step.status === 'answer' || step.status === 'max_steps' ? step.status : 'tool_calls',
+    };
+    size += JSON.stringify(record).length;
+    if (size > TRAJECTORY_CAP) break;
+    kept.push(record);
+  }
+  const cut = steps.length - kept.length;
+  return { trajectory: kept, ...(cut > 0 ? { trajectoryCut: cut } : {}) };
+}
 
 /** Caps a reply's text, saying whether it was cut. */
 export function capReply(text: string | undefined): { reply?: string; replyTruncated?: boolean } {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { summarize } from './aggregate.ts';
 import { ALPHA, caseValue, PairedTestSchema, PointIntervalSchema } from './comparisons.ts';
+import { clustersOfCases, DatasetClusteringSchema } from './cluster-se.ts';
 import { groupBy } from './group.ts';
 import { ContenderSchema, withoutRepeat } from './matrix.ts';
 import { comparePaired, holm, seedOf } from './paired.ts';
@@ -46,6 +47,10 @@ export const RunDigestSchema = z.object({
   cases: z.record(z.string(), z.record(z.string(), z.string())),
   /** Per experiment: each case's primary metric (a failed case 0) and the start of its reply, for paired tests. */
   perCase: z.array(CaseValuesSchema).optional(),
+  /** Each clustered case's cluster by case key (`clustersOfCases`): paired tests on them are the clustered ones. */
+  clusters: z.record(z.string(), z.string()).optional(),
+  /** Per dataset, the clustering of the run's cases, when the digest was made with them. */
+  clustering: z.array(DatasetClusteringSchema).optional(),
 });
 /** What of a run a change compares. */
 export type RunDigest = z.infer<typeof RunDigestSchema>;
@@ -98,6 +103,8 @@ export const RunChangeSchema = z.object({
   addedContenders: z.array(z.string()),
   goneContenders: z.array(z.string()),
   cases: z.object({ added: z.array(z.string()), gone: z.array(z.string()), changed: z.array(z.string()) }),
+  /** The clustering the paired tests used, per dataset (the later run's), when known. */
+  clustering: z.array(DatasetClusteringSchema).optional(),
 });
 /** The change from one run to another. */
 export type RunChange = z.infer<typeof RunChangeSchema>;
@@ -191,11 +198,14 @@ export function digestOf(
       replies,
     };
   });
+  const clustered = snapshot.cases.length ? clustersOfCases(snapshot.cases) : undefined;
   return {
     runId: snapshot.runId,
     createdAt: snapshot.createdAt,
     primary,
     perCase,
+    ...(clustered?.clusters.size ? { clusters: Object.fromEntries(clustered.clusters) } : {}),
+    ...(clustered ? { clustering: clustered.clustering } : {}),
     contenders,
     rows: groups.map((g, i) => {
       const s = summaries[i]!;
@@ -238,6 +248,9 @@ function pairedChanges(
   rows: readonly ChangeRow[],
   edited: ReadonlySet<string>,
 ): (PairedChange | undefined)[] {
+  // The later run's clusters, its cases being the ones paired; the earlier run's only when the later was digested
+  // without its cases (read from Temporal).
+  const clusters = after.clustering ? after.clusters : before.clusters;
   const find = (d: RunDigest, row: ChangeRow) =>
     d.perCase?.find((p) => p.contender === row.contender && p.dataset === row.dataset);
   const raw = rows.map((row) => {
@@ -247,7 +260,10 @@ function pairedChanges(
     const result = comparePaired(
       keys.map((k) => now.values[k] ?? null),
       keys.map((k) => then.values[k] ?? null),
-      { seed: seedOf(`${before.runId}|${after.runId}|${row.contender}|${row.dataset}`) },
+      {
+        seed: seedOf(`${before.runId}|${after.runId}|${row.contender}|${row.dataset}`),
+        ...(clusters ? { clusters: keys.map((k) => clusters[k]) } : {}),
+      },
     );
     // In case-key order: a run's results come in the order its calls finished, which differs from run to run.
     const flips = (from: boolean) =>
@@ -345,6 +361,7 @@ export function diffRuns(before: RunDigest, after: RunDigest): RunChange {
       gone: [...oldCases.keys()].filter((k) => !newCases.has(k)).sort(),
       changed: changed.map(([k]) => k).sort(),
     },
+    ...(after.clustering ? { clustering: after.clustering } : {}),
   };
 }
 

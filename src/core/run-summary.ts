@@ -15,6 +15,8 @@ export interface RunSummary {
   duration: number;
   startedAt: string;
   closedAt?: string;
+  /** The codec key id the run's payloads are encrypted with, when this process lacks that key: nothing else is known. */
+  encrypted?: string;
 }
 
 /** Counts a run's finished cases, errors and dollars from the results Temporal holds so far. */

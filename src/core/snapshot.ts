@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MetricSchema } from '../api/types.ts';
 import { ComparisonSchema, compareContenders, StandingMarkSchema } from './comparisons.ts';
+import { clustersOfCases, DatasetClusteringSchema } from './cluster-se.ts';
 import { caseSpreads, ConsistencySchema, consistencyOf } from './consistency.ts';
 import { EstimateSchema } from './estimate.ts';
 import { FailureSummarySchema, summarizeFailures, type FailureSummary } from './failures.ts';
@@ -9,6 +10,7 @@ import { RefusalSchema, RunSettingsSchema } from './plan.ts';
 import { RescoreOfSchema } from './rescore.ts';
 import { CaseResultSchema, isEmpty, NONE, type CaseResult } from './results.ts';
 import { CacheSummarySchema, summarizeCache } from './cache-summary.ts';
+import { JudgeAgreementSchema } from './judge-agreement.ts';
 import { RunChangeSchema, TrendSchema, type RunChange, type Trend } from './run-change.ts';
 import type { PlannedCases, RunInput } from './run-input.ts';
 import { RunScheduleSchema } from './schedule-spec.ts';
@@ -82,10 +84,14 @@ export const SnapshotSchema = RunHeaderSchema.extend({
   comparisons: z.array(ComparisonSchema).optional(),
   /** Per table (dataset, or null for all): the best and who is tied with it. */
   standings: z.array(StandingMarkSchema).optional(),
+  /** Per dataset: the clustering its tests and intervals used (`cases independent` when none). */
+  clustering: z.array(DatasetClusteringSchema).optional(),
   /** With `--repeat`: each contender's pass^k and flaky cases. */
   consistency: z.array(ConsistencySchema).optional(),
   /** Per contender: results the reply cache answered, cases `--cache-only` skipped, cost paid vs the replies' cost. */
   cache: CacheSummarySchema.optional(),
+  /** Where the suite holds people's labels on this run's replies: each judge's agreement with them, and the panel's. */
+  judgeAgreement: z.array(JudgeAgreementSchema).optional(),
 });
 
 /** The saved JSON of a run: what every display (TUI, HTML, JSON) is rendered from. */
@@ -216,9 +222,6 @@ export function buildSnapshot(parts: SnapshotParts, { statistics = true } = {}):
     experiments,
     results,
   };
-  const compared = statistics
-    ? compareContenders(source, { pairs: header.options.pairs === 'all' ? 'all' : 'best' })
-    : {};
   const consistency = statistics ? consistencyOf(source) : [];
   const spreads = consistency.length ? caseSpreads(source) : new Map<string, Record<string, number>>();
   const flakyOf = new Map<string, string[]>();
@@ -237,6 +240,12 @@ export function buildSnapshot(parts: SnapshotParts, { statistics = true } = {}):
     if (spread) kase.spread = spread;
     placed[i] = kase;
   }
+  const cases = placed.filter((c) => c !== undefined);
+  // The comparisons come after the cases, whose clusters (variants, `cluster` keys) make their tests the clustered ones.
+  const { clusters, clustering } = clustersOfCases(cases);
+  const compared = statistics
+    ? compareContenders({ ...source, clusters }, { pairs: header.options.pairs === 'all' ? 'all' : 'best' })
+    : {};
   return {
     version: SNAPSHOT_VERSION,
     runId: parts.runId,
@@ -246,13 +255,14 @@ export function buildSnapshot(parts: SnapshotParts, { statistics = true } = {}):
     contenders: input.contenders,
     experiments,
     ...trackingOf(input, parts.tracked),
-    cases: placed.filter((c) => c !== undefined),
+    cases,
     results,
     failures,
     ...(parts.change ? { change: parts.change } : {}),
     ...(parts.regression?.length ? { regression: parts.regression } : {}),
     ...(parts.trend ? { trend: parts.trend } : {}),
     ...compared,
+    ...(cases.length ? { clustering } : {}),
     ...(consistency.length ? { consistency } : {}),
     ...(cache ? { cache } : {}),
   };

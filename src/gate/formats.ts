@@ -43,6 +43,19 @@ export function gateMarkdown(gate: GateResult, label: (key: string) => string, c
       `${gate.minDrop > 0 ? `, a regression is ${gate.minDrop} points or more` : ''}` +
       `${gate.maxDrop !== undefined ? `, any drop of ${gate.maxDrop} points fails` : ''}.`,
     '',
+    `Paired tests: ${gate.clustering} — ${
+      gate.clustered
+        ? 'a t-test on clustered standard errors for every metric, pass/fail too'
+        : 'exact McNemar for pass/fail, paired t otherwise'
+    }.`,
+    ...(gate.sample
+      ? [
+          '',
+          `⚠️ A sample: ${gate.sample.share} (--seed ${gate.sample.seed}); at 80 % power this gate detects a ` +
+            `drop of ~${gate.sample.detectable} points or more.`,
+        ]
+      : []),
+    '',
     '| contender | dataset | baseline → now | difference (points, 95 % CI) | p (Holm) | verdict |',
     '|---|---|---|---|---|---|',
     ...gate.rows.map(

@@ -1,6 +1,7 @@
 import { ALPHA } from '../core/comparisons.ts';
-import { holm } from '../core/paired.ts';
-import type { ChangeRow, RunChange } from '../core/run-change.ts';
+import { describeRunClustering } from '../core/cluster-se.ts';
+import { holm, minimumDetectableDifference } from '../core/paired.ts';
+import type { ChangeRow, RunChange, RunDigest } from '../core/run-change.ts';
 
 /**
  * The gate on a pull request: a run against its baseline, each contender on each dataset both hold tested against
@@ -37,6 +38,15 @@ export interface GateOptions {
   alpha?: number;
   minDrop?: number;
   maxDrop?: number;
+  /** With `--sample`: the share of the suite run (`4 of 20 cases per dataset`), its smallest dataset, the seed. */
+  sample?: { share: string; cases: number; seed: number };
+}
+
+/** A sampled gate's reach: the share run, and the smallest drop (points) it detects with 80 % power at its α. */
+export interface GateSample {
+  share: string;
+  seed: number;
+  detectable: number;
 }
 
 /** The gate's answer: its rows, whether it fails and why, and what the two runs do not share (never compared). */
@@ -52,6 +62,10 @@ export interface GateResult {
   reasons: string[];
   cases: { added: string[]; gone: string[]; changed: string[] };
   contenders: { added: string[]; gone: string[] };
+  /** The clustering the paired tests used: `clustered by variant (12 clusters)` or `cases independent`. */
+  clustering: string;
+  clustered: boolean;
+  sample?: GateSample;
 }
 
 const pts = (v: number) => Math.round(v * 1000) / 10;
@@ -86,7 +100,19 @@ export function judgeAgainstBaseline(
     reasons,
     cases: change.cases,
     contenders: { added: change.addedContenders.map(label), gone: change.goneContenders.map(label) },
+    clustering: describeRunClustering(change.clustering ?? []),
+    clustered: (change.clustering ?? []).some((c) => c.by !== 'none'),
+    ...(options.sample ? { sample: sampleReach(options.sample, alpha) } : {}),
   };
+}
+
+/**
+ * What a sample can tell: the smallest drop a paired test over its smallest dataset detects with 80 % power, at the
+ * largest spread a 0–1 score has per case (0.5), as `compare -n` says it without an earlier run.
+ */
+function sampleReach(sample: NonNullable<GateOptions['sample']>, alpha: number): GateSample {
+  const detectable = Math.round(minimumDetectableDifference(sample.cases, 0.5, alpha) * 100);
+  return { share: sample.share, seed: sample.seed, detectable };
 }
 
 function gateRow(
@@ -128,4 +154,20 @@ function gateRow(
     toWrong: paired?.toWrong.map((f) => f.caseKey) ?? [],
     ...(fails ? { fails } : {}),
   };
+}
+
+/**
+ * Why a baseline cannot judge a run, before any call: it shares no case with the planned run, or no contender
+ * (`contenders` without their repeats), so nothing would be compared; `undefined` when it shares both.
+ */
+export function baselineProblem(
+  baseline: Pick<RunDigest, 'cases' | 'contenders'>,
+  planned: { cases: readonly string[]; contenders: readonly string[] },
+): string | undefined {
+  const cases = new Set(Object.values(baseline.cases).flatMap((d) => Object.keys(d)));
+  const contenders = new Set(baseline.contenders.map((c) => c.key));
+  const sharedCases = planned.cases.filter((k) => cases.has(k)).length;
+  const sharedContenders = planned.contenders.filter((k) => contenders.has(k)).length;
+  if (sharedCases && sharedContenders) return undefined;
+  return `shares no ${sharedCases ? 'contender' : sharedContenders ? 'case' : 'case and no contender'} with this run (nothing to compare)`;
 }

@@ -14,6 +14,10 @@ import type {
 } from '../api/types.ts';
 import { ProviderError } from './errors.ts';
 import { toolCallsOf, toolFields, wireMessages } from './tool-wire.ts';
+import { PROBE_TOOL, toolRefusal } from './tool-support.ts';
+
+/** How long the probe of tool support may take before the checks go on without its answer. */
+const PROBE_TIMEOUT_MS = 10_000;
 import { errorInBody, toProviderError, type FailedCall } from './provider-failure.ts';
 
 /** The two parts of the `openai` package a provider uses. */
@@ -156,6 +160,34 @@ export class ChatCompletionsProvider implements Provider {
     const failed = errorInBody(completion, call);
     if (failed) throw failed;
     return this.responseOf(model, completion);
+  }
+
+  /**
+   * Asks the endpoint once, with a one-word request offering one tool and a reply of one token, whether `model` takes
+   * tools: the refusal in the endpoint's words, or undefined (taken, or nothing sure: no key, no answer, a 5xx).
+   */
+  async refusesTools(model: { id: string; name: string }): Promise<string | undefined> {
+    const keyName = this.config.apiKeyEnv;
+    const key = keyName ? this.env[keyName] : undefined;
+    if (keyName && !key) return undefined;
+    const call: FailedCall = { provider: this.name, model: model.id, baseUrl: this.config.baseUrl(), key };
+    const sdk = await openai();
+    try {
+      await this.client(sdk, call).chat.completions.create(
+        {
+          model: model.name,
+          messages: [{ role: 'user', content: 'ping' }],
+          tools: [PROBE_TOOL],
+          max_tokens: 1,
+          ...this.config.extraParams,
+        },
+        { timeout: PROBE_TIMEOUT_MS },
+      );
+      return undefined;
+    } catch (error) {
+      if (!(error instanceof sdk.APIError)) return undefined;
+      return toolRefusal(error.status as number | undefined, error.message);
+    }
   }
 
   /** The body a call of `model` sends for `request`: what a batch's line carries too. */

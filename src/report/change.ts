@@ -2,7 +2,7 @@ import pc from 'picocolors';
 import type { ChangeRow, Figure, RunChange } from '../core/run-change.ts';
 import { contenderName } from './columns.ts';
 import { formatCost, formatPercent, formatSeconds } from './format.ts';
-import { formatP } from './significance.ts';
+import { clusteringNote, formatP } from './significance.ts';
 import { renderTable, type FitOptions } from './table.ts';
 
 /** A signed delta in points of a 0..1 share: `+2.5`, `-10.0`, `±0.0`, or `-` when unknown. */
@@ -118,6 +118,7 @@ export function renderChange(change: RunChange, fit: FitOptions = {}): string {
     title,
     table,
     ...(sets.length ? sets : ['same contenders and cases']),
+    ...(change.clustering ? [clusteringNote(change.clustering)] : []),
     ...(flips.length ? ['', pc.bold('cases that flipped'), ...flips] : []),
   ].join('\n');
 }

@@ -50,6 +50,10 @@ const COUNTING =
   'failed call is left out. A case without a value is left out, and `(93/100)` then says over how many of the ' +
   "row's results (its cases, times the repeats) the mean stands.";
 
+/** A mean of counts (an agent's steps) to one decimal; blank when no case had one. */
+const countText = (value: number | null | undefined) =>
+  value === null || value === undefined ? '' : Number.isInteger(value) ? String(value) : value.toFixed(1);
+
 const seconds = (id: string, description: string, get: (r: Standing) => number | null) => ({
   id,
   description,
@@ -114,7 +118,18 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
   }
   for (const m of snapshot.metrics) {
     const description = m.primary ? `${m.description} (primary)` : m.description;
-    columns.push(percent(m.name, description, (r) => r.summary.metrics[m.name]));
+    const mean = (r: Standing) => r.summary.metrics[m.name];
+    columns.push(
+      m.unit === 'count'
+        ? {
+            id: m.name,
+            description,
+            align: 'right',
+            value: (r) => mean(r) ?? null,
+            text: (r) => countText(mean(r)),
+          }
+        : percent(m.name, description, mean),
+    );
   }
   const firstMean = columns.find((c) => c.id === 'score' || metricNames.includes(c.id));
   if (firstMean) firstMean.description += COUNTING;

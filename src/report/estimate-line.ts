@@ -1,3 +1,4 @@
+import { describeRunClustering, type DatasetClustering } from '../core/cluster-se.ts';
 import { minimumDetectableDifference } from '../core/paired.ts';
 import { addKnown } from '../core/results.ts';
 import type { Snapshot } from '../core/snapshot.ts';
@@ -63,20 +64,33 @@ export const ASSUMED_SPREAD = 0.5;
 /**
  * `compare -n`'s line on what the suite can tell apart: the smallest difference in points a paired test over `cases`
  * cases detects with 80 % power at α = 0.05, from an earlier run's spread of per-case differences when there is one.
+ * Cases in clusters (`clustering`) tell apart what n / deff independent ones would: the design effect the earlier
+ * run measured, else the most it can be (n / clusters: each cluster as one case).
  */
 export function renderDetectableLine(
   cases: number,
-  previous?: { runId: string; spread: number },
+  previous?: { runId: string; spread: number; designEffect?: number },
   width?: number,
+  clustering: readonly DatasetClustering[] = [],
 ): string {
   const sd = previous?.spread ?? ASSUMED_SPREAD;
-  const points = Math.round(minimumDetectableDifference(cases, sd) * 100);
+  const clusters = clustering.reduce((s, c) => s + c.clusters, 0);
+  const clustered = clustering.some((c) => c.by !== 'none') && clusters > 0;
+  const measured = clustered ? previous?.designEffect : undefined;
+  const effect = !clustered ? 1 : (measured ?? Math.max(1, cases / clusters));
+  const points = Math.round(minimumDetectableDifference(cases / effect, sd) * 100);
   const source = previous
     ? `the spread of run ${previous.runId}'s per-case differences, ${sd.toFixed(2)}`
     : `an assumed spread of ${ASSUMED_SPREAD} per case, the most a 0–1 score has; a saved run gives a closer figure`;
+  const design = !clustered
+    ? ''
+    : `; ${describeRunClustering(clustering)}, design effect ${effect.toFixed(2)}` +
+      (measured !== undefined
+        ? ` as run ${previous!.runId} measured it`
+        : ', the most it can be (each cluster counted as one case)');
   return wrapProse(
     `with ${cases} ${cases === 1 ? 'case' : 'cases'} a difference under ~${points} points cannot be told from noise ` +
-      `(80 % power at α = 0.05, paired; ${source})`,
+      `(80 % power at α = 0.05, paired; ${source}${design})`,
     width,
   );
 }

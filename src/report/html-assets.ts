@@ -34,6 +34,9 @@ pre { background: var(--band); padding: .5rem; overflow: auto; max-height: 22rem
   word-break: break-word; font-size: .8rem; margin: .2rem 0; }
 .result { border-top: 1px dashed var(--line); padding: .4rem 0; } .result h4 { margin: .3rem 0 0; font-size: .85rem; }
 .status-reply_error, .status-error { color: #cf222e; }
+ol.timeline { padding-left: 1.2rem; margin: .2rem 0; } li.step { margin: .3rem 0; } .step-head { font-size: .8rem; }
+li.step-max_steps .step-head { color: #cf222e; } ul.calls { margin: .1rem 0; padding-left: 1rem; }
+.call-matched { color: #1a7f37; } .call-wrong_arguments, .call-invented, .call-missing { color: #cf222e; }
 dl.glossary dt { font-weight: 700; margin-top: .4rem; } dl.glossary dd { margin-left: 1.2rem; }
 .charts { display: flex; flex-wrap: wrap; gap: 1rem; }
 svg.chart { border: 1px solid var(--line); border-radius: 6px; background: #fff; font-size: 11px; max-width: 100%;

@@ -1,16 +1,31 @@
 import { formatCost, formatPercent, formatSeconds } from './format.ts';
 import { esc, escJson, safeId } from './html-escape.ts';
 import { contenderHtml } from './html-standings.ts';
+import { trajectoryHtml } from './html-trajectory.ts';
+import { conversationOf, conversationText } from './conversation.ts';
 import { withoutRepeat } from '../core/matrix.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 
 type Result = Snapshot['results'][number];
 type Contender = { contender: Snapshot['contenders'][number]; contenderIndex: number };
 
+/** A case's input as HTML: a conversation (`input.json`) a message a line, any other input as it is. */
+export function inputHtml(input: string): string {
+  const messages = conversationOf(input);
+  return messages
+    ? `<h4>Conversation</h4><pre class="conversation">${esc(conversationText(messages))}</pre>`
+    : `<h4>Input</h4><pre>${esc(input)}</pre>`;
+}
+
 /** One contender's result for a case as HTML: status, score, metrics, latency, cost, reply and diagnostics. */
 export function resultHtml(snapshot: Snapshot, who: Contender, r: Result | undefined): string {
   if (!r) return `<div class="result"><p><strong>${contenderHtml(who)}</strong> · not run</p></div>`;
-  const metrics = snapshot.metrics.map((m) => `${esc(m.name)} ${esc(formatPercent(r.metrics[m.name]))}`);
+  const metrics = snapshot.metrics.map((m) => {
+    const value = r.metrics[m.name];
+    // A count (an agent's steps) as a number, a share as a percentage.
+    const text = m.unit === 'count' ? String(value ?? '–') : formatPercent(value);
+    return `${esc(m.name)} ${esc(text)}`;
+  });
   const outcomes = Object.entries(r.outcomes)
     .filter(([, n]) => n > 0)
     .map(([k, n]) => `${esc(k)} ${esc(n)}`);
@@ -34,8 +49,10 @@ export function resultHtml(snapshot: Snapshot, who: Contender, r: Result | undef
     ? `<h4>Diagnostics</h4><pre>${escJson(r.diagnostics)}</pre>`
     : '<h4>Diagnostics</h4><p class="note">none</p>';
   const error = r.error !== undefined ? `<p class="status-error">${esc(r.error)}</p>` : '';
+  const expected = r.trajectory ? snapshot.cases.find((c) => c.key === r.caseKey)?.expected : undefined;
   return (
     `<div class="result"><p><strong>${contenderHtml(who)}</strong> · ${facts.join(' · ')}</p>${error}\n` +
+    trajectoryHtml(r, expected) +
     `<div class="io"><div>${reply}</div><div>${diagnostics}</div></div></div>`
   );
 }
@@ -69,7 +86,7 @@ export function casesHtml(snapshot: Snapshot): string {
         );
         return (
           `<details class="case" id="case-${esc(safeId(kase.key))}"><summary>${esc(kase.id)}${chips.join('')}</summary>\n` +
-          `<div class="io"><div><h4>Input</h4><pre>${esc(kase.input)}</pre></div>` +
+          `<div class="io"><div>${inputHtml(kase.input)}</div>` +
           `<div><h4>Expected</h4><pre>${escJson(kase.expected)}</pre></div></div>\n` +
           rows.map(({ who, result }) => resultHtml(snapshot, who, result)).join('\n') +
           '\n</details>'

@@ -1,3 +1,4 @@
+import { clusteringNote } from './significance.ts';
 import type { Figure, RunChange } from '../core/run-change.ts';
 import { changeCells, changeLabel, flipLines, setChanges } from './change.ts';
 import { CSP, STYLE } from './html-assets.ts';
@@ -33,6 +34,7 @@ export function changeHtml(change: RunChange, regression: readonly string[] = []
       '<th>latency (Δ)</th><th>errors</th><th>paired test</th></tr></thead>',
     `<tbody>${rows.join('')}</tbody></table></div>`,
     `<ul>${(sets.length ? sets : ['same contenders and cases']).map((l) => `<li>${esc(l)}</li>`).join('')}</ul>`,
+    change.clustering ? `<p class="note">${esc(clusteringNote(change.clustering))}.</p>` : '',
     flipLines(change).length ? `<pre class="flips">${esc(flipLines(change).join('\n'))}</pre>` : '',
   ]
     .filter(Boolean)

@@ -1,3 +1,4 @@
+import { clusteringNote, clusteringOfSnapshot } from './significance.ts';
 import { batchLabel } from '../core/batch.ts';
 import { reportColumns } from './columns.ts';
 import { cacheHtml } from './cache-line.ts';
@@ -9,6 +10,9 @@ import { trendSvg } from './trend-chart.ts';
 import { esc, escJson } from './html-escape.ts';
 import { consistencyHtml } from './consistency.ts';
 import { failuresHtml } from './failures.ts';
+import { judgeAgreementHtml } from './judge-agreement.ts';
+import { pairwiseHtml } from './pairwise.ts';
+import { judgeVarianceHtml } from './judge-variance.ts';
 import {
   bestHtml,
   bestSummaryHtml,
@@ -141,7 +145,11 @@ export function renderHtml(snapshot: Snapshot): string {
       'Global standings',
       `<p class="note">Each contender across all cases.${batchNote(snapshot)}</p>\n${LEGEND}\n${standingsHtml(s.overall, columns)}\n${bestHtml(s.overall, s.ranking)}`,
     ),
-    section('datasets', 'Standings by dataset', `${LEGEND}\n${perGroup(s.datasets, true)}`),
+    section(
+      'datasets',
+      'Standings by dataset',
+      `<p class="note">${esc(clusteringNote(clusteringOfSnapshot(snapshot)))}.</p>\n${LEGEND}\n${perGroup(s.datasets, true)}`,
+    ),
     section(
       'variants',
       'Leaderboards by variant',
@@ -151,6 +159,13 @@ export function renderHtml(snapshot: Snapshot): string {
     consistencyHtml(snapshot)
       ? section('consistency', 'Consistency over repeats', consistencyHtml(snapshot))
       : '',
+    snapshot.judgeAgreement?.length
+      ? section('agreement', 'Judge agreement with people', judgeAgreementHtml(snapshot))
+      : '',
+    judgeVarianceHtml(snapshot)
+      ? section('judge-variance', 'Judge variance and panel', judgeVarianceHtml(snapshot))
+      : '',
+    pairwiseHtml(snapshot) ? section('pairwise', 'Pairwise', pairwiseHtml(snapshot)) : '',
     snapshot.cache ? section('cache', 'Reply cache', cacheHtml(snapshot)) : '',
     section('cases', 'Cases', casesHtml(snapshot)),
     section('glossary', 'Glossary', glossaryHtml(columns)),

@@ -3,10 +3,21 @@ import { contenderName, intervalText, reportColumns, type ReportColumn } from '.
 import { formatCost, formatPercent } from './format.ts';
 import { renderConsistency } from './consistency.ts';
 import { renderFailures } from './failures.ts';
+import { renderJudgeAgreement } from './judge-agreement.ts';
+import { renderPairwise } from './pairwise.ts';
+import { renderJudgeVariance } from './judge-variance.ts';
 import { contenderLabel } from './palette.ts';
 import { rescoreNote } from './rescore-note.ts';
 import { renderScores, type ScoreLinks } from './scores.ts';
-import { formatP, formatPoints, tieFigures, TIED_MARK, WORSE_MARK } from './significance.ts';
+import {
+  clusteringNote,
+  clusteringOfSnapshot,
+  formatP,
+  formatPoints,
+  tieFigures,
+  TIED_MARK,
+  WORSE_MARK,
+} from './significance.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { standings, type Standing, type StandingsTable } from './standings.ts';
 import { renderTable, type FitOptions } from './table.ts';
@@ -128,11 +139,10 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
       ...lines.map((l) => wrapProse(l, options.width, 2)),
     ].join('\n');
   const parts = [
-    block(
-      `Standings by dataset, ranked by ${s.ranking}`,
-      table('dataset', s.datasets, columns, fit),
-      s.datasets.map((t) => verdict(t.group, t)),
-    ),
+    block(`Standings by dataset, ranked by ${s.ranking}`, table('dataset', s.datasets, columns, fit), [
+      ...s.datasets.map((t) => verdict(t.group, t)),
+      pc.dim(clusteringNote(clusteringOfSnapshot(snapshot))),
+    ]),
   ];
   // With one dataset the overall table would repeat it row for row.
   if (totals !== 'variant' && (s.datasets.length > 1 || options.totals)) {
@@ -153,6 +163,12 @@ export function renderLeaderboard(snapshot: Snapshot, options: LeaderboardOption
   }
   const consistency = renderConsistency(snapshot, options.width);
   if (consistency) parts.push(consistency);
+  const variance = renderJudgeVariance(snapshot, options.width);
+  if (variance) parts.push(variance);
+  const agreement = renderJudgeAgreement(snapshot.judgeAgreement, options.width);
+  if (agreement) parts.push(agreement);
+  const pairwise = renderPairwise(snapshot, options.width);
+  if (pairwise) parts.push(pairwise);
   const failures = renderFailures(snapshot, options.width);
   if (failures) parts.push(failures);
   parts.push(renderGlossary(columns, options.width));

@@ -1,3 +1,5 @@
+import { clustersOfCases, describeRunClustering, type DatasetClustering } from '../core/cluster-se.ts';
+import type { Snapshot } from '../core/snapshot.ts';
 import type { Standing, VersusBest } from './standings.ts';
 
 /** The mark a row tied with the best carries in the standings: it may be as good as #1. */
@@ -46,4 +48,17 @@ export function tieTooltip(row: Pick<Standing, 'tie'>): string {
     `Tied with the best: the paired difference in ${row.tie.metric} over ${row.tie.n} shared cases is not significant ` +
     `(${formatP(row.tie.pAdjusted)}, Holm-adjusted; significant below 0.05).`
   );
+}
+
+/**
+ * The clustering the paired tests and their intervals used, as every report names it: `paired tests and intervals:
+ * clustered by variant (12 clusters)`, or `…: cases independent`.
+ */
+export function clusteringNote(clustering: readonly DatasetClustering[] | undefined): string {
+  return `paired tests and intervals: ${describeRunClustering(clustering ?? [])}`;
+}
+
+/** A snapshot's clustering: as saved, or found now from its cases for a snapshot saved before it was. */
+export function clusteringOfSnapshot(snapshot: Pick<Snapshot, 'clustering' | 'cases'>): DatasetClustering[] {
+  return snapshot.clustering ?? clustersOfCases(snapshot.cases).clustering;
 }

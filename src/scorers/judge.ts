@@ -31,7 +31,7 @@ export class JudgeOffline extends Error {
 }
 
 /** A failed provider call that will not be retried (the run's TransportError says so in its verdict). */
-function finalFailure(error: unknown): boolean {
+export function finalFailure(error: unknown): boolean {
   const verdict = (error as { verdict?: { retry?: unknown } } | null)?.verdict;
   return error instanceof Error && verdict !== undefined && verdict.retry === false;
 }

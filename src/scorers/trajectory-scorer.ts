@@ -6,7 +6,7 @@ import {
   type MatchMode,
   type ToolCall,
 } from '../agent/core/trajectory.ts';
-import { Scorer } from '../api/scorer.ts';
+import { Scorer, type ScorerTools } from '../api/scorer.ts';
 import type { Case, Json, Metric, Reply, Score } from '../api/types.ts';
 
 /** How a TrajectoryScorer judges: the match mode, the argument mode, and a scorer of the final answer if any. */
@@ -27,12 +27,24 @@ const METRICS: Metric[] = [
   { name: 'tool_recall', description: 'expected calls that were made (name and arguments, any order)' },
   { name: 'tool_f1', description: 'harmonic mean of tool precision and recall' },
   { name: 'order_ok', description: 'the matched calls came in the expected order' },
-  { name: 'steps', description: 'model steps the agent took' },
+  { name: 'steps', description: 'model steps the agent took (mean)', unit: 'count' },
 ];
 
-/** The calls an agent's reply made, in order, and its model steps: from its trajectory (none without one). */
+/**
+ * The calls an agent's reply made, in order, and its model steps: from its trajectory; a reply without one (a case's
+ * own expected answer given as the reply, as `verify` grades it) offers its `output.tool_calls` where that is a list.
+ */
 export function callsOf(reply: Reply): { calls: ToolCall[]; steps: number } {
-  const trajectory = (reply as Partial<AgentReply>).trajectory ?? [];
+  const given = (reply as Partial<AgentReply>).trajectory;
+  if (!given) {
+    const output = reply.output;
+    const listed =
+      output !== null && typeof output === 'object' && !Array.isArray(output)
+        ? ExpectedToolCallsSchema.safeParse(output.tool_calls)
+        : undefined;
+    return { calls: listed?.success ? listed.data : [], steps: 0 };
+  }
+  const trajectory = given;
   const calls = trajectory.flatMap((step) =>
     step.reply.toolCalls.map((call) => ({ name: call.name, arguments: call.arguments })),
   );
@@ -62,10 +74,10 @@ export class TrajectoryScorer extends Scorer {
       : METRICS;
   }
 
-  async call(kase: Case, reply: Reply, context: Json): Promise<Score> {
-    // The answer's scorer may be asynchronous (a judge): its value is awaited before the trajectory is judged.
+  async call(kase: Case, reply: Reply, context: Json, tools?: ScorerTools): Promise<Score> {
+    // The answer's scorer may be asynchronous (a judge, lent the run's tools): awaited before the trajectory is judged.
     const answer = this.options.answer
-      ? (await this.options.answer.call(kase, reply, context)).value
+      ? (await this.options.answer.call(kase, reply, context, tools)).value
       : undefined;
     return this.judge(kase, reply, answer, false);
   }

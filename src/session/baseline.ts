@@ -11,6 +11,7 @@ import { judgeAgainstBaseline, type GateResult } from '../gate/verdict.ts';
 import { readSnapshot } from '../output/save.ts';
 import { contenderName } from '../report/columns.ts';
 import { linkForCommand } from './link.ts';
+import { sampleShare } from './plan-run.ts';
 
 /**
  * `--baseline REF`, read before any call: a snapshot file (a path ending in .json, or one that exists), a run id on
@@ -45,6 +46,13 @@ export async function readBaseline(ref: string, project: string, io: Io): Promis
   }
 }
 
+/** A sampled run's share of its suite and its smallest dataset, for the gate to say what the sample can tell. */
+function sampleOf(snapshot: Snapshot, population: Record<string, number>, seed: number) {
+  const sampled: Record<string, number> = {};
+  for (const c of snapshot.cases) sampled[c.dataset] = (sampled[c.dataset] ?? 0) + 1;
+  return { share: sampleShare(sampled, population), cases: Math.min(...Object.values(sampled)), seed };
+}
+
 /**
  * Judges a finished run against its baseline, says the verdicts, appends them as Markdown to GitHub's step summary
  * when `GITHUB_STEP_SUMMARY` names one, and answers whether the command fails: on a regression when `--fail-on
@@ -55,6 +63,8 @@ export function gateRun(
   snapshot: Snapshot,
   flags: RunFlags,
   io: Io,
+  /** With `--sample`: each dataset's cases before sampling. */
+  population?: Record<string, number>,
 ): { gate: GateResult; fails: boolean; markdown: string; junit: () => string } {
   const names = new Map(snapshot.contenders.map((c) => [c.key, contenderName(c)]));
   const label = (key: string) => names.get(key) ?? key;
@@ -63,6 +73,7 @@ export function gateRun(
     {
       ...(flags.minDrop !== undefined ? { minDrop: flags.minDrop } : {}),
       ...(flags.maxDrop !== undefined ? { maxDrop: flags.maxDrop } : {}),
+      ...(flags.sample && population ? { sample: sampleOf(snapshot, population, flags.seed ?? 0) } : {}),
     },
     label,
   );
@@ -87,7 +98,13 @@ export function gateRun(
           (r) =>
             `  ${label(r.contender)} on ${r.dataset}: ${r.verdict}${r.diff !== null ? ` (${r.diff > 0 ? '+' : ''}${r.diff} points, n = ${r.n})` : ''}\n`,
         )
-        .join(''),
+        .join('') +
+      pc.dim(`  paired tests: ${gate.clustering}\n`) +
+      (gate.sample
+        ? pc.yellow(
+            `  a sample (${gate.sample.share}): at 80 % power the gate detects a drop of ~${gate.sample.detectable} points or more\n`,
+          )
+        : ''),
   );
   const summary = io.env.GITHUB_STEP_SUMMARY;
   // GitHub reads the step summary as the job's steps append to it.

@@ -9,7 +9,8 @@ import type { PlannedRun } from './plan-run.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunFlags } from '../cli/options.ts';
-import { differenceSpread } from '../core/comparisons.ts';
+import { clustersOfCases } from '../core/cluster-se.ts';
+import { differenceDesignEffect, differenceSpread } from '../core/comparisons.ts';
 import { readSnapshot, snapshotDir } from '../output/save.ts';
 
 /**
@@ -125,7 +126,7 @@ export function maxTokensWarnings(planned: PlannedRun): string[] {
 export function previousSpread(
   planned: PlannedRun,
   flags: Pick<RunFlags, 'autosave' | 'destination' | 'tempDir'>,
-): { runId: string; spread: number } | undefined {
+): { runId: string; spread: number; designEffect?: number } | undefined {
   const dir = snapshotDir(planned.suite, { ...flags, autosave: true });
   if (!existsSync(dir)) return undefined;
   // Snapshot files are named by run id, which starts with the time it was made: the last name is the newest run.
@@ -137,7 +138,11 @@ export function previousSpread(
   try {
     const snapshot = readSnapshot(join(dir, newest));
     const spread = differenceSpread(snapshot);
-    return spread === undefined ? undefined : { runId: snapshot.runId, spread };
+    const { clusters } = clustersOfCases(snapshot.cases);
+    const designEffect = clusters.size ? differenceDesignEffect({ ...snapshot, clusters }) : undefined;
+    return spread === undefined
+      ? undefined
+      : { runId: snapshot.runId, spread, ...(designEffect !== undefined ? { designEffect } : {}) };
   } catch {
     return undefined;
   }

@@ -42,21 +42,37 @@ export function casesForRun(
   return flags.sample ? sampleCases(selected, flags.sample, flags.seed ?? 0) : selected;
 }
 
+/** Cases per dataset. */
+function countByDataset(cases: readonly { dataset: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const c of cases) counts[c.dataset] = (counts[c.dataset] ?? 0) + 1;
+  return counts;
+}
+
 /**
- * What a `--sample` run says before it starts: that it is a sample, of how many, and what it can tell apart (the
- * smallest difference a paired test over that many cases detects).
+ * How a sample stands against its suite, per dataset: `4 of 20 cases per dataset`, or each dataset's when they
+ * differ (`pets 4 of 20, toys 3 of 3`).
+ */
+export function sampleShare(sampled: Record<string, number>, population: Record<string, number>): string {
+  const shares = Object.entries(population).map(([d, m]) => [d, `${sampled[d] ?? 0} of ${m}`] as const);
+  const same = new Set(shares.map(([, share]) => share));
+  return same.size === 1 ? `${shares[0]![1]} cases per dataset` : shares.map((s) => s.join(' ')).join(', ');
+}
+
+/**
+ * What a `--sample` run says before it starts: that it is a sample, of how many out of how many, and what it can tell
+ * apart (the smallest difference a paired test over that many cases detects).
  */
 export function sampleLine(
   planned: PlannedRun,
   flags: Pick<RunFlags, 'sample' | 'seed'>,
   width?: number,
 ): string {
-  const perDataset = new Map<string, number>();
-  for (const c of planned.cases) perDataset.set(c.dataset, (perDataset.get(c.dataset) ?? 0) + 1);
-  const smallest = Math.min(...perDataset.values());
+  const perDataset = countByDataset(planned.cases);
+  const smallest = Math.min(...Object.values(perDataset));
   return (
-    `a sample: at most ${flags.sample} cases per dataset, stratified by variant (--seed ${flags.seed ?? 0}), ` +
-    `${planned.cases.length} in all; ` +
+    `a sample: ${sampleShare(perDataset, planned.population ?? perDataset)}, stratified by variant ` +
+    `(--seed ${flags.seed ?? 0}), ${planned.cases.length} in all; ` +
     renderDetectableLine(smallest, undefined, width).replace(/^with/, 'per dataset, with')
   );
 }
@@ -74,6 +90,8 @@ export interface PlannedRun {
   suite: LoadedSuite;
   cases: LoadedCase[];
   plan: Plan;
+  /** With `--sample`: each dataset's cases before sampling. */
+  population?: Record<string, number>;
   /** The catalogs read while planning: online for a dry run (its estimate reuses them), else from caches only. */
   catalogs?: ReadonlyMap<string, ReadCatalog>;
 }
@@ -90,7 +108,8 @@ export async function planSuite(
   io: Io,
   models?: string[],
 ): Promise<PlannedRun> {
-  const cases = casesForRun(suite, flags, io);
+  const selected = casesForRun(suite, { ...flags, sample: undefined }, io);
+  const cases = flags.sample ? sampleCases(selected, flags.sample, flags.seed ?? 0) : selected;
   const plan = buildPlan(suite, cases, {
     models: models && (await resolveModelIds(suite, models)),
     overrides: {
@@ -114,5 +133,11 @@ export async function planSuite(
   );
   // A model its provider's catalog does not list is refused by the checks before the run (suiteProblems).
   if (online) for (const note of read.notes) io.stderr.write(pc.dim(note) + '\n');
-  return { suite, cases, plan, catalogs: read.catalogs };
+  return {
+    suite,
+    cases,
+    plan,
+    catalogs: read.catalogs,
+    ...(flags.sample ? { population: countByDataset(selected) } : {}),
+  };
 }

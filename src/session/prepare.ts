@@ -36,6 +36,7 @@ export async function checkBeforeRun(
           env: io.env,
           providers,
           models: [...plan.contenders, ...judges],
+          contenders: plan.contenders,
           warnings,
         });
   for (const w of warnings) io.stderr.write(pc.yellow(`warning: ${w}`) + '\n');

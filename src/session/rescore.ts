@@ -12,6 +12,7 @@ import { loadCases, shortPath, type LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { checkWeights } from '../suite/plan.ts';
 import { collectSnapshot } from './collect.ts';
+import { attachAgreement } from './labels.ts';
 import { linkForCommand } from './link.ts';
 import { openSuite } from './open-suite.ts';
 import { presentRun } from './present.ts';
@@ -131,6 +132,7 @@ export async function rescoreRun(target: string, flags: RunFlags, io: Io): Promi
   );
   const graded = original.results.filter(canRescore).length;
   const truncated = original.results.filter((r) => canRescore(r) && r.replyTruncated).length;
+  attachAgreement(rescored, suite, io);
   const saved = saveRunSnapshot(rescored, suite, flags);
   io.stderr.write(
     `rescored ${graded} saved replies of run ${original.runId} with the suite's current scorer; no model was called\n`,

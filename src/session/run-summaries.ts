@@ -1,6 +1,7 @@
 import { datasetSize } from '../core/run-input.ts';
 import { runStateOf } from '../core/run-state.ts';
 import { tallyResults, type RunSummary } from '../core/run-summary.ts';
+import { CodecKeyMissing } from '../client/codec.ts';
 import type { TemporalLink } from '../client/connect.ts';
 import type { RunListing, RunRecord } from '../client/runs.ts';
 import type { CaseResult } from '../core/results.ts';
@@ -37,11 +38,43 @@ export async function summarizeRun(
   return { summary, record, results };
 }
 
-/** Each listed run's summary (summarizeRun). */
+/** The key id of a codec key this process lacks, when that is why `error` (or what caused it) was thrown. */
+export function missingCodecKey(error: unknown): string | undefined {
+  for (let e = error; e instanceof Error; e = e.cause)
+    if (e instanceof CodecKeyMissing || (e as { type?: string }).type === 'CodecKeyMissing')
+      return (e as CodecKeyMissing).keyId;
+  return undefined;
+}
+
+/**
+ * Each listed run's summary (summarizeRun); a run encrypted with a key this process lacks is listed as such, with
+ * nothing counted, rather than failing the whole list.
+ */
 export async function summarizeRuns(
   link: TemporalLink,
   listings: readonly RunListing[],
   now = new Date(),
 ): Promise<RunSummary[]> {
-  return Promise.all(listings.map(async (l) => (await summarizeRun(link, l, now)).summary));
+  return Promise.all(
+    listings.map(async (l) => {
+      try {
+        return (await summarizeRun(link, l, now)).summary;
+      } catch (error) {
+        const keyId = missingCodecKey(error);
+        if (keyId === undefined) throw error;
+        return {
+          runId: l.runId,
+          suite: l.suite,
+          state: 'running',
+          done: 0,
+          total: 0,
+          errors: 0,
+          costUsd: null,
+          duration: 0,
+          startedAt: l.startedAt.toISOString(),
+          encrypted: keyId,
+        } satisfies RunSummary;
+      }
+    }),
+  );
 }

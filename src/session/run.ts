@@ -12,6 +12,7 @@ import type { TemporalLink } from '../client/connect.ts';
 import { buildOf, taskQueueFor } from '../client/worker.ts';
 import type { Build } from '../client/versioning.ts';
 import { collectSnapshot } from './collect.ts';
+import { attachAgreement } from './labels.ts';
 import { estimateRun } from './estimate-run.ts';
 import { linkForCommand, runPage } from './link.ts';
 import { pausePolicy } from './pause.ts';
@@ -157,6 +158,7 @@ async function runTraced(
     mark('run closed');
     const snapshot = await collectSnapshot(link, planned.cases, runId);
     mark('collected');
+    attachAgreement(snapshot, planned.suite, io);
     return { snapshot, file: saveRunSnapshot(snapshot, planned.suite, flags) };
   } finally {
     // A worker made for a run that did not start is shut down before the connection it polls on closes.

@@ -4,6 +4,7 @@ import type { LoadedSuite } from './load.ts';
 import { tcpProbe } from '../tcp-probe.ts';
 import { nearest, quote } from '../errors.ts';
 import { listsModels, servesModel } from '../providers/served-models.ts';
+import { probesTools } from '../providers/tool-support.ts';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -39,6 +40,8 @@ export async function suiteProblems(
     providers?: string[];
     /** The lineup's models the run would call: each must be among those its endpoint lists, when it lists any. */
     models?: readonly { provider: string; model: string; configKey?: string }[];
+    /** The contenders (the models the adapter calls, not a judge): asked whether they take tools when cases expect calls. */
+    contenders?: readonly { provider: string; model: string }[];
     /** Where what is worth a look but stops nothing goes: expected answers the scorer does not give full marks. */
     warnings?: string[];
   },
@@ -86,7 +89,51 @@ export async function suiteProblems(
   });
   const unreachable = new Set(endpoints.filter((_, i) => answers[i]).map((e) => e.name));
   problems.push(...(await unservedModels(suite, options.models ?? [], unreachable, where)));
+  if (cases.some(expectsToolCalls))
+    problems.push(...(await toolRefusals(suite, options.contenders ?? [], unreachable, where)));
   return problems;
+}
+
+const expectsToolCalls = (kase: LoadedCase): boolean =>
+  kase.expected !== null &&
+  typeof kase.expected === 'object' &&
+  !Array.isArray(kase.expected) &&
+  Array.isArray(kase.expected.tool_calls);
+
+/**
+ * One problem per contender whose endpoint refuses tools, for a suite whose cases expect tool calls: a probe of one
+ * token per model, so a model without tools is named before the run instead of failing every case with a 400.
+ */
+async function toolRefusals(
+  suite: LoadedSuite,
+  contenders: readonly { provider: string; model: string }[],
+  unreachable: ReadonlySet<string>,
+  where: (path: string) => string,
+): Promise<string[]> {
+  const seen = new Set<string>();
+  const asked = contenders.filter(({ provider, model }) => {
+    const at = `${provider}\u0000${model}`;
+    if (seen.has(at) || unreachable.has(provider)) return false;
+    seen.add(at);
+    return true;
+  });
+  const found = await Promise.all(
+    asked.map(async ({ provider: name, model }) => {
+      const provider = suite.registry.get(name);
+      if (!provider || !probesTools(provider)) return [];
+      // An endpoint section's model is asked for by its name without the section's prefix.
+      const called =
+        provider.prefix && model.startsWith(provider.prefix) ? model.slice(provider.prefix.length) : model;
+      const refusal = await provider.refusesTools({ id: model, name: called }).catch(() => undefined);
+      return refusal
+        ? [
+            `${where(suite.config.file)}: ${name}.models: ${quote(called)} refuses tool calls (${refusal}), ` +
+              `and the suite's cases expect tool calls`,
+          ]
+        : [];
+    }),
+  );
+  return found.flat();
 }
 
 /**

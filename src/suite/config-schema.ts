@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JudgeConfigSchema } from '../judge/config.ts';
+import { TrajectoryConfigSchema } from '../agent/core/trajectory.ts';
 
 /** One value or a non-empty list of them, always a list once parsed. */
 const oneOrMany = <T extends z.ZodType>(item: T) =>
@@ -99,6 +100,8 @@ export const ConfigSchema = z.strictObject({
   tracker: z.string().min(1).optional(),
   /** A model that grades each reply against a rubric (issue 45): its metric `judge` joins the scorer's. */
   judge: JudgeConfigSchema.optional(),
+  /** Scores each reply's tool calls against `expected.tool_calls` (issue 46); the final answer by the scorer or judge. */
+  trajectory: TrajectoryConfigSchema.optional(),
   weighted_score: z.strictObject({ weights: z.record(z.string(), z.number()) }).optional(),
   errors: z
     .strictObject({

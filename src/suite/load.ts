@@ -18,6 +18,7 @@ import { CONFIG_NAME, type Discovery } from './discover.ts';
 import { importModule } from './import-module.ts';
 import type { TrackerDefinition } from '../trackers/types.ts';
 import { JudgeScorer } from '../scorers/judge.ts';
+import { TrajectoryScorer } from '../scorers/trajectory-scorer.ts';
 import type { Contender } from '../core/matrix.ts';
 import { judgeContender, lineupJudge } from './judge.ts';
 
@@ -172,7 +173,7 @@ export async function loadSuite(discovery: Discovery): Promise<LoadedSuite> {
   const adapter =
     helper.adapter ??
     (code.adapter ? instantiate<Adapter>(configFile, 'adapter', code.adapter, modules) : undefined);
-  const own =
+  const ownScorer =
     helper.scorer ??
     (code.scorer ? instantiate<Scorer>(configFile, 'scorer', code.scorer, modules) : undefined);
   if (!adapter)
@@ -182,6 +183,15 @@ export async function loadSuite(discovery: Discovery): Promise<LoadedSuite> {
       'required: neither the helper nor the lineup names an adapter',
     );
   const judge = lineupJudge(config, registry);
+  // The lineup's trajectory scores the tool calls, the helper's scorer (a field scorer) the final answer.
+  const lineupTrajectory = config.values.trajectory;
+  const own = lineupTrajectory
+    ? new TrajectoryScorer({
+        ...(lineupTrajectory.mode ? { mode: lineupTrajectory.mode } : {}),
+        ...(lineupTrajectory.args ? { args: lineupTrajectory.args } : {}),
+        ...(ownScorer ? { answer: ownScorer } : {}),
+      })
+    : ownScorer;
   // The lineup's judge joins the helper's scorer, or is the scorer when the helper has none.
   const scorer = judge
     ? new JudgeScorer({

@@ -6,10 +6,12 @@ import { RUN_STATES, type RunState } from '../core/run-state.ts';
 import { esc } from '../report/html-escape.ts';
 import { ASSETS, VIEW_CSP } from './assets.ts';
 import { casePage } from './case-page.ts';
+import type { ViewLabels } from './labels.ts';
 import { viewScript } from './script.ts';
 import type { CancelDone, RunView, RunsFilter, ViewSource } from './model.ts';
 import {
   anyLive,
+  caseHref,
   layout,
   rowHtml,
   runHref,
@@ -42,6 +44,8 @@ export interface ViewOptions {
   hosts?: readonly string[];
   /** Said at the top of every page while no Temporal is linked (at start, or once it went away). */
   notice?: string;
+  /** People's labels on replies, kept with each project's suite; none: case pages show no label. */
+  labels?: ViewLabels;
 }
 
 /** A run id as the view accepts it in a URL: plain characters, no path part. */
@@ -268,10 +272,34 @@ export function createViewApp(options: ViewOptions): Hono {
     return c.html(liveHtml(view, asOf, runHref(id)), 200, { 'x-live': view.closed ? '0' : '1' });
   });
 
+  /** A case page, with each reply's label and its form where the run's project has a judge. */
+  const caseHtml = async (view: RunView, base: string, key: string) => {
+    const labels = await options.labels?.of(view.snapshot.suite.project);
+    return casePage(view, base, key, context, labels ? { labels, csrf: options.csrf } : undefined);
+  };
+
+  /** `POST …/label`: a person's label on one reply of the case page, then the page again. */
+  const label = async (c: Context, view: RunView | undefined, base: string) => {
+    const body = await c.req.parseBody();
+    const text = (name: string) => (typeof body[name] === 'string' ? body[name] : '');
+    const r = view?.snapshot.results.find(
+      (x) => x.caseKey === text('key') && x.experimentId === text('experiment'),
+    );
+    if (!view || !options.labels || r?.reply === undefined)
+      return notFound(c, 'no such reply to label', context);
+    await options.labels.add(view.snapshot.suite.project, r.caseKey, r.reply, text('label'));
+    return c.redirect(caseHref(base, r.caseKey), 303);
+  };
+
   app.get('/runs/:runId/case', async (c) => {
     const view = await run(c);
-    const html = view && casePage(view, runHref(view.snapshot.runId), c.req.query('key') ?? '', context);
+    const html = view && (await caseHtml(view, runHref(view.snapshot.runId), c.req.query('key') ?? ''));
     return html ? c.html(html) : notFound(c, 'no such case in this run', context);
+  });
+
+  app.post('/runs/:runId/label', async (c) => {
+    const view = await run(c);
+    return label(c, view, view ? runHref(view.snapshot.runId) : '');
   });
 
   const change = (action: 'cancel' | 'continue' | 'stop') =>
@@ -322,11 +350,16 @@ export function createViewApp(options: ViewOptions): Hono {
     );
   });
 
-  app.get('/saved/:file/case', (c) => {
+  app.get('/saved/:file/case', async (c) => {
     const view = options.saved.read(c.req.param('file'));
     const base = view ? `/saved/${encodeURIComponent(view.saved!)}` : '';
-    const html = view && casePage(view, base, c.req.query('key') ?? '', context);
+    const html = view && (await caseHtml(view, base, c.req.query('key') ?? ''));
     return html ? c.html(html) : notFound(c, 'no such case in this snapshot', context);
+  });
+
+  app.post('/saved/:file/label', async (c) => {
+    const view = options.saved.read(c.req.param('file'));
+    return label(c, view, view ? `/saved/${encodeURIComponent(view.saved!)}` : '');
   });
 
   app.notFound((c) => notFound(c, 'no such page', context));

@@ -1,7 +1,8 @@
 import { formatCost, formatCount, formatSeconds } from '../report/format.ts';
-import { resultHtml } from '../report/html-cases.ts';
+import { inputHtml, resultHtml } from '../report/html-cases.ts';
 import { esc, escJson } from '../report/html-escape.ts';
 import type { RunBase, RunView } from './model.ts';
+import { labelHtml, type ProjectLabels } from './labels.ts';
 import { caseHref, layout, type PageContext } from './pages.ts';
 
 type Result = RunView['snapshot']['results'][number];
@@ -68,6 +69,7 @@ export function casePage(
   base: RunBase,
   caseKey: string,
   context: PageContext = {},
+  labelling?: { labels: ProjectLabels; csrf: string },
 ): string | undefined {
   const { snapshot } = view;
   const experiments = snapshot.experiments.filter((e) => e.caseKeys.includes(caseKey));
@@ -81,10 +83,20 @@ export function casePage(
     const contenderIndex = index.get(e.contender) ?? 0;
     const who = { contender: snapshot.contenders[contenderIndex]!, contenderIndex };
     const r = results.get(e.id);
-    return `<div class="contender" data-experiment="${esc(e.id)}">${resultHtml(snapshot, who, r)}${extraFacts(r)}</div>`;
+    // A person's label on the reply, and the form that gives one, where the run's suite has a judge.
+    const label =
+      labelling && r?.reply !== undefined
+        ? labelHtml(
+            labelling.labels,
+            { action: `${base}/label`, csrf: labelling.csrf, caseKey, experiment: e.id },
+            caseKey,
+            r.reply,
+          )
+        : '';
+    return `<div class="contender" data-experiment="${esc(e.id)}">${resultHtml(snapshot, who, r)}${label}${extraFacts(r)}</div>`;
   });
   const io = kase
-    ? `<div class="io"><div><h4>Input</h4><pre>${esc(kase.input)}</pre></div>` +
+    ? `<div class="io"><div>${inputHtml(kase.input)}</div>` +
       `<div><h4>Expected</h4><pre>${escJson(kase.expected)}</pre></div></div>\n` +
       (Object.keys(kase.metadata).length ? `<h4>Metadata</h4><pre>${escJson(kase.metadata)}</pre>` : '')
     : '<p class="note">The case is not on disk any more (or its project is not readable here): its input and expected answer are unknown.</p>';

@@ -57,7 +57,11 @@ function recording(code = 0) {
     schedule: (action, name, flags, given) =>
       handler('schedule')({ ...flags, action, name } as SuiteFlags, given),
     diff: (a, b, flags, given) => handler('diff')({ ...flags, a, b } as SuiteFlags, given),
+    label: (run, kase, contender, value, flags, given) =>
+      handler('label')({ ...flags, run, kase, contender, value } as SuiteFlags, given),
+    agreement: (run, flags, given) => handler('agreement')({ ...flags, run } as SuiteFlags, given),
     view: handler('view'),
+    codecServer: (flags, given) => handler('codecServer')(flags as SuiteFlags, given),
     cache: (action, flags, given) => handler('cache')({ ...flags, action } as SuiteFlags, given),
   };
   const { program, exitCode } = createProgram(commands, io, HELP);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   compareContenders,
+  differenceDesignEffect,
   differenceSpread,
   pointIntervals,
   type ComparisonSource,
@@ -76,6 +77,38 @@ const pattern = (n: number, right: (i: number) => boolean): Cell[] =>
   Array.from({ length: n }, (_, i) => (right(i) ? 1 : 0));
 
 describe('compareContenders', () => {
+  it('tests clustered cases on the clustered SE, 0/1 metrics too: a variant wrong whole is one cluster of evidence', () => {
+    // 40 cases in 4 variants of 10; the challenger misses variant 0 whole. Independent: McNemar on 10 discordant
+    // pairs, p ≈ 0.002. Clustered: SE = √((75 + 7.5/39) / 1600) (see test/gate), t on 3 degrees of freedom.
+    const run = source({ oracle: { d: ones(40) }, broken: { d: pattern(40, (i) => i >= 10) } });
+    const clusters = new Map(
+      Array.from({ length: 40 }, (_, i) => [`d/${i}`, `variant:v${Math.floor(i / 10)}`]),
+    );
+    const plain = compareContenders(run).comparisons.find((c) => c.dataset === 'd')!;
+    const clustered = compareContenders({ ...run, clusters }).comparisons.find((c) => c.dataset === 'd')!;
+    expect(plain).toMatchObject({ test: 'mcnemar-exact', meanDiff: 0.25 });
+    expect(plain.pAdjusted).toBeLessThan(0.05);
+    expect(clustered).toMatchObject({ test: 'clustered-t', meanDiff: 0.25, n: 40 });
+    expect(clustered.pAdjusted).toBeGreaterThan(0.05);
+    const half = 3.182446305284263 * Math.sqrt((75 + 7.5 / 39) / 1600);
+    expect(clustered.ci95[0]).toBeCloseTo(0.25 - half, 9);
+    expect(clustered.ci95[1]).toBeCloseTo(0.25 + half, 9);
+    expect(clustered.ci95[1] - clustered.ci95[0]).toBeGreaterThan(plain.ci95[1] - plain.ci95[0]);
+  });
+
+  it("measures the design effect of a run's clusters on its differences from the best", () => {
+    const run = source({ oracle: { d: ones(40) }, broken: { d: pattern(40, (i) => i >= 10) } });
+    const clusters = new Map(
+      Array.from({ length: 40 }, (_, i) => [`d/${i}`, `variant:v${Math.floor(i / 10)}`]),
+    );
+    // Clustered over independent variance: (75 + 7.5/39) / 1600 against 7.5 / (39 · 40).
+    expect(differenceDesignEffect({ ...run, clusters })).toBeCloseTo(
+      (75 + 7.5 / 39) / 1600 / (7.5 / 1560),
+      9,
+    );
+    expect(differenceDesignEffect(run)).toBe(1);
+  });
+
   it('an always-right contender against a half-right and a mostly-right one on 40 cases', () => {
     const run = source({
       oracle: { d: ones(40) },

@@ -111,6 +111,29 @@ describe('compare --baseline', () => {
       expect(refused.code, refused.stderr).toBe(2);
       expect(refused.stderr).toContain('--baseline RUN|FILE');
     }
+    // A baseline of another suite (its cases elsewhere), an unknown --fail-on, --sample 0: refused before any call.
+    const other = providerSuite(
+      dirs,
+      `lan:\n  base_url: ${url}\n  models: [m]\n`,
+      numberedCases(4, ['toys']),
+    );
+    const foreign = await runCli(['compare', '--display', 'none', '--baseline', baseline], {
+      cwd: other,
+      env,
+    });
+    expect(foreign.code, foreign.stderr).toBe(2);
+    expect(foreign.stderr).toContain(
+      `--baseline: "${baseline}" shares no case with this run (nothing to compare)`,
+    );
+    const failOn = await runCli(
+      ['compare', '--display', 'none', '--baseline', baseline, '--fail-on', 'sometimes'],
+      { cwd: project, env },
+    );
+    expect(failOn.code, failOn.stderr).toBe(2);
+    expect(failOn.stderr).toContain('sometimes');
+    const none = await runCli(['compare', '--display', 'none', '--sample', '0'], { cwd: project, env });
+    expect(none.code, none.stderr).toBe(2);
+    expect(none.stderr).toMatch(/--sample.*0/);
     expect(server.hits.length).toBe(calls);
   }, 240_000);
 });
@@ -139,7 +162,7 @@ describe('compare --sample', () => {
       );
       expect(run.code, run.stderr).toBe(0);
       expect(run.stderr).toContain(
-        `a sample: at most 4 cases per dataset, stratified by variant (--seed ${seed}), 8 in all`,
+        `a sample: 4 of 20 cases per dataset, stratified by variant (--seed ${seed}), 8 in all`,
       );
       expect(run.stderr).toMatch(
         /per dataset, with 4 cases a difference under ~\d+ points cannot be told from noise/,
@@ -154,5 +177,34 @@ describe('compare --sample', () => {
     expect(first.filter((n) => n.startsWith('north/'))).toHaveLength(4);
     expect(await called('7')).toEqual(first);
     expect(await called('8')).not.toEqual(first);
+
+    // Gated on a sample, the report says it is one, of how many, and the drop the gate can detect on it.
+    const results = join(project, 'evals/results');
+    const baseline = join(
+      results,
+      readdirSync(results).find((f) => f.endsWith('.json'))!,
+    );
+    const gated = await runCliLong(
+      [
+        'compare',
+        '--no-open',
+        '--sample',
+        '4',
+        '--seed',
+        '7',
+        '--baseline',
+        baseline,
+        '--format',
+        'markdown',
+      ],
+      { cwd: project, env },
+    );
+    expect(gated.code, gated.stderr).toBe(0);
+    expect(gated.stdout).toContain(
+      '⚠️ A sample: 4 of 20 cases per dataset (--seed 7); at 80 % power this gate detects a drop of ~70 points or more.',
+    );
+    expect(gated.stderr).toContain(
+      'a sample (4 of 20 cases per dataset): at 80 % power the gate detects a drop of ~70',
+    );
   }, 180_000);
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contenderKey } from '../../src/core/matrix.ts';
 import { diffRuns, type RunDigest } from '../../src/core/run-change.ts';
 import { gateJunit, gateMarkdown } from '../../src/gate/formats.ts';
-import { judgeAgainstBaseline } from '../../src/gate/verdict.ts';
+import { baselineProblem, judgeAgainstBaseline } from '../../src/gate/verdict.ts';
 
 const contender = (id: string) => {
   const base = { provider: 'fake', id, effort: 'default', temperature: null, maxTokens: null };
@@ -162,5 +162,72 @@ describe("the gate's texts for CI", () => {
     );
     expect(xml).toContain('<testcase classname="llm-evals.gate" name="fake/beta on d"></testcase>');
     expect(xml).toContain('name="fake/beta d/3"><failure message="HTTP 500 &lt;oops&gt;"/>');
+  });
+});
+
+describe('the gate on clustered cases', () => {
+  // 40 cases in 4 variants of 10; now one variant went wrong whole. Independent, 10 flips of 10 is p ≈ 0.002; as
+  // one cluster's worth of evidence (4 clusters, t on 3 degrees of freedom) it is not significant.
+  const before = { [A.key]: ones(40) };
+  const after = { [A.key]: [...zeros(10), ...ones(30)] };
+  const cluster = (i: number) => `variant:v${Math.floor(i / 10)}`;
+  const grouped = (d: RunDigest): RunDigest => ({
+    ...d,
+    clusters: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`d/${i}`, cluster(i)])),
+    clustering: [{ dataset: 'd', by: 'variant', clusters: 4 }],
+  });
+
+  it('tests on the clustered SE, pass/fail too, and says so', () => {
+    const plain = judgeAgainstBaseline(diffRuns(digest('base', before), digest('now', after)), {}, label);
+    const gate = judgeAgainstBaseline(
+      diffRuns(digest('base', before), grouped(digest('now', after))),
+      {},
+      label,
+    );
+    expect(plain.rows[0]!.verdict).toBe('regressed');
+    expect(gate.rows[0]!.verdict).toBe('unchanged');
+    const [low, high] = gate.rows[0]!.ci95!;
+    const [plainLow, plainHigh] = plain.rows[0]!.ci95!;
+    expect(high - low).toBeGreaterThan(plainHigh - plainLow);
+    // By hand: residuals −.75 (10 cases) and .25 (30); Σ_c (Σr)² = 56.25 + 3·6.25 = 75, Σr² = 7.5,
+    // SE = √((75 + 7.5/39) / 1600) = 0.216781; qt(0.975, 3) = 3.182446305284263 (R); in points.
+    const half = 3.182446305284263 * Math.sqrt((75 + 7.5 / 39) / 1600) * 100;
+    expect(low).toBeCloseTo(-25 - half, 0);
+    expect(high).toBeCloseTo(-25 + half, 0);
+    expect(gateMarkdown(gate, label)).toContain(
+      'Paired tests: clustered by variant (4 clusters) — a t-test on clustered standard errors for every metric, pass/fail too.',
+    );
+    expect(gateMarkdown(plain, label)).toContain(
+      'Paired tests: cases independent — exact McNemar for pass/fail, paired t otherwise.',
+    );
+  });
+
+  it('a sample says so, with the drop it can detect', () => {
+    const gate = judgeAgainstBaseline(
+      diffRuns(digest('base', before), digest('now', before)),
+      { sample: { share: '4 of 40 cases per dataset', cases: 4, seed: 7 } },
+      label,
+    );
+    // (1.959964 + 0.841621) · 0.5 / √4 = 0.700 → 70 points.
+    expect(gateMarkdown(gate, label)).toContain(
+      '⚠️ A sample: 4 of 40 cases per dataset (--seed 7); at 80 % power this gate detects a drop of ~70 points or more.',
+    );
+  });
+});
+
+describe('a baseline that cannot judge the run', () => {
+  const base = digest('base', { [A.key]: ones(3) });
+  it.each([
+    ['shares cases and a contender', ['d/0', 'x/9'], [A.key, B.key], undefined],
+    ['shares no case', ['x/0'], [A.key], 'shares no case with this run (nothing to compare)'],
+    ['shares no contender', ['d/1'], [B.key], 'shares no contender with this run (nothing to compare)'],
+    [
+      'shares nothing',
+      ['x/0'],
+      [B.key],
+      'shares no case and no contender with this run (nothing to compare)',
+    ],
+  ])('%s', (_, cases, contenders, problem) => {
+    expect(baselineProblem(base, { cases, contenders })).toBe(problem);
   });
 });

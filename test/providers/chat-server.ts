@@ -19,6 +19,20 @@ export function completion(text: string, usage?: Record<string, number>): Answer
   };
 }
 
+/** A chat-completions reply carrying `message` as it is (an assistant's tool calls, say), 10 tokens in and 3 out. */
+export function messageReply(message: object): Answer {
+  return {
+    body: {
+      id: 'chatcmpl-agent',
+      object: 'chat.completion',
+      created: 0,
+      model: 'm',
+      choices: [{ index: 0, message, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 10, completion_tokens: 3 },
+    },
+  };
+}
+
 /** An error reply in the shape OpenAI-compatible servers use. */
 export function failure(status: number, message: string, headers?: Record<string, string>): Answer {
   return { status, body: { error: { message, code: status } }, ...(headers ? { headers } : {}) };

@@ -25,4 +25,31 @@ describe("compare -n's detectable difference", () => {
     expect(lines.length).toBeGreaterThan(1);
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(60);
   });
+
+  // Clustered cases tell apart what n / deff independent ones would: 40 cases in 4 variants, deff at most 10 (as 4
+  // cases: 0.7004 → ~70 points), or 2.5 as an earlier run measured it (as 16: 0.3502 → ~35 points).
+  it.each([
+    [
+      undefined,
+      'with 40 cases a difference under ~70 points',
+      'clustered by variant (4 clusters), design effect 10.00, the most it can be (each cluster counted as one case)',
+    ],
+    [
+      { runId: 'r7', spread: 0.5, designEffect: 2.5 },
+      'with 40 cases a difference under ~35 points',
+      'clustered by variant (4 clusters), design effect 2.50 as run r7 measured it',
+    ],
+  ])('clustered: %j', (previous, start, clustering) => {
+    const line = renderDetectableLine(40, previous, undefined, [
+      { dataset: 'd', by: 'variant', clusters: 4 },
+    ]);
+    expect(line.startsWith(start)).toBe(true);
+    expect(line).toContain(clustering);
+  });
+
+  it('counts cases independent as they are', () => {
+    expect(renderDetectableLine(40, undefined, undefined, [{ dataset: 'd', by: 'none', clusters: 0 }])).toBe(
+      renderDetectableLine(40),
+    );
+  });
 });

@@ -135,4 +135,11 @@ describe('TrajectoryScorer', () => {
     ]);
     expect(new TrajectoryScorer().verify(EXPECTED)).toEqual([]);
   });
+
+  it('gives a case its own expected answer full marks (the check verify makes before a run), calls read from output.tool_calls', async () => {
+    const reply = { output: EXPECTED.expected, raw: JSON.stringify(EXPECTED.expected) };
+    const score = await new TrajectoryScorer({ mode: 'strict' }).call(EXPECTED, reply, {});
+    expect(score.value).toBe(1);
+    expect(score.metrics).toMatchObject({ tool_f1: 1, order_ok: 1 });
+  });
 });

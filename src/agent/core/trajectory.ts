@@ -20,6 +20,17 @@ export type MatchMode = 'strict' | 'unordered' | 'subset' | 'superset';
 /** The match modes, for checking what a user wrote. */
 export const MATCH_MODES: readonly MatchMode[] = ['strict', 'unordered', 'subset', 'superset'];
 
+/**
+ * The lineup's `trajectory:` section, for a suite that scores its agents without code: the match mode (strict unless
+ * set) and the argument mode (exact unless set); the final answer goes to the lineup's scorer or its judge.
+ */
+export const TrajectoryConfigSchema = z.strictObject({
+  mode: z.enum(['strict', 'unordered', 'subset', 'superset']).optional(),
+  args: z.enum(['exact', 'subset']).optional(),
+});
+/** The lineup's `trajectory:` section as parsed. */
+export type TrajectoryConfig = z.infer<typeof TrajectoryConfigSchema>;
+
 /** When a call's arguments match the expected ones: `exact` equal, `subset` equal on the expected keys only. */
 export type ArgumentMode =
   | 'exact'
