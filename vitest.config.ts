@@ -20,7 +20,7 @@ const UNIT = [
   'test/providers/{catalog-cache,chat-completions,registry,tool-wire}.test.ts',
   'test/trackers/{braintrust,check,from-snapshot,local,otlp-target,otlp,select,send}.test.ts',
   'test/temporal/zip.test.ts',
-  'test/client/{codec,profile,tls-probe,unavailable}.test.ts',
+  'test/client/{codec,profile,tls-probe,unavailable,versioning}.test.ts',
 ];
 
 /**
@@ -29,6 +29,8 @@ const UNIT = [
  * waiting on one-second calls and outages rather than on the processor.
  */
 const TIMED = ['test/pressure/**/*.test.ts', 'test/durable/**/*.test.ts'];
+/** The tests of a production-shaped cluster: `npm run test:cluster` runs them (vitest.cluster.config.ts), not `npm test`. */
+const CLUSTER = ['test/cluster/**/*.test.ts'];
 /**
  * Timed files that mostly wait (a server gone for 25 s, a rate limit's 30-s window, a lease to lapse, a dead model's
  * back-off): about a third of a core each once started. They run side by side, before the other timed files: 245 s
@@ -88,7 +90,7 @@ export default defineConfig({
         test: {
           name: 'parallel',
           include: ['test/**/*.test.ts'],
-          exclude: ['**/node_modules/**', ...UNIT, ...TIMED],
+          exclude: ['**/node_modules/**', ...UNIT, ...TIMED, ...CLUSTER],
           ...timeouts,
           maxWorkers: 2,
           sequence: { groupOrder: 1 },

@@ -15,6 +15,33 @@ import { liveCases } from './src/suite/cases.ts';
 import { engineTracing } from './src/client/engine-tracing.ts';
 import { watchTemporal } from './src/client/health.ts';
 import { createSuiteWorker, taskQueueFor } from './src/client/worker.ts';
+import { currentUnlessSet, describeBuild, runsPinnedTo, type Build } from './src/client/versioning.ts';
+import type { Client } from '@temporalio/client';
+
+/**
+ * With Worker Versioning: the build this worker polls as, whether it is its deployment's current version (made so when
+ * the deployment had none), and the runs pinned to it that it may serve. Said once it polls; never stops the worker.
+ */
+async function sayBuild(client: Client, build: Build, io: Io): Promise<void> {
+  try {
+    const current = await currentUnlessSet(client, build);
+    const pinned = await runsPinnedTo(client, build);
+    const role =
+      current === build.buildId
+        ? 'the current version: new runs of its schedules go to it'
+        : `not the current version (${current}): it serves the runs pinned to it; make it current with ` +
+          `temporal worker deployment set-current-version --deployment-name ${build.deploymentName} --build-id ${build.buildId}`;
+    io.stderr.write(`build ${describeBuild(build)}, ${role}\n`);
+    if (pinned)
+      io.stderr.write(
+        pinned.length
+          ? `runs pinned to this build: ${pinned.join(', ')}\n`
+          : 'runs pinned to this build: none running now (new runs started from this checkout are)\n',
+      );
+  } catch (error) {
+    io.stderr.write(pc.yellow(`build ${describeBuild(build)}: ${(error as Error).message}\n`));
+  }
+}
 
 /** `worker`: serves this suite's runs with its adapter, scorer, providers and cases; any number, on any machine. */
 export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
@@ -42,8 +69,10 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
     const worker = await createSuiteWorker(link, taskQueue, deps, {
       maxActivities: flags.maxActivities,
       project: suite.projectDir,
+      versioned: taskQueue === taskQueueFor(suite.name, io.env),
     });
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);
+    if (worker.build) void sayBuild(link.client, worker.build, io);
     // The run's own contenders when it serves one run (`-m` may name models outside the lineup), else the lineup's.
     warnKeyless(suite, io, record?.input.contenders);
     // A lost server is waited out, never taken for the run's close: the run goes on once it answers again.

@@ -39,6 +39,7 @@ import { pollTimesOf } from './schedule-runs.ts';
 import { ExperimentResults } from './run-results.ts';
 import { listRuns, type RunFilter, type RunListing } from './run-list.ts';
 import { payloadValue } from './payload-value.ts';
+import { buildOnQueue, buildPollers, pinnedBuildOf, type Build } from './versioning.ts';
 
 export type { RunResult };
 export type { RunListing } from './run-list.ts';
@@ -56,6 +57,8 @@ export interface RunRecord {
   taskQueue: string;
   startedAt: Date;
   closedAt?: Date;
+  /** The build its workflows are pinned to, when it was started with Worker Versioning on. */
+  build?: Build;
 }
 
 /** How long a command's worker goes on serving a completed run's gate, at most, for it to close. */
@@ -167,17 +170,22 @@ export class Runs {
     header: RunHeader,
     project?: string,
     startedBy = VERSION,
+    pinnedTo?: Build,
   ): Promise<void> {
+    // With Worker Versioning, both workflows (and the experiments, children on the same queue) stay on this build.
+    const pinned = pinnedTo ? { versioningOverride: { pinnedTo } } : {};
     // Both at once, one round trip sooner; a run whose gate did not start could not go on, so it is ended with it.
     const gate = this.client.workflow.start('runGate', {
       workflowId: gateWorkflowId(input.runId),
       taskQueue,
+      ...pinned,
       args: [newGate(input.limits, input.abortAfter, input.inFlight)],
       searchAttributes: { LlmEvalsRunId: [input.runId] },
     });
     const run = this.client.workflow.start('compareRun', {
       workflowId: runWorkflowId(input.runId),
       taskQueue,
+      ...pinned,
       args: [input],
       memo: { header, startedBy },
       searchAttributes: {
@@ -248,6 +256,7 @@ export class Runs {
     if (!input || !header.success) throw new Error(`workflow ${handle.workflowId} is not an llm-evals run`);
     const status = description.status.name;
     const startedBy = description.memo?.startedBy;
+    const build = pinnedBuildOf(description.raw.workflowExecutionInfo ?? {});
     return {
       input: this.withCases(input),
       header: header.data,
@@ -257,7 +266,18 @@ export class Runs {
       taskQueue: description.taskQueue,
       startedAt: description.startTime,
       ...(description.closeTime ? { closedAt: description.closeTime } : {}),
+      ...(build ? { build } : {}),
     };
+  }
+
+  /** Whether a worker of `build` polled `taskQueue`: a run may be pinned to it there. */
+  buildOnQueue(build: Build, taskQueue: string): Promise<boolean> {
+    return buildOnQueue(this.client, build, taskQueue);
+  }
+
+  /** The workers of `build` that polled `taskQueue` lately: those that may serve a run pinned to it. */
+  buildPollers(taskQueue: string, build: Build): Promise<{ identity: string; lastSeen?: Date }[]> {
+    return buildPollers(this.client, taskQueue, build).catch(() => []);
   }
 
   /** The run's progress, with each running experiment's own count (asked of it) in place of its zeros; needs a worker. */

@@ -26,6 +26,8 @@ export interface FireProblem {
 export interface Poller {
   identity: string;
   lastSeen?: Date;
+  /** The build it polls as, when it uses Worker Versioning (src/client/versioning.ts). */
+  build?: { deploymentName: string; buildId: string };
 }
 
 const quoted = (value: string) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
@@ -193,8 +195,10 @@ export async function pollersOf(client: Client, taskQueue: string): Promise<Poll
       const lastSeen = ms === undefined ? undefined : new Date(ms);
       const identity = p.identity ?? '?';
       const known = seen.get(identity);
+      const { deploymentName, buildId } = p.deploymentOptions ?? {};
+      const build = deploymentName && buildId ? { build: { deploymentName, buildId } } : {};
       if (!known || (lastSeen && (!known.lastSeen || lastSeen > known.lastSeen)))
-        seen.set(identity, { identity, ...(lastSeen ? { lastSeen } : {}) });
+        seen.set(identity, { identity, ...(lastSeen ? { lastSeen } : {}), ...build });
     }
   }
   return [...seen.values()];

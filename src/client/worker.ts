@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type CaseDeps, type ScheduleDeps } from '../../activities/index.ts';
 import { PoolRegistry } from '../../activities/pool-registry.ts';
-import { PACKAGE_ROOT } from '../package-root.ts';
+import { PACKAGE_ROOT, VERSION } from '../package-root.ts';
 import { workerIdentity } from '../core/schedule-spec.ts';
 import { workflowBundle } from './bundle.ts';
 import { engineTracing } from './engine-tracing.ts';
@@ -12,6 +12,7 @@ import { temporalGate, type TemporalGate } from './gate-client.ts';
 import { temporalExperiments } from './experiment-client.ts';
 import { previousScheduledRun } from './schedule-runs.ts';
 import { processReplyCache } from './reply-cache.ts';
+import { buildIdOf, deploymentNameOf, versioningOn, type Build } from './versioning.ts';
 import type { TrackerSuite } from '../trackers/track.ts';
 import type { Env } from '../trackers/types.ts';
 
@@ -23,9 +24,30 @@ export function taskQueueFor(suite: string, env: NodeJS.ProcessEnv): string {
   return env.LLM_EVALS_TASK_QUEUE ?? `llm-evals:${suite}`;
 }
 
+/**
+ * The build a worker of this checkout polls as on its suite's queue, and runs started there are pinned to, when Worker
+ * Versioning is on (LLM_EVALS_WORKER_VERSIONING=1): the deployment of the suite's queue, the package's version and
+ * the workflow bundle's hash. Undefined when it is off.
+ */
+export async function buildOf(
+  taskQueue: string,
+  env: NodeJS.ProcessEnv,
+  code?: string,
+): Promise<Build | undefined> {
+  if (!versioningOn(env)) return undefined;
+  return {
+    deploymentName: deploymentNameOf(taskQueue),
+    // LLM_EVALS_BUILD_ID names the build instead (a release's tag or commit, the same on every machine of a fleet).
+    buildId:
+      env.LLM_EVALS_BUILD_ID || buildIdOf(VERSION, code ?? (await workflowBundle(WORKFLOWS_PATH)).code),
+  };
+}
+
 /** A worker serving a suite's runs, and the way to stop it without losing the calls it has in flight. */
 export interface SuiteWorker {
   worker: Worker;
+  /** The build it polls as, with Worker Versioning on. */
+  build?: Build;
   /**
    * The run's gate as this worker's calls reach it: the live view reads the gate's state through it, so that it shares
    * their look rather than query the gate beside them (a server holds one query per workflow while its task runs by
@@ -57,6 +79,11 @@ export interface SuiteWorkerOptions {
    * its own project's workers where another project's suite of the same name polls the same queue.
    */
   project?: string;
+  /**
+   * Polls as this checkout's build (Worker Versioning, when LLM_EVALS_WORKER_VERSIONING=1): for the suite's shared
+   * queue, where workers of several builds meet. A run's own queue (a compare's) has one worker and stays unversioned.
+   */
+  versioned?: boolean;
 }
 
 /** What a worker needs of the suite: its adapter, scorer, providers and cases; its trackers and the env with their
@@ -76,6 +103,8 @@ export async function createSuiteWorker(
   const pools = new PoolRegistry();
   const gate = temporalGate(link.client);
   const tracing = await engineTracing(deps.env);
+  const bundle = await workflowBundle(WORKFLOWS_PATH);
+  const build = options.versioned ? await buildOf(taskQueue, deps.env, bundle.code) : undefined;
   const worker = await Worker.create({
     connection: await link.nativeConnection(),
     namespace: link.namespace,
@@ -83,7 +112,17 @@ export async function createSuiteWorker(
     // The codec runs here, outside the workflow sandbox: the bundle never sees a key nor a ciphertext.
     dataConverter: link.dataConverter,
     ...(options.project ? { identity: workerIdentity(process.pid, hostname(), options.project) } : {}),
-    workflowBundle: await workflowBundle(WORKFLOWS_PATH),
+    workflowBundle: bundle,
+    // Pinned: a run's workflows stay on the build that started them, which never replays a history with other code.
+    ...(build
+      ? {
+          workerDeploymentOptions: {
+            useWorkerVersioning: true,
+            version: build,
+            defaultVersioningBehavior: 'PINNED' as const,
+          },
+        }
+      : {}),
     // A workflow's tasks go to the worker that holds it in cache; when that worker is killed they wait this long before
     // any worker may take them. The SDK's 10 s made a killed worker's experiments stand still for 15-20 s (the chaos
     // bench); a live worker takes its own tasks within milliseconds, so 3 s only costs a replay when it is stuck.
@@ -115,6 +154,7 @@ export async function createSuiteWorker(
   });
   return {
     worker,
+    ...(build ? { build } : {}),
     gate,
     runUntil: (until) =>
       worker.runUntil(async () => {

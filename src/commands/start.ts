@@ -9,7 +9,7 @@ import { linkForCommand } from '../session/link.ts';
 import { planRun } from '../session/plan-run.ts';
 import { checkBeforeRun, prepareSuite } from '../session/prepare.ts';
 import { newRunId } from '../session/run-id.ts';
-import { estimateTotal, prepareStart, startPrepared } from '../session/run.ts';
+import { estimateTotal, prepareStart, startBuild, startPrepared } from '../session/run.ts';
 import { chooseTracking } from '../session/trackers.ts';
 import { taskQueueFor } from '../client/worker.ts';
 
@@ -45,7 +45,14 @@ export async function startCommand(flags: StartFlags, io: Io): Promise<number> {
   try {
     const start = prepareStart(planned, tracking, newRunId(), await estimateTotal(planned));
     const { runId } = start;
-    await startPrepared(link, start, taskQueueFor(planned.suite.name, io.env), planned.suite.projectDir);
+    const taskQueue = taskQueueFor(planned.suite.name, io.env);
+    await startPrepared(
+      link,
+      start,
+      taskQueue,
+      planned.suite.projectDir,
+      await startBuild(link, taskQueue, io.env),
+    );
     if (flags.worker !== false) {
       const log = spawnWorker(runId, planned.suite.projectDir, flags, io);
       io.stderr.write(`a worker serves it in the background (log: ${log})\n`);

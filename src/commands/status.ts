@@ -19,6 +19,7 @@ import { renderTable } from '../report/table.ts';
 import { linkForCommand, runPage } from '../session/link.ts';
 import type { TemporalLink } from '../client/connect.ts';
 import type { RunRecord, RunResult } from '../client/runs.ts';
+import { describeBuild, type Build } from '../client/versioning.ts';
 import { countedProgress } from '../session/serve.ts';
 
 /**
@@ -137,6 +138,15 @@ function batchWaits(experiments: readonly { id: string; batch?: BatchWait }[]): 
     .join('');
 }
 
+/** The build a pinned run stays on, and whether a worker of it polls: what `status` says of Worker Versioning. */
+export function buildLine(build: Build & { polling: number }, closed: boolean): string {
+  const pinned = `pinned to ${describeBuild(build)}`;
+  if (closed) return `${pinned}\n`;
+  return build.polling > 0
+    ? `${pinned}, ${build.polling} worker(s) of it polling\n`
+    : `${pinned}, ${pc.yellow('no worker of that build polls')} (start \`llm-evals worker\` from a checkout at that build)\n`;
+}
+
 /** `status [RUN]`: per experiment done/total, errors and state; the run's state, time, ETA and Temporal UI link. */
 export async function statusCommand(runArg: string | undefined, flags: StatusFlags, io: Io): Promise<number> {
   const project = projectOf(flags, io);
@@ -172,6 +182,10 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
       const regression = outcome?.regression ?? [];
       const schedule = record.header.schedule;
       const ui = runPage(link, runId);
+      // A pinned run is served only by workers of its build (Worker Versioning): whether any polls now.
+      const pollers =
+        record.build && !record.closed ? await link.runs.buildPollers(record.taskQueue, record.build) : [];
+      const build = record.build ? { ...record.build, polling: pollers.length } : undefined;
       if (flags.json) {
         const fields = {
           runId,
@@ -184,6 +198,7 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
           waited,
           ...(missing.length ? { waitingFor: missing } : {}),
           ...(silent.length ? { notAnswering: silent } : {}),
+          ...(build ? { build } : {}),
           ui,
         };
         const scheduled = schedule ? { schedule: schedule.name, change: change ?? null, regression } : {};
@@ -203,6 +218,7 @@ export async function statusCommand(runArg: string | undefined, flags: StatusFla
         io.stdout.write(
           `run ${pc.bold(runId)} (${record.header.suite.name}): ${state}, ${done}/${total} cases, ${time}` +
             `${eta !== null ? `, ETA ${formatSeconds(eta)}` : ''}${idle}\n` +
+            (build ? buildLine(build, record.closed) : '') +
             renderMissing(missing) +
             silenceLines(silent, Date.now())
               .map((line) => line + '\n')

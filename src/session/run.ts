@@ -9,7 +9,8 @@ import type { RunHeader, Snapshot } from '../core/snapshot.ts';
 import { Interrupted } from '../errors.ts';
 import { saveRunSnapshot } from '../output/save.ts';
 import type { TemporalLink } from '../client/connect.ts';
-import { taskQueueFor } from '../client/worker.ts';
+import { buildOf, taskQueueFor } from '../client/worker.ts';
+import type { Build } from '../client/versioning.ts';
 import { collectSnapshot } from './collect.ts';
 import { attachAgreement } from './labels.ts';
 import { estimateRun } from './estimate-run.ts';
@@ -77,8 +78,23 @@ export async function startPrepared(
   start: RunStart,
   taskQueue: string,
   project: string,
+  pinnedTo?: Build,
 ): Promise<void> {
-  await link.runs.start(taskQueue, start.input, start.header, project);
+  await link.runs.start(taskQueue, start.input, start.header, project, undefined, pinnedTo);
+}
+
+/**
+ * With Worker Versioning on, the build a run started from this checkout on the suite's queue is pinned to: this
+ * checkout's (buildOf), once a worker of it has polled the queue (Temporal refuses a pin to a version the queue has
+ * not seen). Undefined otherwise: the run then goes to the deployment's current version, and stays on it.
+ */
+export async function startBuild(
+  link: TemporalLink,
+  taskQueue: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Build | undefined> {
+  const build = await buildOf(taskQueue, env);
+  return build && (await link.runs.buildOnQueue(build, taskQueue)) ? build : undefined;
 }
 
 /** Says that a run started, with its page in Temporal's UI. */

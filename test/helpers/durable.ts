@@ -110,8 +110,13 @@ export function killServer(dir: string): { pid: number; dbFile: string } {
   return server;
 }
 
-/** The env of a project's own embedded server: its state under `<dir>/.llm-evals`, on a free port. */
+/**
+ * The env of a project's own embedded server: its state under `<dir>/.llm-evals`, on a free port. Under
+ * `npm run test:cluster` the project's Temporal is the cluster instead (its state folder still its own).
+ */
 export async function ownServerEnv(dir: string): Promise<NodeJS.ProcessEnv> {
+  const cluster = process.env.LLM_EVALS_TEST_CLUSTER;
+  if (cluster) return { TEMPORAL_ADDRESS: cluster, LLM_EVALS_STATE_DIR: join(dir, '.llm-evals') };
   return {
     TEMPORAL_ADDRESS: '',
     LLM_EVALS_STATE_DIR: join(dir, '.llm-evals'),
@@ -119,8 +124,9 @@ export async function ownServerEnv(dir: string): Promise<NodeJS.ProcessEnv> {
   };
 }
 
-/** `server start` in the project: throws with what it said if it fails. */
+/** `server start` in the project (nothing on the cluster, which runs already): throws with what it said if it fails. */
 export async function startServer(dir: string, env: NodeJS.ProcessEnv): Promise<void> {
+  if (env.TEMPORAL_ADDRESS) return;
   const { code, stderr } = await runCli(['server', 'start'], { cwd: dir, env });
   if (code !== 0) throw new Error(`server start exited ${code}:\n${stderr}`);
 }

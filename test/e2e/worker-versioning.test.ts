@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
+import {
+  recordFileIn,
+  statusOf,
+  waitForCalls,
+  waitForState,
+  writeRecordingSuite,
+} from '../helpers/recording-suite.ts';
+import { TempDirs } from '../helpers/suite-dir.ts';
+import { temporalAddress } from '../helpers/temporal.ts';
+
+// Fleet upgrades with Worker Versioning (LLM_EVALS_WORKER_VERSIONING=1): a run stays on the build that started it.
+// Build b1 starts run A and serves it; mid-run, build b2's worker comes up and b2 starts run B. Each worker records
+// its calls in a file of its own: b2 never calls a case of A, b1 none of B. With b1 stopped, A waits rather than
+// move to b2; b1 back, A finishes. On the shared server, or the cluster.
+
+const dirs = new TempDirs();
+const started: CliProcess[] = [];
+afterAll(() => {
+  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
+  dirs.removeAll();
+});
+
+interface Pinned {
+  build?: { deploymentName: string; buildId: string; polling: number };
+}
+
+describe('runs pinned to their build through a fleet upgrade (Worker Versioning)', () => {
+  it('a new build never serves an old build’s run, and the old run waits for its own build', async () => {
+    const dir = dirs.inRepo('versioning-');
+    const suite = writeRecordingSuite(dir, 10);
+    const env = {
+      TEMPORAL_ADDRESS: temporalAddress(),
+      LLM_EVALS_TASK_QUEUE: `versioning-${randomUUID()}`,
+      LLM_EVALS_WORKER_VERSIONING: '1',
+      RECORDING_API_KEY: 'test-key',
+    };
+    // b1's calls are slow, so run A is still running once b2 is up and run B done; b2's are quick.
+    const b1 = {
+      ...env,
+      LLM_EVALS_BUILD_ID: 'b1',
+      RECORD_FILE: recordFileIn(dir, 'b1'),
+      CALL_DELAY_MS: '1000',
+    };
+    const b2 = {
+      ...env,
+      LLM_EVALS_BUILD_ID: 'b2',
+      RECORD_FILE: recordFileIn(dir, 'b2'),
+      CALL_DELAY_MS: '50',
+    };
+    const startRun = async (buildEnv: NodeJS.ProcessEnv) => {
+      const start = await runCli(['start', '--no-worker', '-p', '1', '-j', '1'], { cwd: dir, env: buildEnv });
+      expect(start.code, start.stderr).toBe(0);
+      return start.stdout.trim();
+    };
+    const worker = (buildEnv: NodeJS.ProcessEnv) => {
+      const cli = startCli(['worker'], { cwd: dir, env: buildEnv, timeoutMs: 200_000 });
+      started.push(cli);
+      return cli;
+    };
+
+    // Build b1's worker comes first (a run is pinned to a build Temporal has seen poll), and becomes current.
+    const first = worker(b1);
+    const said = await first.waitFor(/build (\S+) build b1, (.*)\n/, 60_000);
+    expect(said[2]).toContain('the current version');
+    const runA = await startRun(b1);
+    await waitForCalls(b1.RECORD_FILE, 3, first.done);
+
+    // The upgrade: b2's worker polls beside b1's, and runs started from b2's checkout are b2's.
+    const second = worker(b2);
+    const secondSaid = await second.waitFor(/build \S+ build b2, (.*)\n/, 60_000);
+    expect(secondSaid[1]).toContain('not the current version (b1)');
+    expect((await second.waitFor(/runs pinned to this build: (.*)\n/))[1]).toContain('none running now');
+    const runB = await startRun(b2);
+    const pinnedA = (await statusOf(dir, env, runA)) as Pinned;
+    expect(pinnedA.build).toMatchObject({ buildId: 'b1', polling: 1 });
+
+    // b1 drained of workers mid-run: A waits for its build, B goes on on b2.
+    first.child.kill('SIGTERM');
+    expect((await first.done).code).toBe(0);
+    await waitForState(dir, env, runB, 'completed');
+    const waiting = await runCli(['status', runA], { cwd: dir, env });
+    expect(waiting.stdout).toMatch(/pinned to versioning-\S+ build b1/);
+    const stalled = await statusOf(dir, env, runA);
+    expect(stalled.state).toBe('running');
+    await sleep(3000);
+    // b2 polls the same queue all along, and takes none of A's cases.
+    expect((await statusOf(dir, env, runA)).done).toBe(stalled.done);
+
+    // b1 back: A finishes on it.
+    const again = worker(b1);
+    await waitForState(dir, env, runA, 'completed');
+    for (const cli of [second, again]) cli.child.kill('SIGTERM');
+    await Promise.all([second.done, again.done]);
+
+    // Each build called each case of its own run once, and none of the other's.
+    for (const record of [b1.RECORD_FILE, b2.RECORD_FILE]) {
+      const counts = suite.countCalls(record);
+      expect(counts.size).toBe(suite.calls.length);
+      expect(
+        [...counts.values()].every((n) => n === 1),
+        JSON.stringify([...counts]),
+      ).toBe(true);
+    }
+  }, 240_000);
+});
