@@ -2,6 +2,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { circlesPlugin } from './dev/eslint-circles.mjs';
 import { roomsPlugin } from './dev/eslint-rooms.mjs';
 
 /** Temporal's SDK: only the engine (workflows/, activities/), the client room (src/client) and temporal/ import it. */
@@ -196,8 +197,11 @@ export default tseslint.config(
   },
   {
     files: ['**/*.ts'],
-    plugins: { rooms: roomsPlugin },
-    rules: { 'rooms/imports': ['error', { root: import.meta.dirname, rooms }] },
+    plugins: { rooms: roomsPlugin, circles: circlesPlugin },
+    rules: {
+      'rooms/imports': ['error', { root: import.meta.dirname, rooms }],
+      'circles/none': ['error', { root: import.meta.dirname }],
+    },
   },
   {
     files: ['test/**/*.ts'],

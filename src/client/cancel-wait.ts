@@ -14,8 +14,7 @@ import {
 } from '../core/cancel-wait.ts';
 import { runWorkflowId } from '../core/run-input.ts';
 import { protoMs } from './namespace.ts';
-import { pollTimesOf } from './schedule-runs.ts';
-import type { Runs } from './runs.ts';
+import { pollTimesOf } from './pollers.ts';
 import { payloadValue } from './payload-value.ts';
 
 /** How often `cancel` looks whether a worker still serves the run it is waiting for. */
@@ -26,6 +25,13 @@ const HELD = [2, 3];
 
 /** `PENDING_WORKFLOW_TASK_STATE_STARTED` in Temporal's API: a worker holds the workflow task. */
 const TASK_HELD = 2;
+
+/** What the wait asks of a run's client (`Runs`): the connection, a wait for the run's close, and its gate's end. */
+export interface RunsToWaitOn {
+  client: Client;
+  closed(runId: string, stop?: AbortSignal): Promise<unknown>;
+  endGate(runId: string): Promise<void>;
+}
 
 /** What cancelAndWait is told: when to stop waiting, whom to tell that it waits, and the grace (CANCEL_GRACE_MS). */
 export interface CancelWaitOptions {
@@ -52,7 +58,7 @@ export interface CancelWaited {
  * its worker closes it (`left`). `waitedFor` is the most calls in flight seen while waiting.
  */
 export async function waitForCancelled(
-  runs: Pick<Runs, 'client' | 'closed' | 'endGate'>,
+  runs: RunsToWaitOn,
   runId: string,
   asked: number,
   options: CancelWaitOptions = {},

@@ -35,7 +35,7 @@ import {
 } from '../../workflows/messages.ts';
 import { waitForCancelled, type CancelWaited, type CancelWaitOptions } from './cancel-wait.ts';
 import { polledWithin } from '../core/cancel-wait.ts';
-import { pollTimesOf } from './schedule-runs.ts';
+import { pollTimesOf } from './pollers.ts';
 import { ExperimentResults } from './run-results.ts';
 import { listRuns, type RunFilter, type RunListing } from './run-list.ts';
 import { payloadValue } from './payload-value.ts';

@@ -2,7 +2,6 @@ import { WorkflowFailedError, type Client } from '@temporalio/client';
 import { pointIntervals, type PointInterval } from '../core/comparisons.ts';
 import type { RunDigest, Trend } from '../core/run-change.ts';
 import { runStateOf, type RunState } from '../core/run-state.ts';
-import { protoMs } from './namespace.ts';
 import { listingClient } from './codec.ts';
 import type { RunRecord, Runs } from './runs.ts';
 
@@ -20,14 +19,6 @@ export interface FireProblem {
   scheduledAt: Date;
   state: 'planning' | 'failed';
   message?: string;
-}
-
-/** A worker seen polling a task queue, and when it last did. */
-export interface Poller {
-  identity: string;
-  lastSeen?: Date;
-  /** The build it polls as, when it uses Worker Versioning (src/client/versioning.ts). */
-  build?: { deploymentName: string; buildId: string };
 }
 
 const quoted = (value: string) => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
@@ -167,39 +158,4 @@ export async function scheduleDigests(
     digests.push(...(await Promise.all(judged.slice(i, i + 4).map((r) => runs.digest(r.runId)))));
   }
   return digests.reverse();
-}
-
-/**
- * When each worker last polled a task queue (epoch ms), as Temporal saw them; undefined when Temporal did not say (the
- * server did not answer the question).
- */
-export function pollTimesOf(client: Client, taskQueue: string): Promise<number[] | undefined> {
-  return pollersOf(client, taskQueue).then(
-    (pollers) => pollers.flatMap(({ lastSeen }) => (lastSeen ? [lastSeen.getTime()] : [])),
-    () => undefined,
-  );
-}
-
-/** The workers that polled a task queue (for workflows or activities) lately, as Temporal saw them. */
-export async function pollersOf(client: Client, taskQueue: string): Promise<Poller[]> {
-  const seen = new Map<string, Poller>();
-  // TASK_QUEUE_TYPE_WORKFLOW = 1, TASK_QUEUE_TYPE_ACTIVITY = 2.
-  for (const taskQueueType of [1, 2]) {
-    const answer = await client.workflowService.describeTaskQueue({
-      namespace: client.options.namespace,
-      taskQueue: { name: taskQueue },
-      taskQueueType,
-    });
-    for (const p of answer.pollers ?? []) {
-      const ms = protoMs(p.lastAccessTime);
-      const lastSeen = ms === undefined ? undefined : new Date(ms);
-      const identity = p.identity ?? '?';
-      const known = seen.get(identity);
-      const { deploymentName, buildId } = p.deploymentOptions ?? {};
-      const build = deploymentName && buildId ? { build: { deploymentName, buildId } } : {};
-      if (!known || (lastSeen && (!known.lastSeen || lastSeen > known.lastSeen)))
-        seen.set(identity, { identity, ...(lastSeen ? { lastSeen } : {}), ...build });
-    }
-  }
-  return [...seen.values()];
 }

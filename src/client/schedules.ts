@@ -26,14 +26,13 @@ import {
 import type { Runs } from './runs.ts';
 import {
   fireProblems,
-  pollersOf,
   previousScheduledRun,
   scheduledRuns,
   scheduleTrend,
   type FireProblem,
-  type Poller,
   type ScheduledRunListing,
 } from './schedule-runs.ts';
+import { pollersOf, type Poller } from './pollers.ts';
 
 /** What a schedule does when a fire comes while the previous run still goes (`--overlap`); skip by default. */
 export const OVERLAPS = {

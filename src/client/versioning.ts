@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { ConfigError } from '../errors.ts';
 import { POLLED_WITHIN_MS } from '../core/cancel-wait.ts';
-import { pollersOf, type Poller } from './schedule-runs.ts';
+import { pollersOf, type Poller } from './pollers.ts';
 
 // Worker Versioning (Temporal's Worker Deployments): with LLM_EVALS_WORKER_VERSIONING=1 every worker polls as one
 // build of its suite's deployment, and each run is pinned to the build of the llm-evals that started it, so a worker

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { countedValue, summarize } from './aggregate.ts';
-import { clustersOfCases, designEffect } from './cluster-se.ts';
+import { designEffect } from './cluster-se.ts';
 import { withoutRepeat } from './matrix.ts';
 import { comparePaired, holm, resampleMeansTogether, seedOf } from './paired.ts';
 import type { CaseResult } from './results.ts';

@@ -150,3 +150,28 @@ describe('the rooms rule', () => {
     expect(messages.filter((m) => m.startsWith('rooms/'))).toEqual([]);
   });
 });
+
+describe('the circles rule', () => {
+  // coordinator.ts imports a type from matrix.ts: matrix.ts importing coordinator.ts back closes a circle.
+  it('refuses an import that closes a circle, naming the files around it', async () => {
+    const [result] = await eslint.lintText(
+      "import { grantSlot } from './coordinator.ts';\nvoid grantSlot;\n",
+      {
+        filePath: 'src/core/matrix.ts',
+      },
+    );
+    const circles = result!.messages.filter((m) => m.ruleId === 'circles/none').map((m) => m.message);
+    expect(circles).toEqual([
+      expect.stringContaining(
+        'import circle: src/core/matrix.ts → src/core/coordinator.ts → src/core/matrix.ts',
+      ),
+    ]);
+  });
+
+  it('lets an import through that leads nowhere back', async () => {
+    const [result] = await eslint.lintText("import { groupBy } from './group.ts';\nvoid groupBy;\n", {
+      filePath: 'src/core/matrix.ts',
+    });
+    expect(result!.messages.filter((m) => m.ruleId === 'circles/none')).toEqual([]);
+  });
+});
