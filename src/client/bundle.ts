@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { bundleWorkflowCode, Runtime } from '@temporalio/worker';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { loadWorkerSdk } from './runtime-log.ts';
 import { defaultCacheRoot } from '../dirs.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 
@@ -71,7 +72,10 @@ export async function workflowBundle(
   const cacheDir = join(defaultCacheRoot(env), 'workflows');
   const file = join(cacheDir, `${hash.digest('hex').slice(0, 20)}.js`);
   if (existsSync(file)) return { code: readFileSync(file, 'utf8') };
-  // Webpack's build output goes to the runtime's logger (the command's log file), not the terminal.
+  // Webpack's build output goes to the runtime's logger (the command's log file), not the terminal. The runtime is the
+  // one the worker's SDK installs as it loads: asked for before that, Runtime.instance() would make a default one, and
+  // the command's install would then fail (a worker whose build id hashes a bundle not yet cached).
+  const { Runtime } = await loadWorkerSdk();
   const code = await buildWorkflowBundle(workflowsPath, Runtime.instance().logger);
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(`${file}.tmp`, code);
