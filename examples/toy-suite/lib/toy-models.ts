@@ -1,6 +1,7 @@
 import {
   runAgent,
   type AgentTool,
+  type Case,
   type CompletionRequest,
   type FakeAnswer,
   type Json,
@@ -14,23 +15,27 @@ import {
 export const JUDGED = 'capitals';
 export const AGENT = 'weather';
 
-/** The keyword a free-text case's answer must name. */
-export const keywordOf = (expected: Json): string => {
-  const keyword = (expected as { keyword?: Json } | null)?.keyword;
+/** The keyword a free-text case's answer must name: its metadata's `keyword`. */
+export const keywordOf = (kase: Case): string => {
+  const keyword = kase.metadata.keyword;
   return typeof keyword === 'string' ? keyword : '';
 };
+
+/** The rubric the judge grades a free-text answer by. */
+export const rubricOf = (kase: Case): string =>
+  `Pass the reply if it names ${keywordOf(kase)}; fail it otherwise.`;
 
 const between = (text: string, tag: string) =>
   new RegExp(`<${tag}>\\n([\\s\\S]*?)\\n</${tag}>`).exec(text)?.[1] ?? '';
 
 /**
- * The stand-in judge: reads the reply and the expected answer from its prompt and passes the reply when it names the
- * expected keyword, as a verdict JSON. A real judge reads the rubric; this one applies it by rule, so it is the same
+ * The stand-in judge: reads the reply and the rubric from its prompt and passes the reply when it names the rubric's
+ * keyword, as a verdict JSON. A real judge weighs the rubric; this one applies it by rule, so it gives the same verdict
  * every run and needs no key.
  */
 export function judgeVerdict(request: CompletionRequest): string {
   const reply = between(request.user, 'reply');
-  const keyword = keywordOf(JSON.parse(between(request.user, 'expected') || 'null') as Json);
+  const keyword = /names (.+); fail it otherwise\./.exec(between(request.user, 'rubric'))?.[1] ?? '';
   const pass = keyword !== '' && reply.toLowerCase().includes(keyword.toLowerCase());
   return JSON.stringify({
     reasoning: pass ? `the reply names ${keyword}` : `the reply does not name ${keyword || 'the keyword'}`,

@@ -8,7 +8,7 @@ import {
   type Score,
   type ScorerTools,
 } from 'llm-evals';
-import { AGENT, JUDGED, keywordOf } from './toy-models.ts';
+import { AGENT, JUDGED, keywordOf, rubricOf } from './toy-models.ts';
 import { ToyScorer } from './toy-suite.ts';
 
 const fields = new ToyScorer();
@@ -31,7 +31,7 @@ export class ToySuiteScorer extends JudgeScorer {
   constructor() {
     super({
       models: ['fake/judge'],
-      rubric: (kase) => `Pass the reply if it names ${keywordOf(kase.expected)}; fail it otherwise.`,
+      rubric: rubricOf,
       scale: 'pass_fail',
       reference: true,
     });
@@ -70,13 +70,13 @@ export class ToySuiteScorer extends JudgeScorer {
   }
 
   override verify(kase: Case): string[] {
-    if (kase.dataset === JUDGED) return keywordOf(kase.expected) ? [] : ['expected.json has no keyword'];
+    if (kase.dataset === JUDGED) return keywordOf(kase) ? [] : ['metadata.json has no keyword'];
     if (kase.dataset === AGENT) return trajectory.verify(kase);
     return fields.verify(kase);
   }
 
   override summary(kase: Case): string {
-    if (kase.dataset === JUDGED) return `names ${keywordOf(kase.expected)}`;
+    if (kase.dataset === JUDGED) return `names ${keywordOf(kase)}`;
     if (kase.dataset === AGENT)
       return `${(kase.expected as { tool_calls: Json[] }).tool_calls.length} tool calls`;
     return fields.summary(kase);

@@ -88,10 +88,9 @@ export class ToySuiteAdapter extends ToyAdapter {
   override async call(kase: Case, model: Model): Promise<Reply> {
     if (kase.dataset === AGENT && kase.messages) return runToyAgent(kase.messages, kase.expected, model);
     if (kase.dataset !== JUDGED) return super.call(kase, model);
-    const answer = asFields(kase.expected).answer;
     const response = await model.complete({
       system: 'Repeat the answer you are given, exactly.',
-      user: typeof answer === 'string' ? answer : '',
+      user: typeof kase.expected === 'string' ? kase.expected : '',
     });
     return { output: response.text, raw: response.text, usage: response.usage };
   }
