@@ -77,8 +77,10 @@ export class ToySuiteScorer extends JudgeScorer {
 
   override summary(kase: Case): string {
     if (kase.dataset === JUDGED) return `names ${keywordOf(kase)}`;
-    if (kase.dataset === AGENT)
-      return `${(kase.expected as { tool_calls: Json[] }).tool_calls.length} tool calls`;
+    if (kase.dataset === AGENT) {
+      const n = (kase.expected as { tool_calls: Json[] }).tool_calls.length;
+      return `${n} tool call${n === 1 ? '' : 's'}`;
+    }
     return fields.summary(kase);
   }
 
