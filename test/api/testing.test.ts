@@ -79,6 +79,8 @@ describe('FakeProvider', () => {
     const second = await provider.complete(model('agent'), { user: 'thanks' });
     expect(second.text).toBe('done: thanks');
     expect(second).not.toHaveProperty('toolCalls');
+    const fake = new FakeModel('fake/agent', [{ text: '', toolCalls: [call] }]);
+    expect(await fake.complete({ user: 'q' })).toMatchObject({ text: '', toolCalls: [call] });
   });
 
   it('throws a canned Error as a transport failure and goes on with the next reply', async () => {
