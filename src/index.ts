@@ -53,6 +53,7 @@ export {
   FakeModel,
   FakeProvider,
   FakeRepliesExhausted,
+  type FakeAnswer,
   type FakeReply,
   type FakeScript,
 } from './api/testing.ts';

@@ -12,16 +12,20 @@ import type {
   Provider,
   ProviderResponse,
   Reply,
+  ToolCallMade,
 } from './types.ts';
 
-/** A canned reply: text, an error to throw (a transport failure), or a function of the request. */
-export type FakeReply = string | Error | ((request: CompletionRequest) => string);
+/** A canned answer: its text, or its text with the tools the model asks to call (a stand-in agent's step). */
+export type FakeAnswer = string | { text: string; toolCalls?: ToolCallMade[] };
+
+/** A canned reply: an answer, an error to throw (a transport failure), or a function of the request. */
+export type FakeReply = FakeAnswer | Error | ((request: CompletionRequest) => FakeAnswer);
 
 /**
  * How a fake model answers: `'echo'` returns the user text; a list is used up in order; a function answers every
  * call (for a stand-in model that never runs out, such as the one `llm-evals init` writes).
  */
-export type FakeScript = 'echo' | FakeReply[] | ((request: CompletionRequest) => string);
+export type FakeScript = 'echo' | FakeReply[] | ((request: CompletionRequest) => FakeAnswer);
 
 /** Thrown when a fake model is called more often than it has canned replies for. */
 export class FakeRepliesExhausted extends Error {
@@ -33,7 +37,7 @@ function answer(
   id: string,
   call: number,
   request: CompletionRequest,
-): string {
+): FakeAnswer {
   if (script === 'echo') return request.user;
   if (typeof script === 'function') return script(request);
   const next = script?.shift();
@@ -111,11 +115,14 @@ export class FakeProvider implements Provider {
     const script = this.scripts[name];
     if (!script) return Promise.reject(new Error(`fake provider ${this.name} has no model ${name}`));
     try {
-      const text = answer(script, id, this.calls.length, request);
+      const given = answer(script, id, this.calls.length, request);
+      const { text, toolCalls } = typeof given === 'string' ? { text: given, toolCalls: undefined } : given;
       const inputTokens = this.countTokens(model, request);
-      const outputTokens = estimateReplyTokens(text);
+      // A tool call is billed as the model writes it: its name and arguments as JSON.
+      const outputTokens = estimateReplyTokens(toolCalls ? text + JSON.stringify(toolCalls) : text);
       const costUsd = inputTokens * this.inputPrice + outputTokens * this.outputPrice;
-      return Promise.resolve({ text, usage: { inputTokens, outputTokens, costUsd }, raw: { fake: true } });
+      const usage = { inputTokens, outputTokens, costUsd };
+      return Promise.resolve({ text, ...(toolCalls ? { toolCalls } : {}), usage, raw: { fake: true } });
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
@@ -143,8 +150,9 @@ export class FakeModel implements Model {
     const request = completionRequestOf(asked);
     this.requests.push(request);
     try {
-      const text = answer(this.script, this.id, this.requests.length, request);
-      return Promise.resolve({ text, usage: { inputTokens: null, outputTokens: null, costUsd: null } });
+      const given = answer(this.script, this.id, this.requests.length, request);
+      const usage = { inputTokens: null, outputTokens: null, costUsd: null };
+      return Promise.resolve(typeof given === 'string' ? { text: given, usage } : { ...given, usage });
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }

@@ -32,7 +32,10 @@ export async function compareCommand(flags: RunFlags, io: Io, models?: string[])
     io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
     const { renderDetectableLine, renderJudgeEstimate } = await import('../report/estimate-line.ts');
     const judge = await estimateJudge(planned);
-    if (judge) io.stdout.write(renderJudgeEstimate(judge.load, judge.estimate) + '\n');
+    if (judge) {
+      const { wrapProse } = await import('../report/text-width.ts');
+      io.stdout.write(wrapProse(renderJudgeEstimate(judge.load, judge.estimate), io.columns, 2) + '\n');
+    }
     const cases = new Set(planned.plan.experiments.flatMap((e) => e.caseKeys)).size;
     const { clustering } = clustersOfCases(planned.cases);
     io.stdout.write(

@@ -221,10 +221,11 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
       id: 'judge $',
       description:
         "Dollars the judge's calls on the row's replies cost this run, apart from the contender's cost (a verdict " +
-        'from the reply cache costs nothing).',
+        'from the reply cache costs nothing); blank where no reply went to the judge.',
       align: 'right',
       value: (r) => r.summary.judgeUsd ?? null,
-      text: (r) => formatCost(r.summary.judgeUsd ?? null),
+      // A row none of whose replies the judge saw (a dataset the scorer grades by code) cost the judge nothing.
+      text: (r) => (r.summary.judgeUsd === undefined ? '' : formatCost(r.summary.judgeUsd)),
     });
   return columns;
 }

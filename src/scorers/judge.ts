@@ -78,6 +78,14 @@ export class JudgeScorer extends Scorer {
     ];
   }
 
+  /**
+   * Whether this scorer asks its judge about the case: every case here; a subclass that judges only some (one
+   * dataset of free text among others) says which, so that `compare -n` estimates their verdicts alone.
+   */
+  judges(_kase: Case): boolean {
+    return true;
+  }
+
   private rubric(kase: Case): string {
     const r = this.options.rubric;
     return typeof r === 'function' ? r(kase) : r;

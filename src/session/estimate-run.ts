@@ -140,6 +140,7 @@ export async function estimateJudge(
   for (const e of plan.experiments) {
     for (const key of e.caseKeys) {
       const kase = byKey.get(key)!;
+      if (!scorer.judges(kase)) continue;
       const reply =
         typeof kase.expected === 'string' ? kase.expected : JSON.stringify(kase.expected, null, 2);
       const user = judgePrompt({

@@ -68,6 +68,21 @@ describe('FakeProvider', () => {
     expect((await fake.complete({ user: 'y' })).text).toBe('#y');
   });
 
+  it('returns the tool calls a canned reply carries beside its text, billed like text', async () => {
+    const call = { id: 'call_1', name: 'weather', arguments: { city: 'Oslo' } };
+    const provider = new FakeProvider({
+      models: { agent: [{ text: '', toolCalls: [call] }, (r) => ({ text: `done: ${r.user}` })] },
+    });
+    const first = await provider.complete(model('agent'), { user: 'weather in Oslo?' });
+    expect(first).toMatchObject({ text: '', toolCalls: [call] });
+    expect(first.usage.outputTokens).toBeGreaterThan(0);
+    const second = await provider.complete(model('agent'), { user: 'thanks' });
+    expect(second.text).toBe('done: thanks');
+    expect(second).not.toHaveProperty('toolCalls');
+    const fake = new FakeModel('fake/agent', [{ text: '', toolCalls: [call] }]);
+    expect(await fake.complete({ user: 'q' })).toMatchObject({ text: '', toolCalls: [call] });
+  });
+
   it('throws a canned Error as a transport failure and goes on with the next reply', async () => {
     const provider = new FakeProvider({ models: { flaky: [new Error('503 overloaded'), 'ok'] } });
     await expect(provider.complete(model('flaky'), { user: 'q' })).rejects.toThrow('503 overloaded');

@@ -96,8 +96,8 @@ describe('llm-evals completion bash (C8)', () => {
   });
 
   it.each<[string, string[], string[]]>([
-    ['datasets after -d', ['llm-evals', 'compare', '-d', ''], ['animals', 'colors']],
-    ['the last item of a list', ['llm-evals', 'cases', '-d', 'animals,c'], ['animals,colors']],
+    ['datasets after -d', ['llm-evals', 'compare', '-d', ''], ['animals', 'capitals', 'colors', 'weather']],
+    ['the last item of a list', ['llm-evals', 'cases', '-d', 'animals,co'], ['animals,colors']],
     ['--dataset=', ['llm-evals', 'compare', '--dataset', '=', 'co'], ['colors']],
     ['variants and cases after -c', ['llm-evals', 'run', '-c', 'tr'], ['tricky', 'tricky/001', 'tricky/002']],
     ['model ids after -m', ['llm-evals', 'run', '-m', ''], ['fake/echo', 'fake/parrot']],
@@ -112,7 +112,9 @@ describe('llm-evals completion bash (C8)', () => {
     const config = join(TOY_SUITE, 'evals/.llm-evals.config.yml');
     expect(complete(['llm-evals', 'compare', '-C', config, '-d', ''], elsewhere)).toEqual([
       'animals',
+      'capitals',
       'colors',
+      'weather',
     ]);
   });
 
@@ -224,9 +226,9 @@ describe.skipIf(!existsSync(ZSH))('llm-evals completion zsh (C8)', () => {
     ['commands', 'llm-evals ca', ['cache', 'cancel', 'cases']],
     ['flags', 'llm-evals upgrade-config --d', ['--dry-run']],
     ['choices of a flag', 'llm-evals compare --format ', ['html', 'json', 'junit', 'markdown', 'tui']],
-    ['datasets after -d', 'llm-evals compare -d ', ['animals', 'colors']],
+    ['datasets after -d', 'llm-evals compare -d ', ['animals', 'capitals', 'colors', 'weather']],
     // The match is the part after the comma; zsh keeps `animals,` in front of it.
-    ['the last item of a list', 'evals cases -d animals,c', ['colors']],
+    ['the last item of a list', 'evals cases -d animals,co', ['colors']],
     ['--dataset=', 'llm-evals compare --dataset=co', ['colors']],
     ['more model ids after one', 'llm-evals run -m fake/echo fake/p', ['fake/parrot']],
     ['a flag after the model ids', 'llm-evals start -m fake/echo --dr', ['--dry-run']],

@@ -56,7 +56,7 @@ describe.concurrent('-m, -d and -c through the real CLI (C5)', () => {
   it.each<[string, string[], number]>([
     ['-d with a comma list', ['-d', 'animals,colors'], 8],
     ['-d repeated', ['-d', 'animals', '-d', 'colors'], 8],
-    ['-c with a comma list', ['-c', 'clear/001,tricky'], 6],
+    ['-c with a comma list', ['-c', 'clear/001,tricky'], 9],
     ['-d and -c together', ['-d', 'colors', '-c', 'tricky'], 2],
   ])('cases %s', async (_, flags, count) => {
     const result = await runCli(['cases', ...flags], { cwd: TOY_SUITE });

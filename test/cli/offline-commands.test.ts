@@ -21,7 +21,7 @@ const afterBox = (stderr: string): string[] => {
 
 /** The rows of a box table whose first cell is one of the datasets. */
 const rows = (stdout: string): string[] =>
-  stdout.split('\n').filter((l) => /^│ *\d* *│? *(animals|colors) /.test(l));
+  stdout.split('\n').filter((l) => /^│ *\d* *│? *(animals|capitals|colors|weather) /.test(l));
 
 /** Asserts the info box comes first on stderr and names the suite and its file. */
 function expectInfoBox(result: CliResult, suite: string, file: string): void {
@@ -32,28 +32,43 @@ function expectInfoBox(result: CliResult, suite: string, file: string): void {
   expect(bottom).toMatch(/^└─+┘$/);
 }
 
+/** The datasets of each example: the toy's four (the judged capitals, the agent's weather), the config-only's two. */
+const TOY_DATASETS = ['animals', 'capitals', 'colors', 'weather'];
+const CONFIG_ONLY_DATASETS = ['animals', 'colors'];
+const TOY_CASES = 14;
+const CONFIG_ONLY_CASES = 8;
+
 const PLACES = [
   // The toy suite's helper names it toy: the box says the suite's name, not its folder's.
-  ['examples/toy-suite', TOY_SUITE, 'toy', 'evals/eval_helper.ts'],
-  ['examples/config-only-suite', CONFIG_ONLY_SUITE, 'config-only-suite', 'evals/.llm-evals.config.yml'],
+  ['examples/toy-suite', TOY_SUITE, 'toy', 'evals/eval_helper.ts', TOY_DATASETS, TOY_CASES],
+  [
+    'examples/config-only-suite',
+    CONFIG_ONLY_SUITE,
+    'config-only-suite',
+    'evals/.llm-evals.config.yml',
+    CONFIG_ONLY_DATASETS,
+    CONFIG_ONLY_CASES,
+  ],
   // The downward search: both examples sit three levels down; ties go by name.
   [
     'the repository root',
     REPO,
     'config-only-suite',
     'examples/config-only-suite/evals/.llm-evals.config.yml',
+    CONFIG_ONLY_DATASETS,
+    CONFIG_ONLY_CASES,
   ],
 ] as const;
 
-describe.concurrent.each(PLACES)('from %s', (_, cwd, suite, file) => {
-  it('cases lists 8 cases and the refusal', async () => {
+describe.concurrent.each(PLACES)('from %s', (_, cwd, suite, file, datasets, cases) => {
+  it('cases lists every case and the refusal', async () => {
     const result = await runCli(['cases'], { cwd });
     expect(result.code).toBe(0);
     expectInfoBox(result, suite, file);
-    expect(rows(result.stdout)).toHaveLength(8);
-    expect(result.stdout).toMatch(/│ animals │ clear\/001 +│ easy +│ 3\/3 answered │ +13 │/);
-    expect(result.stdout).toMatch(/│ colors +│ tricky\/002 │ hard +│ 0\/2 answered │ +8 │/);
-    expect(result.stdout).toContain('8 cases in 2 datasets\n');
+    expect(rows(result.stdout)).toHaveLength(cases);
+    expect(result.stdout).toMatch(/│ animals +│ clear\/001 +│ easy +│ 3\/3 answered +│ +13 │/);
+    expect(result.stdout).toMatch(/│ colors +│ tricky\/002 │ hard +│ 0\/2 answered +│ +8 │/);
+    expect(result.stdout).toContain(`${cases} cases in ${datasets.length} datasets\n`);
     expect(result.stdout.trimEnd().split('\n').at(-1)).toBe(REFUSAL);
     expect(afterBox(result.stderr)).toEqual([]);
   });
@@ -62,15 +77,15 @@ describe.concurrent.each(PLACES)('from %s', (_, cwd, suite, file) => {
     const result = await runCli(['verify'], { cwd });
     expect(result.code).toBe(0);
     expectInfoBox(result, suite, file);
-    expect(result.stdout).toBe('✓ verify: 8 cases in 2 datasets, no problems\n');
+    expect(result.stdout).toBe(`✓ verify: ${cases} cases in ${datasets.length} datasets, no problems\n`);
   });
 
-  it('compare -n shows 6 experiments and warns about the refusal', async () => {
+  it('compare -n shows 3 experiments a dataset and warns about the refusal', async () => {
     const result = await runCli(['compare', '-n'], { cwd });
     expect(result.code).toBe(0);
     expectInfoBox(result, suite, file);
     const experiments = rows(result.stdout);
-    expect(experiments).toHaveLength(6);
+    expect(experiments).toHaveLength(3 * datasets.length);
     expect(
       experiments.map((r) =>
         r
@@ -78,15 +93,17 @@ describe.concurrent.each(PLACES)('from %s', (_, cwd, suite, file) => {
           .slice(2, 6)
           .map((c) => c.trim()),
       ),
-    ).toEqual([
-      ['animals', 'fake', 'fake/echo', 'default'],
-      ['animals', 'fake', 'fake/echo', 'low'],
-      ['animals', 'fake', 'fake/parrot', 'default'],
-      ['colors', 'fake', 'fake/echo', 'default'],
-      ['colors', 'fake', 'fake/echo', 'low'],
-      ['colors', 'fake', 'fake/parrot', 'default'],
-    ]);
-    expect(result.stdout).toContain('6 experiments (3 contenders × 2 datasets), 8 cases, 24 calls');
+    ).toEqual(
+      datasets.flatMap((d) => [
+        [d, 'fake', 'fake/echo', 'default'],
+        [d, 'fake', 'fake/echo', 'low'],
+        [d, 'fake', 'fake/parrot', 'default'],
+      ]),
+    );
+    expect(result.stdout).toContain(
+      `${3 * datasets.length} experiments (3 contenders × ${datasets.length} datasets), ${cases} cases, ` +
+        `${3 * cases} calls`,
+    );
     expect(result.stdout).toMatch(/estimated: [\d,]+ tokens in, [\d,]+ tokens out, \$\d+\.\d{4}\n/);
     expect(result.stdout).not.toContain('jev-latest');
     expect(afterBox(result.stderr)).toEqual([`warning: ${REFUSAL}`]);
@@ -98,7 +115,7 @@ describe.concurrent('the CLI', () => {
     const result = await runCli(['cases'], { cwd: join(TOY_SUITE, 'evals/datasets/animals') });
     expect(result.code).toBe(0);
     expectInfoBox(result, 'toy', join(TOY_SUITE, 'evals/eval_helper.ts'));
-    expect(rows(result.stdout)).toHaveLength(8);
+    expect(rows(result.stdout)).toHaveLength(TOY_CASES);
   });
 
   it('selects with -d and -c', async () => {
@@ -156,18 +173,20 @@ describe.concurrent('the CLI', () => {
           .slice(3, 5)
           .map((c) => c.trim()),
       ),
-    ).toEqual([
-      ['fake', 'fake/parrot'],
-      ['openrouter', 'openai/gpt-4.1-mini'],
-      ['fake', 'fake/parrot'],
-      ['openrouter', 'openai/gpt-4.1-mini'],
-    ]);
+    ).toEqual(
+      TOY_DATASETS.flatMap(() => [
+        ['fake', 'fake/parrot'],
+        ['openrouter', 'openai/gpt-4.1-mini'],
+      ]),
+    );
   });
 
   it('refuses -c that selects no case with exit 2', async () => {
     const result = await runCli(['cases', '-c', 'vague'], { cwd: TOY_SUITE });
     expect(result.code).toBe(2);
-    expect(afterBox(result.stderr)).toEqual(['llm-evals: -c vague: selects no case (the suite has 8)']);
+    expect(afterBox(result.stderr)).toEqual([
+      `llm-evals: -c vague: selects no case (the suite has ${TOY_CASES})`,
+    ]);
   });
 
   it('lists the request types prompt and typesafe in --help', async () => {
@@ -212,7 +231,7 @@ describe.concurrent('the CLI', () => {
     const result = await runCli(['cases'], { cwd: dirs.os(), env: { LLM_EVALS_HELPER: helper } });
     expect(result.code).toBe(0);
     expectInfoBox(result, 'toy', helper);
-    expect(rows(result.stdout)).toHaveLength(8);
+    expect(rows(result.stdout)).toHaveLength(TOY_CASES);
   });
 
   it('says with -v where the suite was found', async () => {
@@ -249,7 +268,7 @@ describe.concurrent('verify on a copy of the toy suite', () => {
     const [line, summary] = result.stdout.split('\n');
     expect(line?.startsWith(`✗ ${shown}: `)).toBe(true);
     expect(line).toMatch(problem);
-    expect(summary).toMatch(/^verify: 1 problem \(\d cases in 2 datasets\)$/);
+    expect(summary).toMatch(/^verify: 1 problem \(1[34] cases in 4 datasets\)$/);
   });
 
   it('fails when expected.json is missing', async () => {

@@ -67,7 +67,7 @@ describe('llm-evals upgrade-config (C9)', () => {
     const after = await runCli(['cases'], { cwd });
     expect(after.stderr).not.toContain('llm-evals:');
     expect(after.code).toBe(0);
-    expect(after.stdout).toContain('8 cases in 2 datasets');
+    expect(after.stdout).toContain('14 cases in 4 datasets');
   });
 
   it('leaves a lineup in the current form alone, finding it with -C', async () => {

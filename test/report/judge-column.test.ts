@@ -44,6 +44,26 @@ describe("the judge's dollars, apart from the contenders'", () => {
     expect(stripAnsi(renderLeaderboard(snapshotFixture(), { width: 400 }))).not.toContain('judge $');
   });
 
+  it('a row none of whose replies went to the judge shows no judge dollars (not ?)', () => {
+    const s = judged();
+    const dataset = s.experiments[0]!.dataset;
+    const byCode = new Set(s.experiments.filter((e) => e.dataset !== dataset).map((e) => e.id));
+    const partly = {
+      ...s,
+      results: s.results.map((r) => (byCode.has(r.experimentId) ? { ...r, diagnostics: {} } : r)),
+    };
+    const lines = stripAnsi(renderLeaderboard(partly, { width: 400 })).split('\n');
+    const header = lines.find((l) => l.includes('judge $'))!;
+    const cells = (l: string) => l.split('│').map((c) => c.trim());
+    const at = cells(header).indexOf('judge $');
+    const rows = lines.filter((l) => l.startsWith('│') && l !== header && l.includes('$'));
+    const byDataset = (d: string) => rows.filter((l) => cells(l)[1] === d).map((l) => cells(l)[at] ?? '?');
+    const other = s.experiments.find((e) => e.dataset !== dataset)!.dataset;
+    expect(byDataset(dataset).every((c) => c.startsWith('$'))).toBe(true);
+    expect(byDataset(other).length).toBeGreaterThan(0);
+    expect(byDataset(other).every((c) => c === '')).toBe(true);
+  });
+
   it('a judge $ column in the HTML report', () => {
     expect(renderHtml(judged())).toContain('judge $');
     expect(renderHtml(snapshotFixture())).not.toContain('judge $');

@@ -1,13 +1,16 @@
 import { defineSuite } from 'llm-evals';
-import { providers, ToyAdapter, ToyScorer } from '../lib/toy-suite.ts';
+import { providers, ToySuiteAdapter } from '../lib/toy-suite.ts';
+import { ToySuiteScorer } from '../lib/toy-suite-scorer.ts';
 
 export default defineSuite({
   name: 'toy',
   root: import.meta.dirname,
-  description: 'Two fake models repeat the expected answer; a field scorer grades them.',
+  description:
+    'Two fake models repeat the expected answer; a field scorer grades the JSON answers, a stand-in judge the ' +
+    'free-text ones (capitals), the trajectory scorer the tool calls of an agent (weather).',
   envFiles: ['../.env'],
   cases: 'datasets/*/cases/**/input.txt',
-  adapter: new ToyAdapter(),
-  scorer: new ToyScorer(),
+  adapter: new ToySuiteAdapter(),
+  scorer: new ToySuiteScorer(),
   providers,
 });

@@ -3,12 +3,14 @@ import {
   FakeProvider,
   Scorer,
   type Case,
+  type CompletionRequest,
   type Json,
   type Metric,
   type Model,
   type Reply,
   type Score,
 } from 'llm-evals';
+import { agentStep, AGENT, JUDGED, judgeVerdict, runToyAgent } from './toy-models.ts';
 
 type Fields = Record<string, Json>;
 
@@ -78,5 +80,29 @@ export class ToyAdapter extends EchoAdapter {
   }
 }
 
-/** Registered by a suite that imports this module: two fake models that echo. */
-export const providers = [new FakeProvider({ name: 'fake', models: { echo: 'echo', parrot: 'echo' } })];
+/**
+ * The toy suite's adapter, one way per dataset: a conversation case runs as an agent with the toy's tools, a
+ * free-text case asks for its answer as a sentence, any other for its expected JSON (as ToyAdapter).
+ */
+export class ToySuiteAdapter extends ToyAdapter {
+  override async call(kase: Case, model: Model): Promise<Reply> {
+    if (kase.dataset === AGENT && kase.messages) return runToyAgent(kase.messages, kase.expected, model);
+    if (kase.dataset !== JUDGED) return super.call(kase, model);
+    const response = await model.complete({
+      system: 'Repeat the answer you are given, exactly.',
+      user: typeof kase.expected === 'string' ? kase.expected : '',
+    });
+    return { output: response.text, raw: response.text, usage: response.usage };
+  }
+}
+
+/** A fake that repeats: the user text, or with tools offered the calls its plan names (a stand-in agent). */
+const repeat = (request: CompletionRequest) => (request.tools?.length ? agentStep(request) : request.user);
+
+/**
+ * Registered by a suite that imports this module: two fake models that repeat what they are asked to (`echo`,
+ * `parrot`), and the stand-in judge (`judge`) the toy's scorer names as `fake/judge`.
+ */
+export const providers = [
+  new FakeProvider({ name: 'fake', models: { echo: repeat, parrot: repeat, judge: judgeVerdict } }),
+];
