@@ -130,6 +130,24 @@ export function bestIndex(rows: readonly BestCandidate[]): number | undefined {
   return best;
 }
 
+/**
+ * Orders two costs, cheaper first, unknown last; costs equal to a billionth of the larger are equal. A contender's
+ * cost is a sum over its results in the order they arrived, so two contenders that paid the same can differ in the
+ * last bits of a float, and that must not rank them.
+ */
+export function byCost(a: number | null | undefined, b: number | null | undefined): number {
+  const x = a ?? Infinity;
+  const y = b ?? Infinity;
+  if (x === y) return 0;
+  if (
+    Number.isFinite(x) &&
+    Number.isFinite(y) &&
+    Math.abs(x - y) <= 1e-9 * Math.max(Math.abs(x), Math.abs(y))
+  )
+    return 0;
+  return x < y ? -1 : 1;
+}
+
 /** The index of the best value: the cheapest row with no errors within `points` (0.02 = 2 points) of the best's rank. */
 export function bestValueIndex(rows: readonly BestCandidate[], points = 0.02): number | undefined {
   const top = bestIndex(rows);
@@ -138,9 +156,8 @@ export function bestValueIndex(rows: readonly BestCandidate[], points = 0.02): n
   let pick = top;
   rows.forEach((r, i) => {
     if (r.errors > 0 || r.rank === null || r.rank < bar) return;
-    const cost = r.cost ?? Infinity;
-    const pickCost = rows[pick]!.cost ?? Infinity;
-    if (cost < pickCost || (cost === pickCost && r.rank > rows[pick]!.rank!)) pick = i;
+    const order = byCost(r.cost, rows[pick]!.cost);
+    if (order < 0 || (order === 0 && r.rank > rows[pick]!.rank!)) pick = i;
   });
   return pick;
 }

@@ -5,6 +5,7 @@ import { withoutRepeat } from '../core/matrix.ts';
 import { separated, tInterval, type Interval } from '../core/stats.ts';
 import {
   bestIndex,
+  byCost,
   bestValueIndex,
   weightValues,
   weightedScores,
@@ -208,7 +209,7 @@ function rankTable(
   ranked.sort(
     (a, b) =>
       (b.rank ?? -1) - (a.rank ?? -1) ||
-      (a.summary.usage.costUsd ?? Infinity) - (b.summary.usage.costUsd ?? Infinity) ||
+      byCost(a.summary.usage.costUsd, b.summary.usage.costUsd) ||
       a.contenderIndex - b.contenderIndex,
   );
   const candidates: BestCandidate[] = ranked.map((r) => ({

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   bestIndex,
   bestValueIndex,
+  byCost,
   errorPenalty,
   logPositions,
   weightedScores,
@@ -146,10 +147,27 @@ describe('bestIndex and bestValueIndex', () => {
     ['nor best value', [c(0.9, 1), c(0.9, 0.1, 2)], 0, 0],
     ['an unknown cost loses to a known one', [c(0.9, null), c(0.89, 3)], 0, 1],
     ['a tie in cost goes to the higher rank', [c(0.89, 1), c(0.9, 1)], 1, 1],
+    // 0.1 + 0.2 is 0.30000000000000004: the same dollars summed in another order.
+    ['costs apart only in their last bits tie', [c(0.9, 0.1 + 0.2), c(0.9, 0.3)], 0, 0],
     ['no score, no best', [c(null, 1)], undefined, undefined],
     ['everyone with errors: no best', [c(0.9, 1, 1)], undefined, undefined],
   ])('%s', (_, rows, best, value) => {
     expect(bestIndex(rows)).toBe(best);
     expect(bestValueIndex(rows)).toBe(value);
+  });
+});
+
+describe('byCost', () => {
+  it.each<[number | null, number | null, number]>([
+    [1, 2, -1],
+    [2, 1, 1],
+    [0.1 + 0.2, 0.3, 0],
+    [0.0004, 0.0004 * (1 + 1e-12), 0],
+    [0.0004, 0.0005, -1],
+    [null, 3, 1],
+    [null, null, 0],
+    [0, 0, 0],
+  ])('%s against %s: %s', (a, b, order) => {
+    expect(byCost(a, b)).toBe(order);
   });
 });
