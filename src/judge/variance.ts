@@ -35,7 +35,10 @@ export interface JudgeVariance {
 export function judgeVariance(models: readonly string[], replies: readonly JudgedReply[]): JudgeVariance[] {
   return models.map((judge) => {
     const sampled = replies.filter((r) => (r.samples[judge] ?? 0) > 1);
-    const unstable = sampled.filter((r) => r.unstable.includes(judge)).map((r) => r.reply);
+    const unstable = sampled
+      .filter((r) => r.unstable.includes(judge))
+      .map((r) => r.reply)
+      .sort();
     const values = replies.map((r) => r.members[judge]).filter((v): v is number => typeof v === 'number');
     const both = replies.filter((r) => typeof r.members[judge] === 'number' && r.panel !== null);
     const same = both.filter((r) => r.members[judge] === r.panel).length;

@@ -16,6 +16,14 @@ const reply = (
 });
 
 describe('judgeVariance', () => {
+  it('names the unstable replies in case order, whatever order their verdicts came in', () => {
+    const replies = [
+      reply('pets/002 by m', { x: 1 }, 1, 3, ['x']),
+      reply('pets/001 by m', { x: 1 }, 1, 3, ['x']),
+    ];
+    expect(judgeVariance(['x'], replies)[0]!.unstable).toEqual(['pets/001 by m', 'pets/002 by m']);
+  });
+
   it('self-agreement over k samples, the unstable replies, the mean and agreement with the panel', () => {
     const replies = [
       reply('c1 by m', { x: 1, y: 1, z: 0 }, 1, 3),
