@@ -1,16 +1,12 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
+import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { warmCache } from '../helpers/fault-server.ts';
-import { TempDirs, writeTree } from '../helpers/suite-dir.ts';
+import { writeTree } from '../helpers/suite-dir.ts';
 import { ChatServer, completion, failure, type Received } from '../providers/chat-server.ts';
 import { cliEnv } from '../providers/cli-suite.ts';
 
-const dirs = new TempDirs();
-const servers: ChatServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
-  dirs.removeAll();
-});
+const { dirs, servers } = cliFixtures<ChatServer>();
 
 const LIB = `
 import { Adapter, runAgent, TrajectoryScorer, type Case, type Model, type Reply } from 'llm-evals';

@@ -1,20 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import { describe, expect, it } from 'vitest';
+import { runCliLong, startCli } from '../helpers/cli.ts';
+import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { warmCache } from '../helpers/fault-server.ts';
-import { TempDirs, writeTree } from '../helpers/suite-dir.ts';
+import { writeTree } from '../helpers/suite-dir.ts';
 import { ChatServer, messageReply, type Answer, type Received } from '../providers/chat-server.ts';
 import { cliEnv, savedSnapshot } from '../providers/cli-suite.ts';
 
-const dirs = new TempDirs();
-const servers: ChatServer[] = [];
-const started: CliProcess[] = [];
-afterAll(async () => {
-  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  await Promise.all(servers.map((s) => s.stop()));
-  dirs.removeAll();
-});
+const { dirs, servers, spawned: started } = cliFixtures<ChatServer>();
 
 /** The suite's code: an agent whose one tool appends each run to a file, so the test counts every run of it. */
 const LIB = `

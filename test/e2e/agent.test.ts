@@ -4,20 +4,16 @@ import { chromium } from 'playwright-core';
 import { renderHtml } from '../../src/report/html.ts';
 import { safeId } from '../../src/report/html-escape.ts';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/core/snapshot.ts';
 import { runCli } from '../helpers/cli.ts';
+import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { warmCache } from '../helpers/fault-server.ts';
-import { REPO, TempDirs, writeTree } from '../helpers/suite-dir.ts';
+import { REPO, writeTree } from '../helpers/suite-dir.ts';
 import { ChatServer, messageReply, type Received } from '../providers/chat-server.ts';
 import { cliEnv, savedSnapshot } from '../providers/cli-suite.ts';
 
-const dirs = new TempDirs();
-const servers: ChatServer[] = [];
-afterAll(async () => {
-  await Promise.all(servers.map((s) => s.stop()));
-  dirs.removeAll();
-});
+const { dirs, servers } = cliFixtures<ChatServer>();
 
 /** The suite's code: an adapter that runs the agent loop over the case's conversation, scored by its trajectory. */
 const LIB = `
