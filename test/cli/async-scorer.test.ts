@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/core/snapshot.ts';
 import { runCli, runCliLong } from '../helpers/cli.ts';
+import { newestSnapshot } from '../providers/cli-suite.ts';
 import { recordFileIn, writeRecordingSuite } from '../helpers/recording-suite.ts';
 import { editFile, TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
@@ -23,13 +23,7 @@ const ASYNC_CALL = `  async call(kase: Case, reply: Reply): Promise<Score> {
     return { value: same, metrics: { exact: same } };
   }`;
 
-const newest = (dir: string): Snapshot => {
-  const file = readdirSync(join(dir, RESULTS))
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .at(-1)!;
-  return JSON.parse(readFileSync(join(dir, RESULTS, file), 'utf8')) as Snapshot;
-};
+const newest = (dir: string): Snapshot => newestSnapshot(join(dir, RESULTS));
 const scores = (s: Snapshot) =>
   Object.fromEntries(s.results.map((r) => [`${r.experimentId} ${r.caseKey}`, [r.status, r.score]]));
 

@@ -1,4 +1,4 @@
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Received } from '../providers/chat-server.ts';
@@ -6,7 +6,7 @@ import { completion, userText } from '../providers/chat-server.ts';
 import { runCli } from '../helpers/cli.ts';
 import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache, type Rule } from '../helpers/fault-server.ts';
-import { cliEnv, providerSuite, savedSnapshot } from '../providers/cli-suite.ts';
+import { cliEnv, newestSnapshot, providerSuite, savedSnapshot } from '../providers/cli-suite.ts';
 import type { Snapshot } from '../../src/core/snapshot.ts';
 import { suiteLabels } from '../../src/view/labels.ts';
 
@@ -97,12 +97,7 @@ describe("people's labels and the judge's agreement with them", () => {
     const second = await cli('compare', '--display', 'tui', '-y', '--allow-failures', '--no-open');
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toContain("Judge agreement with people's labels");
-    const dir = join(project, 'evals/results');
-    const newest = readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
-      .sort()
-      .at(-1)!;
-    const again = JSON.parse(readFileSync(join(dir, newest), 'utf8')) as Snapshot;
+    const again = newestSnapshot(join(project, 'evals/results'));
     expect(again.runId).not.toBe(run);
     expect(again.judgeAgreement?.[0]).toMatchObject({ judge: 'toy/judge', n: 2, kappa: 0 });
   }, 120_000);

@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/core/snapshot.ts';
@@ -7,7 +6,7 @@ import { runCli } from '../helpers/cli.ts';
 import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { editFile } from '../helpers/suite-dir.ts';
-import { cliEnv, providerSuite } from '../providers/cli-suite.ts';
+import { cliEnv, providerSuite, savedSnapshots } from '../providers/cli-suite.ts';
 
 // `rescore` grades a run's saved replies again with the lineup's current judge, through the real CLI against a judge
 // on 127.0.0.1: its verdicts come from the reply cache while the rubric is the run's (0 calls), and a changed rubric
@@ -16,13 +15,8 @@ import { cliEnv, providerSuite } from '../providers/cli-suite.ts';
 const { dirs, servers } = cliFixtures();
 
 /** Every snapshot the suite saved, oldest first. */
-const snapshots = (project: string): Snapshot[] => {
-  const dir = join(project, 'evals/results');
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Snapshot);
-};
+const snapshots = (project: string): Snapshot[] =>
+  savedSnapshots(join(project, 'evals/results')).map((s) => s.snapshot);
 const judgeOf = (s: Snapshot) => Object.fromEntries(s.results.map((r) => [r.caseKey, r.metrics.judge]));
 
 describe('rescore with a judge', () => {

@@ -7,6 +7,7 @@ import type { Snapshot } from '../../src/core/snapshot.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 import { TempDirs, writeTree } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
+import { savedSnapshots } from '../providers/cli-suite.ts';
 
 const dirs = new TempDirs();
 afterAll(() => dirs.removeAll());
@@ -109,7 +110,7 @@ describe('paired statistics through the real CLI: always right (twice), mostly, 
     TEMPORAL_ADDRESS: temporalAddress(),
     LLM_EVALS_TASK_QUEUE: `statistics-${Date.now()}`,
   });
-  const saved = () => readdirSync(join(dir, 'evals/results')).sort();
+  const saved = () => savedSnapshots(join(dir, 'evals/results')).map((s) => s.file);
 
   beforeAll(async () => {
     dir = suite();
@@ -354,8 +355,8 @@ describe('numbers that read no better than they are, through the real CLI', () =
       env: env(),
     });
     expect(repeated.code, repeated.stderr).toBe(0);
-    const [a, b] = readdirSync(join(dir, 'evals/results'))
-      .sort()
+    const [a, b] = savedSnapshots(join(dir, 'evals/results'))
+      .map((s) => s.file)
       .map((f) => join('evals/results', f));
     const diff = await runCli(['diff', a!, b!], { cwd: dir, env: { TEMPORAL_ADDRESS: '', COLUMNS: '200' } });
     expect(diff.code, diff.stderr).toBe(0);

@@ -6,7 +6,7 @@ import { ReplyEntrySchema } from '../../src/cache/store.ts';
 import { runCli, startCli, type CliResult } from '../helpers/cli.ts';
 import { caseFiles, editFile, TempDirs, writeTree } from '../helpers/suite-dir.ts';
 import { ChatServer, completion, failure, userText, type Received } from './chat-server.ts';
-import { cliEnv, numberedCases, providerSuite } from './cli-suite.ts';
+import { cliEnv, newestSnapshot as newestIn, numberedCases, providerSuite } from './cli-suite.ts';
 
 const dirs = new TempDirs();
 const SECRET = 'sk-cache-test-secret-4711';
@@ -30,12 +30,7 @@ function callsSince(server: ChatServer, since: number): string[] {
 
 /** The snapshot the last run saved. */
 function newestSnapshot(project: string): Snapshot {
-  const dir = join(project, 'evals/results');
-  const file = readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .at(-1)!;
-  return JSON.parse(readFileSync(join(dir, file), 'utf8')) as Snapshot;
+  return newestIn(join(project, 'evals/results'));
 }
 
 /** Each result of a snapshot by `model case` (and `#repeat` with repeats). */

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Snapshot } from '../../src/core/snapshot.ts';
 import { caseFiles, TOY_SUITE, writeTree, type TempDirs } from '../helpers/suite-dir.ts';
@@ -94,6 +94,25 @@ export function savedSnapshot(project: string): { snapshot: Snapshot; text: stri
   const [file] = readdirSync(dir).filter((f) => f.endsWith('.json'));
   const text = readFileSync(join(dir, file!), 'utf8');
   return { snapshot: JSON.parse(text) as Snapshot, text };
+}
+
+/**
+ * The snapshots saved in a results folder, with their file names, in the order they were written. A run id sorts by
+ * the second it started, so two runs in one second would sort by their random tails; a rescore keeps its run's times.
+ */
+export function savedSnapshots(dir: string): { file: string; snapshot: Snapshot }[] {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => ({ file, written: statSync(join(dir, file)).mtimeMs }))
+    .sort((a, b) => a.written - b.written)
+    .map(({ file }) => ({ file, snapshot: JSON.parse(readFileSync(join(dir, file), 'utf8')) as Snapshot }));
+}
+
+/** The snapshot saved last in a results folder. */
+export function newestSnapshot(dir: string): Snapshot {
+  const last = savedSnapshots(dir).at(-1);
+  if (!last) throw new Error(`no snapshot in ${dir}`);
+  return last.snapshot;
 }
 
 /** The rows for one dataset of the first table with a `dataset` column (leaderboard or matrix), by header. */
