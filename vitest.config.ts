@@ -24,8 +24,9 @@ const UNIT = [
 ];
 
 /**
- * Files that measure time (back-off gaps, rate limits, the durable kill tests) or drive many processes: they run one
- * at a time, alone, after the rest. The rest run two at a time: a file at a time was 999 s on 2 cores, most of it
+ * The fault tests: files that measure time (back-off gaps, rate limits, the durable kill tests) or drive many
+ * processes. With WAITING below they are `npm run test:faults`, which `npm test` (CI) runs and `npm run check` leaves
+ * to commits that touch the engine. They run one at a time, alone, after the rest. The rest run two at a time: a file at a time was 999 s on 2 cores, most of it
  * waiting on one-second calls and outages rather than on the processor.
  */
 const TIMED = ['test/pressure/**/*.test.ts', 'test/durable/**/*.test.ts'];
