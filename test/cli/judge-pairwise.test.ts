@@ -69,6 +69,38 @@ describe('compare --pairwise A B', () => {
     expect(server.hits.filter((h) => h.model === 'judge')).toHaveLength(8);
   }, 120_000);
 
+  it("pays A's answer once when A's experiment and B's pairwise round ask for it at the same moment", async () => {
+    // m answers slowly, n and the judge at once: B's (n's) case reaches its pairwise round, and asks m for its
+    // answer, while A's (m's) own experiment still waits for the same answer. The worker shares that one call.
+    const server = new FaultServer({
+      judge: firstAlways,
+      m: (_n, request) => ({ ...completion(userText(request)), delayMs: 1500 }),
+      n: (_n, request) => completion(`${userText(request)} `),
+    });
+    servers.push(server);
+    const url = await server.start();
+    const project = providerSuite(
+      dirs,
+      `toy:\n  base_url: ${url}\n  models: [m, n]\n` +
+        'judge:\n  model: toy/judge\n  rubric: Which names the animal better?\n  scale: pass_fail\n',
+    );
+    const env = cliEnv(await warmCache(), {
+      LLM_EVALS_CACHE_DIR: join(dirs.os('llm-evals-pairwise-flight-'), 'c'),
+    });
+    const run = await runCli(
+      ['compare', '--display', 'tui', '-y', '--no-open', '-j', '2', '--pairwise', 'toy/m', 'toy/n'],
+      { cwd: project, env },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    const answers = server.hits.filter((h) => h.model === 'm');
+    expect(answers.map((h) => h.user).sort()).toEqual([...new Set(answers.map((h) => h.user))].sort());
+    expect(answers).toHaveLength(2);
+    // Both of n's cases still have their pair read, in both orders.
+    const { snapshot } = savedSnapshot(project);
+    expect(snapshot.results.filter((r) => r.diagnostics.pairwise)).toHaveLength(2);
+    expect(server.hits.filter((h) => h.model === 'judge' && h.user.includes('<first>'))).toHaveLength(4);
+  }, 120_000);
+
   it('refuses a contender the lineup does not hold, naming the value, before any call', async () => {
     const { server, compare } = await pairedSuite();
     const run = await compare('--pairwise', 'toy/m', 'toy/nope');
