@@ -17,11 +17,12 @@ const firstAlways: Rule = (_n, request) =>
     ? completion(JSON.stringify({ reasoning: 'the first reads better', winner: 'first' }))
     : completion(JSON.stringify({ reasoning: 'fine', score: 'pass' }));
 
-async function pairedSuite() {
+async function pairedSuite(rules: Record<string, Rule> = {}) {
   // n's replies differ from m's (a word more), so the two orders of a pair are two prompts.
   const server = new FaultServer({
     judge: firstAlways,
     n: (_n, request) => completion(`${userText(request)} `),
+    ...rules,
   });
   servers.push(server);
   const url = await server.start();
@@ -72,25 +73,10 @@ describe('compare --pairwise A B', () => {
   it("pays A's answer once when A's experiment and B's pairwise round ask for it at the same moment", async () => {
     // m answers slowly, n and the judge at once: B's (n's) case reaches its pairwise round, and asks m for its
     // answer, while A's (m's) own experiment still waits for the same answer. The worker shares that one call.
-    const server = new FaultServer({
-      judge: firstAlways,
+    const { server, project, compare } = await pairedSuite({
       m: (_n, request) => ({ ...completion(userText(request)), delayMs: 1500 }),
-      n: (_n, request) => completion(`${userText(request)} `),
     });
-    servers.push(server);
-    const url = await server.start();
-    const project = providerSuite(
-      dirs,
-      `toy:\n  base_url: ${url}\n  models: [m, n]\n` +
-        'judge:\n  model: toy/judge\n  rubric: Which names the animal better?\n  scale: pass_fail\n',
-    );
-    const env = cliEnv(await warmCache(), {
-      LLM_EVALS_CACHE_DIR: join(dirs.os('llm-evals-pairwise-flight-'), 'c'),
-    });
-    const run = await runCli(
-      ['compare', '--display', 'tui', '-y', '--no-open', '-j', '2', '--pairwise', 'toy/m', 'toy/n'],
-      { cwd: project, env },
-    );
+    const run = await compare('-j', '2', '--pairwise', 'toy/m', 'toy/n');
     expect(run.code, run.stderr).toBe(0);
     const answers = server.hits.filter((h) => h.model === 'm');
     expect(answers.map((h) => h.user).sort()).toEqual([...new Set(answers.map((h) => h.user))].sort());
