@@ -11,7 +11,7 @@ import {
   type Estimate,
   type JudgeLoad,
 } from '../core/estimate.ts';
-import { agentSteps, expectedToolCalls } from '../agent/core/step-estimate.ts';
+import { agentSteps, expectedToolCalls, measuredSteps } from '../agent/core/step-estimate.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { PAIRWISE_SYSTEM, pairwisePrompt } from '../judge/pairwise.ts';
 import { JUDGE_SYSTEM, judgePrompt } from '../judge/prompt.ts';
@@ -96,18 +96,6 @@ function newestRun(planned: PlannedRun): Snapshot | undefined {
   return run ?? undefined;
 }
 
-/** Each case's model steps in the newest saved run (its trajectory's `steps`, the mean over contenders). */
-function measuredSteps(planned: PlannedRun): Map<string, number> {
-  const sums = new Map<string, [number, number]>();
-  for (const r of newestRun(planned)?.results ?? []) {
-    const steps = r.metrics.steps;
-    if (typeof steps !== 'number' || !(steps > 0)) continue;
-    const [sum, n] = sums.get(r.caseKey) ?? [0, 0];
-    sums.set(r.caseKey, [sum + steps, n + 1]);
-  }
-  return new Map([...sums].map(([key, [sum, n]]) => [key, sum / n]));
-}
-
 /**
  * The estimate per experiment (`-n`, and the closing line of a run): input tokens as the provider counts them — the
  * adapter's request for the dataset's first case, then each other case by how much longer or shorter its input is —,
@@ -139,7 +127,9 @@ export async function estimateRun(planned: PlannedRun): Promise<Map<string, Esti
     samples.set(e.dataset, { kase, request: await sampleRequest(suite.adapter, kase) });
   }
   const contenders = new Map(plan.contenders.map((c) => [c.key, c]));
-  const stepsOf = measuredSteps(planned);
+  // Only a suite of agents reads its newest saved run: a large one is not read at every run's start for nothing.
+  const agents = cases.some((c) => c.messages !== undefined || expectedToolCalls(c.expected).length > 0);
+  const stepsOf = agents ? measuredSteps(newestRun(planned)?.results ?? []) : new Map<string, number>();
   const estimates = new Map<string, Estimate>();
   for (const e of plan.experiments) {
     const c = contenders.get(e.contender)!;

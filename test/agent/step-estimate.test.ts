@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { agentSteps, expectedToolCalls } from '../../src/agent/core/step-estimate.ts';
+import { agentSteps, expectedToolCalls, measuredSteps } from '../../src/agent/core/step-estimate.ts';
 import type { CompletionRequest, Json } from '../../src/api/types.ts';
 import { estimateConversationTokens, estimateReplyTokens } from '../../src/core/estimate.ts';
+import type { TrajectoryStep } from '../../src/core/results.ts';
 
 const first: CompletionRequest = {
   system: 'plan',
@@ -53,5 +54,37 @@ describe("agentSteps: an agent case's model steps as compare -n counts them", ()
     expect(answer!.outputTokens).toBe(estimateReplyTokens('{\n  "answer": "It is 4 °C in Oslo."\n}'));
     const [, quoting] = agentSteps(first, { tool_calls: [weather] });
     expect(quoting!.outputTokens).toBe(estimateReplyTokens('{"city":"Oslo"}'));
+  });
+});
+
+describe('measuredSteps: the steps a saved run took, per case', () => {
+  const step: TrajectoryStep = {
+    index: 0,
+    sent: 1,
+    text: '',
+    calls: [],
+    usage: { inputTokens: null, outputTokens: null, costUsd: null },
+    latency: null,
+    status: 'answer',
+  };
+  it.each<[string, Parameters<typeof measuredSteps>[0], [string, number][]]>([
+    ['the steps a result keeps', [{ caseKey: 'a', metrics: {}, trajectory: [step, step] }], [['a', 2]]],
+    [
+      'and those cut to keep it small',
+      [{ caseKey: 'a', metrics: {}, trajectory: [step], trajectoryCut: 3 }],
+      [['a', 4]],
+    ],
+    ['else its steps metric', [{ caseKey: 'a', metrics: { steps: 3 } }], [['a', 3]]],
+    [
+      'the mean over contenders',
+      [
+        { caseKey: 'a', metrics: { steps: 2 } },
+        { caseKey: 'a', metrics: { steps: 3 } },
+      ],
+      [['a', 2.5]],
+    ],
+    ['a case that took no steps is left out', [{ caseKey: 'a', metrics: { steps: null } }], []],
+  ])('%s', (_what, results, want) => {
+    expect([...measuredSteps(results)]).toEqual(want);
   });
 });

@@ -1,4 +1,5 @@
 import type { CompletionRequest, Json, Message } from '../../api/types.ts';
+import type { CaseResult } from '../../core/results.ts';
 import { estimateReplyTokens, expectedReplyTokens } from '../../core/estimate.ts';
 import { ExpectedToolCallsSchema, type ToolCall } from './trajectory.ts';
 
@@ -51,4 +52,22 @@ export function agentSteps(first: CompletionRequest, expected: Json, steps?: num
     );
   }
   return out;
+}
+
+/**
+ * Each case's model steps in a saved run, the mean over its contenders: the steps its result keeps (and those cut to
+ * keep it small), else its `steps` metric; a case with neither is left out.
+ */
+export function measuredSteps(
+  results: readonly Pick<CaseResult, 'caseKey' | 'metrics' | 'trajectory' | 'trajectoryCut'>[],
+): Map<string, number> {
+  const sums = new Map<string, [number, number]>();
+  for (const r of results) {
+    const kept = r.trajectory ? r.trajectory.length + (r.trajectoryCut ?? 0) : undefined;
+    const steps = kept ?? r.metrics.steps;
+    if (typeof steps !== 'number' || !(steps > 0)) continue;
+    const [sum, n] = sums.get(r.caseKey) ?? [0, 0];
+    sums.set(r.caseKey, [sum + steps, n + 1]);
+  }
+  return new Map([...sums].map(([key, [sum, n]]) => [key, sum / n]));
 }
