@@ -1,9 +1,17 @@
 import { completionRequestOf } from '../src/api/conversation.ts';
-import type { Model, ModelRequest, Provider, ProviderResponse, ToolResultLog } from '../src/api/types.ts';
+import type {
+  CompletionRequest,
+  Model,
+  ModelRequest,
+  Provider,
+  ProviderResponse,
+  ToolResultLog,
+} from '../src/api/types.ts';
 import type { Contender } from '../src/core/matrix.ts';
 import type { CacheMode } from '../src/core/plan.ts';
 import { addUsage, type CaseResult } from '../src/core/results.ts';
 import { replyKeyOf } from '../src/cache/key.ts';
+import { SingleFlight } from '../src/cache/single-flight.ts';
 import type { ReplyEntry } from '../src/cache/store.ts';
 import type { CallLog } from './gated-model.ts';
 
@@ -15,6 +23,8 @@ export interface ReplyCache {
   modeOf(runId: string): Promise<CacheMode | undefined>;
   /** Told when an entry could not be written (a full disk): the run's results are in Temporal all the same. */
   writeFailed?(error: unknown): void;
+  /** The worker's calls in flight by key, so that the same request asked twice at once is paid once. */
+  flights?: SingleFlight<ReplyEntry>;
 }
 
 /** What one case's calls took from the cache: replies, calls made, the cost paid, and whether `--cache-only` lacked one. */
@@ -94,7 +104,9 @@ function toolResultLog(
 /**
  * The adapter's model with the reply cache before the gate: a request it holds a reply for is answered from it (no
  * rate-limit slot, no place in flight, no retry), else the gated model calls and a reply is kept. A failed call throws
- * through and is never kept; a cut reply is a reply, kept with its mark.
+ * through and is never kept; a cut reply is a reply, kept with its mark. The same request asked again in this worker
+ * while its call is in flight (`--pairwise` B's round asking for A's answer as A's experiment does) waits for that
+ * call's reply, found as the cache's would be, rather than paying it twice.
  */
 export function cachedModel(
   gated: Model,
@@ -106,6 +118,44 @@ export function cachedModel(
   hits: CacheLog,
 ): Model {
   if (!cache) return gated;
+  /** Counts a reply the cache gave (or a call in flight shared) as this case's. */
+  const found = (entry: ReplyEntry): ProviderResponse => {
+    if (entry.batchRun === runId) {
+      // This run's own batch paid for it: a call made, at the batch price, not a reply found.
+      hits.calls++;
+      hits.paidUsd += entry.response.usage.costUsd ?? 0;
+      hits.batched = {
+        calls: (hits.batched?.calls ?? 0) + 1,
+        ids: add(hits.batched?.ids, entry.batchId),
+      };
+    } else {
+      hits.replies++;
+      hits.runs = add(hits.runs, entry.batchRun ?? entry.run);
+      log.latency = (log.latency ?? 0) + (entry.latency ?? 0);
+    }
+    log.usage = addUsage(log.usage, entry.response.usage);
+    if (entry.response.truncated) log.truncated = true;
+    return entry.response;
+  };
+  /** Calls through the gate and keeps the reply. */
+  const pay = async (key: string, request: CompletionRequest): Promise<ReplyEntry> => {
+    const before = log.latency ?? 0;
+    hits.calls++;
+    const response = await gated.complete(request);
+    hits.paidUsd += response.usage.costUsd ?? 0;
+    const entry: ReplyEntry = {
+      version: 1,
+      key,
+      storedAt: new Date().toISOString(),
+      provider: provider.name,
+      model: contender.id,
+      response,
+      latency: (log.latency ?? 0) - before,
+      run: runId,
+    };
+    await cache.put(entry).catch((error: unknown) => cache.writeFailed?.(error));
+    return entry;
+  };
   return {
     ...gated,
     toolResults: toolResultLog(gated, contender, provider, runId, cache),
@@ -114,49 +164,26 @@ export function cachedModel(
       const request = completionRequestOf(asked);
       const mode = (await cache.modeOf(runId).catch(() => undefined)) ?? 'refresh';
       const key = replyKeyOf(gated, contender, provider, request);
-      if (mode !== 'refresh') {
+      // `--no-cache` asks for every call to be made: nothing found, nothing shared.
+      if (mode === 'refresh') return (await pay(key, request)).response;
+      let answered: ProviderResponse | undefined;
+      const ask = async (): Promise<ReplyEntry> => {
         const entry = await cache.get(key);
-        if (entry?.batchRun === runId) {
-          // This run's own batch paid for it: a call made, at the batch price, not a reply found.
-          hits.calls++;
-          hits.paidUsd += entry.response.usage.costUsd ?? 0;
-          hits.batched = {
-            calls: (hits.batched?.calls ?? 0) + 1,
-            ids: add(hits.batched?.ids, entry.batchId),
-          };
-          log.usage = addUsage(log.usage, entry.response.usage);
-          if (entry.response.truncated) log.truncated = true;
-          return entry.response;
-        }
         if (entry) {
-          hits.replies++;
-          hits.runs = add(hits.runs, entry.batchRun ?? entry.run);
-          log.latency = (log.latency ?? 0) + (entry.latency ?? 0);
-          log.usage = addUsage(log.usage, entry.response.usage);
-          if (entry.response.truncated) log.truncated = true;
-          return entry.response;
+          answered = found(entry);
+          return entry;
         }
         if (mode === 'only') {
           hits.skipped = true;
           throw new CacheMiss(`${contender.provider} ${contender.id}: ${SKIPPED_NOTE}`);
         }
-      }
-      const before = log.latency ?? 0;
-      hits.calls++;
-      const response = await gated.complete(request);
-      hits.paidUsd += response.usage.costUsd ?? 0;
-      const entry: ReplyEntry = {
-        version: 1,
-        key,
-        storedAt: new Date().toISOString(),
-        provider: provider.name,
-        model: contender.id,
-        response,
-        latency: (log.latency ?? 0) - before,
-        run: runId,
+        const paid = await pay(key, request);
+        answered = paid.response;
+        return paid;
       };
-      await cache.put(entry).catch((error: unknown) => cache.writeFailed?.(error));
-      return response;
+      if (!cache.flights) return (await ask()).response;
+      const { value, shared } = await cache.flights.run(key, ask);
+      return shared ? found(value) : (answered ?? value.response);
     },
   };
 }
@@ -176,6 +203,7 @@ export function replyCache(
   return {
     get: (key) => store.get(key),
     put: (entry) => store.put(entry),
+    flights: new SingleFlight<ReplyEntry>(),
     modeOf: (runId) => {
       let mode = modes.get(runId);
       if (!mode) {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { CompletionRequest, Json } from '../api/types.ts';
+import type { CaseResult } from './results.ts';
 
 /** Letters a token holds: common words are one token, longer and rarer words split. */
 const LETTERS_PER_TOKEN = 5;
@@ -78,31 +79,73 @@ export function sumEstimates(parts: readonly Estimate[]): Estimate {
 }
 
 /**
- * Tokens a judge's verdict takes: `{"reasoning": "…", "score": …}` with a reasoning of two or three sentences, as the
- * judge's prompt asks for a short one.
+ * Tokens a judge's reasoning is guessed to take with no run to measure it by: the one short sentence the judge's
+ * prompt asks for (`<a short explanation>`), about twenty words.
  */
-export const VERDICT_TOKENS = 60;
+export const REASONING_TOKENS = 24;
 
-/** What the judge of a run will be asked: replies judged, verdicts per reply and judge, and the panel's size. */
+/**
+ * Tokens a verdict is guessed to take before any run measured one: `{"reasoning": "…", "score": …}`, its frame and
+ * score counted as written (`score` the scale's longest, `"pass"` or its top), its reasoning a short sentence.
+ */
+export function guessedVerdictTokens(score: string | number): number {
+  return estimateReplyTokens(JSON.stringify({ reasoning: '', score })) + REASONING_TOKENS;
+}
+
+/**
+ * Tokens a verdict took in a saved run: the judge's output tokens over the verdicts asked (calls made and those the
+ * reply cache gave, whose tokens a result counts alike); `undefined` when the run judged nothing or its provider
+ * said no tokens.
+ */
+export function measuredVerdictTokens(
+  results: readonly Pick<CaseResult, 'diagnostics'>[],
+): number | undefined {
+  let tokens = 0;
+  let verdicts = 0;
+  for (const { diagnostics: d } of results) {
+    const out = d.judge_tokens_out;
+    if (typeof out !== 'number') continue;
+    const asked = Number(d.judge_calls ?? 0) + Number(d.judge_cached ?? 0);
+    if (!(asked > 0)) continue;
+    tokens += out;
+    verdicts += asked;
+  }
+  return verdicts > 0 ? tokens / verdicts : undefined;
+}
+
+/**
+ * What the judge of a run will be asked: replies judged, verdicts per reply and judge, the panel's size, and with
+ * `--pairwise` the pairs (B's cases), each read by every judge in both orders.
+ */
 export interface JudgeLoad {
   replies: number;
   samples: number;
   members: number;
+  pairs?: number;
+}
+
+/** One judge's prompts over a run (`verdicts` for one sample of each reply, `pairs` both orders of every pair). */
+export interface JudgeTokens {
+  verdicts: number;
+  pairs?: number;
+  /** Tokens each verdict or pairwise reading writes. */
+  perVerdict: number;
 }
 
 /**
- * The judge's share of a run's estimate: a call per reply, sample and panel member (`inputTokens` is one member's
- * prompts over all replies, each member pays them); dollars from each member's per-token prices, unknown if any is.
+ * The judge's share of a run's estimate: a call per reply, sample and panel member, and two per pair and member
+ * (each member pays every prompt); dollars from each member's per-token prices, unknown if any is.
  */
 export function judgeEstimate(
   load: JudgeLoad,
-  inputTokens: number,
+  tokens: JudgeTokens,
   prices: readonly ({ inputPrice?: number; outputPrice?: number } | undefined)[],
 ): Estimate {
+  const calls = load.replies * load.samples + 2 * (load.pairs ?? 0);
   const perMember = {
-    calls: load.replies * load.samples,
-    inputTokens: inputTokens * load.samples,
-    outputTokens: load.replies * load.samples * VERDICT_TOKENS,
+    calls,
+    inputTokens: tokens.verdicts * load.samples + (tokens.pairs ?? 0),
+    outputTokens: Math.round(calls * tokens.perVerdict),
   };
   return sumEstimates(
     prices.map((price) => ({
@@ -112,5 +155,24 @@ export function judgeEstimate(
           ? perMember.inputTokens * price.inputPrice + perMember.outputTokens * price.outputPrice
           : null,
     })),
+  );
+}
+
+/**
+ * Tokens a request is billed for when it holds a conversation, as chat providers bill one: the system prompt, then
+ * each message's text and tool calls (as the model wrote them, JSON) with its template markers, and the tools'
+ * definitions; a request without messages as `estimateRequestTokens` counts it.
+ */
+export function estimateConversationTokens(request: CompletionRequest): number {
+  if (!request.messages?.length) return estimateRequestTokens(request);
+  const system = request.system ? estimateTokens(request.system) + MESSAGE_OVERHEAD : 0;
+  const tools = request.tools?.length ? estimateTokens(JSON.stringify(request.tools)) : 0;
+  return request.messages.reduce(
+    (sum, m) =>
+      sum +
+      estimateTokens(m.content ?? '') +
+      (m.toolCalls?.length ? estimateTokens(JSON.stringify(m.toolCalls)) : 0) +
+      MESSAGE_OVERHEAD,
+    REPLY_OVERHEAD + system + tools,
   );
 }

@@ -61,13 +61,17 @@ export function renderEstimateLine(snapshot: Snapshot): string {
 
 /**
  * `compare -n`'s line on the judge, apart from the contenders' estimate: `judge: 8 calls (2 replies × 2 samples × 2
- * judges), estimated 1,234 tokens in, 480 tokens out, $0.0012`.
+ * judges), estimated 1,234 tokens in, 480 tokens out, $0.0012`; with `--pairwise`, `…, 2 pairs × 2 orders × 2
+ * judges)`.
  */
 export function renderJudgeEstimate(load: JudgeLoad, e: Estimate): string {
   const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
+  const pairs = load.pairs
+    ? `, ${plural(load.pairs, 'pair')} × 2 orders × ${plural(load.members, 'judge')}`
+    : '';
   return (
     `judge: ${plural(e.calls, 'call')} (${plural(load.replies, 'reply').replace(/ys$/, 'ies')} × ` +
-    `${plural(load.samples, 'sample')} × ${plural(load.members, 'judge')}), estimated ` +
+    `${plural(load.samples, 'sample')} × ${plural(load.members, 'judge')}${pairs}), estimated ` +
     `${formatCount(e.inputTokens)} tokens in, ${formatCount(e.outputTokens)} tokens out, ${formatCost(e.costUsd)}` +
     `${e.costUsd === null ? ' (some prices unknown)' : ''}, apart from the contenders'`
   );

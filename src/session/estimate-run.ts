@@ -2,12 +2,18 @@ import type { Adapter } from '../api/adapter.ts';
 import { completionRequestOf } from '../api/conversation.ts';
 import type { CompletionRequest, ModelRequest, Provider, ProviderResponse } from '../api/types.ts';
 import {
+  estimateConversationTokens,
   estimateRequestTokens,
   expectedReplyTokens,
+  guessedVerdictTokens,
   judgeEstimate,
+  measuredVerdictTokens,
   type Estimate,
   type JudgeLoad,
 } from '../core/estimate.ts';
+import { agentSteps, expectedToolCalls, measuredSteps } from '../agent/core/step-estimate.ts';
+import type { Snapshot } from '../core/snapshot.ts';
+import { PAIRWISE_SYSTEM, pairwisePrompt } from '../judge/pairwise.ts';
 import { JUDGE_SYSTEM, judgePrompt } from '../judge/prompt.ts';
 import { JudgeScorer } from '../scorers/judge.ts';
 import type { Contender } from '../core/matrix.ts';
@@ -52,13 +58,50 @@ export async function sampleRequest(
 function counter(provider: Provider | undefined, c: Contender) {
   const model = { id: c.id, name: c.id, ...(c.maxTokens !== null ? { maxTokens: c.maxTokens } : {}) };
   return async (request: CompletionRequest) =>
-    provider?.countTokens ? await provider.countTokens(model, request) : estimateRequestTokens(request);
+    provider?.countTokens ? await provider.countTokens(model, request) : estimateConversationTokens(request);
+}
+
+/** The share of the list price a provider's calls pay: a `--batch` run pays its provider's batch price. */
+function priceShare(planned: PlannedRun, provider: string): number {
+  return 1 - (planned.plan.settings.batch?.discounts[provider] ?? 0);
+}
+
+/** The newest snapshot file in a folder: snapshot files are named by run id, which starts with the time it was made. */
+function newestSnapshotFile(dir: string): string | undefined {
+  if (!existsSync(dir)) return undefined;
+  const newest = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .at(-1);
+  return newest && join(dir, newest);
+}
+
+const newestRuns = new WeakMap<PlannedRun, Snapshot | null>();
+
+/**
+ * The suite's newest run saved where its lineup's `results:` keeps runs, read once per plan, for what the estimate
+ * measures rather than guesses (an agent's steps, a verdict's tokens); `undefined` without one that reads.
+ */
+function newestRun(planned: PlannedRun): Snapshot | undefined {
+  let run = newestRuns.get(planned);
+  if (run === undefined) {
+    const file = newestSnapshotFile(snapshotDir(planned.suite, { autosave: true }));
+    try {
+      run = file ? readSnapshot(file) : null;
+    } catch {
+      run = null;
+    }
+    newestRuns.set(planned, run);
+  }
+  return run ?? undefined;
 }
 
 /**
  * The estimate per experiment (`-n`, and the closing line of a run): input tokens as the provider counts them — the
  * adapter's request for the dataset's first case, then each other case by how much longer or shorter its input is —,
- * output tokens from the expected answers as a model would write them, and dollars from the catalog prices.
+ * output tokens from the expected answers as a model would write them, and dollars from the catalog prices. An
+ * agent's case (one whose expected answer lists tool calls, or that took steps in the newest saved run) is a call per
+ * model step, each sent the conversation so far (`agentSteps`).
  */
 export async function estimateRun(planned: PlannedRun): Promise<Map<string, Estimate>> {
   const { suite, cases, plan } = planned;
@@ -84,29 +127,44 @@ export async function estimateRun(planned: PlannedRun): Promise<Map<string, Esti
     samples.set(e.dataset, { kase, request: await sampleRequest(suite.adapter, kase) });
   }
   const contenders = new Map(plan.contenders.map((c) => [c.key, c]));
+  // Only a suite of agents reads its newest saved run: a large one is not read at every run's start for nothing.
+  const agents = cases.some((c) => c.messages !== undefined || expectedToolCalls(c.expected).length > 0);
+  const stepsOf = agents ? measuredSteps(newestRun(planned)?.results ?? []) : new Map<string, number>();
   const estimates = new Map<string, Estimate>();
   for (const e of plan.experiments) {
     const c = contenders.get(e.contender)!;
     const count = counter(suite.registry.get(c.provider), c);
     const sample = samples.get(e.dataset)!;
     // Cases of a dataset share the adapter's prompt; they differ by their input.
-    const base = sample.request
-      ? (await count(sample.request)) - (await count({ user: sample.kase.input }))
-      : 0;
+    const first = sample.request && (await count(sample.request));
+    const base = first !== undefined ? first - (await count({ user: sample.kase.input })) : 0;
+    let calls = 0;
     let inputTokens = 0;
     let outputTokens = 0;
     for (const key of e.caseKeys) {
       const kase = byKey.get(key)!;
-      inputTokens += base + (await count({ user: kase.input }));
-      outputTokens += expectedReplyTokens(kase.expected);
+      const own = base + (await count({ user: kase.input }));
+      const measured = stepsOf.get(key);
+      if (measured === undefined && expectedToolCalls(kase.expected).length === 0) {
+        calls++;
+        inputTokens += own;
+        outputTokens += expectedReplyTokens(kase.expected);
+        continue;
+      }
+      // An agent's step is sent the first request and the conversation grown since: counted as its growth.
+      const template = sample.request ?? { user: kase.input };
+      const from = first ?? (await count(template));
+      for (const step of agentSteps(template, kase.expected, measured)) {
+        calls++;
+        inputTokens += own + (await count(step.request)) - from;
+        outputTokens += step.outputTokens;
+      }
     }
     const price = prices.get(`${c.provider}:${c.id}`);
     const known = price?.inputPrice !== undefined && price.outputPrice !== undefined;
-    // A `--batch` run pays its provider's batch price.
-    const share = 1 - (planned.plan.settings.batch?.discounts[c.provider] ?? 0);
     const full = known ? inputTokens * price.inputPrice! + outputTokens * price.outputPrice! : null;
-    const costUsd = full === null ? null : full * share;
-    estimates.set(e.id, { calls: e.caseKeys.length, inputTokens, outputTokens, costUsd });
+    const costUsd = full === null ? null : full * priceShare(planned, c.provider);
+    estimates.set(e.id, { calls, inputTokens, outputTokens, costUsd });
   }
   return estimates;
 }
@@ -125,7 +183,9 @@ function judgePrices(
 
 /**
  * The judge's share of a run (`-n`): a call per reply, sample and panel member, each prompt as the judge will get it
- * with the expected answer standing for the reply, priced by each judge model's prices; `undefined` without a judge.
+ * with the expected answer standing for the reply, and with `--pairwise A B` two per B's case and member (the pair
+ * in both orders); each verdict's tokens as the newest saved run measured them, else guessed from the verdict's form;
+ * priced by each judge model's prices, at its batch price under `--batch`; `undefined` without a judge.
  */
 export async function estimateJudge(
   planned: PlannedRun,
@@ -135,34 +195,52 @@ export async function estimateJudge(
   if (!(scorer instanceof JudgeScorer)) return undefined;
   const { models, rubric, reference } = scorer.options;
   const byKey = new Map(cases.map((c) => [c.key, c]));
-  let inputTokens = 0;
+  const paired = new Set(plan.contenders.filter((c) => c.pairwiseWith).map((c) => c.key));
+  const tokens = { verdicts: 0, pairs: 0, perVerdict: 0 };
   let replies = 0;
+  let pairs = 0;
   for (const e of plan.experiments) {
     for (const key of e.caseKeys) {
       const kase = byKey.get(key)!;
-      if (!scorer.judges(kase)) continue;
       const reply =
         typeof kase.expected === 'string' ? kase.expected : JSON.stringify(kase.expected, null, 2);
+      const rubricText = typeof rubric === 'function' ? rubric(kase) : rubric;
+      if (paired.has(e.contender)) {
+        // Both orders of a pair are one prompt's size: the two replies swap places.
+        const user = pairwisePrompt({ input: kase.input, first: reply, second: reply, rubric: rubricText });
+        tokens.pairs += 2 * estimateRequestTokens({ system: PAIRWISE_SYSTEM, user });
+        pairs++;
+      }
+      if (!scorer.judges(kase)) continue;
       const user = judgePrompt({
         input: kase.input,
         reply: reply ?? '',
         ...(reference ? { expected: kase.expected } : {}),
-        rubric: typeof rubric === 'function' ? rubric(kase) : rubric,
+        rubric: rubricText,
         scale: scorer.scale,
       });
-      inputTokens += estimateRequestTokens({ system: JUDGE_SYSTEM, user });
+      tokens.verdicts += estimateRequestTokens({ system: JUDGE_SYSTEM, user });
       replies++;
     }
   }
+  tokens.perVerdict =
+    measuredVerdictTokens(newestRun(planned)?.results ?? []) ??
+    guessedVerdictTokens(scorer.scale.kind === 'pass_fail' ? 'pass' : scorer.scale.max);
   const judges = models.map((id) => suite.judges.get(id)).filter((c): c is Contender => c !== undefined);
   const { catalogs } = await readCatalogs(
     suite.registry,
     judges.map((c) => c.provider),
     { online: true },
   );
-  const prices = judges.map((c) => judgePrices(planned, c, catalogs.get(c.provider)?.entries));
-  const load = { replies, samples: scorer.samples, members: models.length };
-  return { load, estimate: judgeEstimate(load, inputTokens, prices) };
+  const prices = judges.map((c) => {
+    const listed = judgePrices(planned, c, catalogs.get(c.provider)?.entries);
+    const share = priceShare(planned, c.provider);
+    return listed?.inputPrice === undefined || listed.outputPrice === undefined
+      ? listed
+      : { inputPrice: listed.inputPrice * share, outputPrice: listed.outputPrice * share };
+  });
+  const load = { replies, samples: scorer.samples, members: models.length, ...(pairs ? { pairs } : {}) };
+  return { load, estimate: judgeEstimate(load, tokens, prices) };
 }
 
 /**
@@ -189,16 +267,10 @@ export function previousSpread(
   planned: PlannedRun,
   flags: Pick<RunFlags, 'autosave' | 'destination' | 'tempDir'>,
 ): { runId: string; spread: number; designEffect?: number } | undefined {
-  const dir = snapshotDir(planned.suite, { ...flags, autosave: true });
-  if (!existsSync(dir)) return undefined;
-  // Snapshot files are named by run id, which starts with the time it was made: the last name is the newest run.
-  const newest = readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .at(-1);
+  const newest = newestSnapshotFile(snapshotDir(planned.suite, { ...flags, autosave: true }));
   if (!newest) return undefined;
   try {
-    const snapshot = readSnapshot(join(dir, newest));
+    const snapshot = readSnapshot(newest);
     const spread = differenceSpread(snapshot);
     const { clusters } = clustersOfCases(snapshot.cases);
     const designEffect = clusters.size ? differenceDesignEffect({ ...snapshot, clusters }) : undefined;

@@ -17,11 +17,12 @@ const firstAlways: Rule = (_n, request) =>
     ? completion(JSON.stringify({ reasoning: 'the first reads better', winner: 'first' }))
     : completion(JSON.stringify({ reasoning: 'fine', score: 'pass' }));
 
-async function pairedSuite() {
+async function pairedSuite(rules: Record<string, Rule> = {}) {
   // n's replies differ from m's (a word more), so the two orders of a pair are two prompts.
   const server = new FaultServer({
     judge: firstAlways,
     n: (_n, request) => completion(`${userText(request)} `),
+    ...rules,
   });
   servers.push(server);
   const url = await server.start();
@@ -67,6 +68,23 @@ describe('compare --pairwise A B', () => {
     const again = await compare('--pairwise', 'toy/m', 'toy/n');
     expect(again.code, again.stderr).toBe(0);
     expect(server.hits.filter((h) => h.model === 'judge')).toHaveLength(8);
+  }, 120_000);
+
+  it("pays A's answer once when A's experiment and B's pairwise round ask for it at the same moment", async () => {
+    // m answers slowly, n and the judge at once: B's (n's) case reaches its pairwise round, and asks m for its
+    // answer, while A's (m's) own experiment still waits for the same answer. The worker shares that one call.
+    const { server, project, compare } = await pairedSuite({
+      m: (_n, request) => ({ ...completion(userText(request)), delayMs: 1500 }),
+    });
+    const run = await compare('-j', '2', '--pairwise', 'toy/m', 'toy/n');
+    expect(run.code, run.stderr).toBe(0);
+    const answers = server.hits.filter((h) => h.model === 'm');
+    expect(answers.map((h) => h.user).sort()).toEqual([...new Set(answers.map((h) => h.user))].sort());
+    expect(answers).toHaveLength(2);
+    // Both of n's cases still have their pair read, in both orders.
+    const { snapshot } = savedSnapshot(project);
+    expect(snapshot.results.filter((r) => r.diagnostics.pairwise)).toHaveLength(2);
+    expect(server.hits.filter((h) => h.model === 'judge' && h.user.includes('<first>'))).toHaveLength(4);
   }, 120_000);
 
   it('refuses a contender the lineup does not hold, naming the value, before any call', async () => {

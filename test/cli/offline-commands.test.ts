@@ -37,16 +37,19 @@ const TOY_DATASETS = ['animals', 'capitals', 'colors', 'weather'];
 const CONFIG_ONLY_DATASETS = ['animals', 'colors'];
 const TOY_CASES = 14;
 const CONFIG_ONLY_CASES = 8;
+/** Model calls a contender makes over the suite: a case each, and a step more per tool call the weather cases expect (1 + 2 + 2). */
+const TOY_CALLS = TOY_CASES + 5;
 
 const PLACES = [
   // The toy suite's helper names it toy: the box says the suite's name, not its folder's.
-  ['examples/toy-suite', TOY_SUITE, 'toy', 'evals/eval_helper.ts', TOY_DATASETS, TOY_CASES],
+  ['examples/toy-suite', TOY_SUITE, 'toy', 'evals/eval_helper.ts', TOY_DATASETS, TOY_CASES, TOY_CALLS],
   [
     'examples/config-only-suite',
     CONFIG_ONLY_SUITE,
     'config-only-suite',
     'evals/.llm-evals.config.yml',
     CONFIG_ONLY_DATASETS,
+    CONFIG_ONLY_CASES,
     CONFIG_ONLY_CASES,
   ],
   // The downward search: both examples sit three levels down; ties go by name.
@@ -57,10 +60,11 @@ const PLACES = [
     'examples/config-only-suite/evals/.llm-evals.config.yml',
     CONFIG_ONLY_DATASETS,
     CONFIG_ONLY_CASES,
+    CONFIG_ONLY_CASES,
   ],
 ] as const;
 
-describe.concurrent.each(PLACES)('from %s', (_, cwd, suite, file, datasets, cases) => {
+describe.concurrent.each(PLACES)('from %s', (_, cwd, suite, file, datasets, cases, calls) => {
   it('cases lists every case and the refusal', async () => {
     const result = await runCli(['cases'], { cwd });
     expect(result.code).toBe(0);
@@ -102,7 +106,7 @@ describe.concurrent.each(PLACES)('from %s', (_, cwd, suite, file, datasets, case
     );
     expect(result.stdout).toContain(
       `${3 * datasets.length} experiments (3 contenders × ${datasets.length} datasets), ${cases} cases, ` +
-        `${3 * cases} calls`,
+        `${3 * calls} calls`,
     );
     expect(result.stdout).toMatch(/estimated: [\d,]+ tokens in, [\d,]+ tokens out, \$\d+\.\d{4}\n/);
     expect(result.stdout).not.toContain('jev-latest');

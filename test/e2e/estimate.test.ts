@@ -29,9 +29,8 @@ describe("the toy suite's estimate holds, through the real CLI", () => {
   beforeAll(async () => {
     const dir = dirs.toySuite();
     const env = { TEMPORAL_ADDRESS: temporalAddress(), LLM_EVALS_TASK_QUEUE: `estimate-${Date.now()}` };
-    // The datasets of one call per case. The agent's (weather) takes a model step per tool call and one to answer,
-    // each sent the conversation so far, where the estimate counts its first step alone: known, not yet estimated.
-    const datasets = ['-d', 'animals,capitals,colors'];
+    // Every dataset, the agent's (weather) too: a model step per tool call and one to answer, each estimated.
+    const datasets = ['-d', 'animals,capitals,colors,weather'];
     dryRun = await runCli(['compare', '-n', ...datasets], { cwd: dir, env });
     run = await runCli(['compare', ...datasets, '--display', 'tui', '--no-open'], { cwd: dir, env });
   }, 120_000);
@@ -59,4 +58,29 @@ describe("the toy suite's estimate holds, through the real CLI", () => {
     expect(off(line.inUsed, line.inEstimated), run.stderr).toBeLessThanOrEqual(0.25);
     expect(off(line.outUsed, line.outEstimated), run.stderr).toBeLessThanOrEqual(0.25);
   });
+});
+
+describe("the judge's estimate holds against a run, through the real CLI", () => {
+  it("measures a verdict's tokens in the newest saved run: within ±25 % of what the next run's judge line reports", async () => {
+    const dir = dirs.toySuite();
+    const env = { TEMPORAL_ADDRESS: temporalAddress(), LLM_EVALS_TASK_QUEUE: `estimate-judge-${Date.now()}` };
+    const compare = (...flags: string[]) =>
+      runCli(['compare', '-d', 'capitals', '--display', 'tui', '--no-open', ...flags], { cwd: dir, env });
+    const first = await compare();
+    expect(first.code, first.stderr).toBe(0);
+    const dryRun = await runCli(['compare', '-n', '-d', 'capitals'], { cwd: dir, env });
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    // Every verdict asked again, none from the cache: what the judge really writes.
+    const run = await compare('--no-cache');
+    expect(run.code, run.stderr).toBe(0);
+    const estimated = /judge: 9 calls .*estimated ([\d,]+) tokens in, ([\d,]+) tokens out/.exec(
+      dryRun.stdout,
+    );
+    const used = /judge: 9 calls, ([\d,]+) tokens in, ([\d,]+) out/.exec(run.stderr);
+    expect(estimated, dryRun.stdout).not.toBeNull();
+    expect(used, run.stderr).not.toBeNull();
+    const off = (i: number) => Math.abs(count(used![i]!) / count(estimated![i]!) - 1);
+    expect(off(1), `${estimated![0]}\n${used![0]}`).toBeLessThanOrEqual(0.25);
+    expect(off(2), `${estimated![0]}\n${used![0]}`).toBeLessThanOrEqual(0.25);
+  }, 120_000);
 });
