@@ -20,6 +20,7 @@ const UNIT = [
   'test/providers/{catalog-cache,chat-completions,registry,tool-wire}.test.ts',
   'test/trackers/{braintrust,check,from-snapshot,local,otlp-target,otlp,select,send}.test.ts',
   'test/temporal/zip.test.ts',
+  'test/cache/**/*.test.ts',
   'test/client/{codec,profile,tls-probe,unavailable,versioning}.test.ts',
 ];
 
