@@ -4,7 +4,8 @@ import { ALPHA, caseValue, PairedTestSchema, PointIntervalSchema } from './compa
 import { clustersOfCases, DatasetClusteringSchema } from './cluster-se.ts';
 import { groupBy } from './group.ts';
 import { ContenderSchema, withoutRepeat } from './matrix.ts';
-import { comparePaired, holm, seedOf } from './paired.ts';
+import { fnv1a } from './fnv.ts';
+import { comparePaired, holm } from './paired.ts';
 import type { CaseResult } from './results.ts';
 import type { RunSchedule } from './schedule-spec.ts';
 import type { SnapshotCore } from './snapshot-core.ts';
@@ -261,7 +262,7 @@ function pairedChanges(
       keys.map((k) => now.values[k] ?? null),
       keys.map((k) => then.values[k] ?? null),
       {
-        seed: seedOf(`${before.runId}|${after.runId}|${row.contender}|${row.dataset}`),
+        seed: fnv1a(`${before.runId}|${after.runId}|${row.contender}|${row.dataset}`),
         ...(clusters ? { clusters: keys.map((k) => clusters[k]) } : {}),
       },
     );
