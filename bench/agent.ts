@@ -8,7 +8,7 @@
 // Usage: node --import tsx bench/agent.ts [N/S/L/C]     (default: 200/5/200/16)
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { benchEnv, runToyCli, writeBenchSuite } from './toy-cli.ts';
+import { benchEnv, runToyCli, withBenchServer, writeBenchSuite } from './toy-cli.ts';
 
 const [n, steps, latency, lanes] = (process.argv[2] ?? '200/5/200/16').split('/').map(Number) as [
   number,
@@ -98,14 +98,10 @@ async function compare(what: string) {
 rmSync(root, { recursive: true, force: true });
 mkdirSync(suiteDir, { recursive: true });
 writeSuite();
-await cli(['server', 'start']).catch((error: Error) => console.error(error.message));
-const rows: Awaited<ReturnType<typeof compare>>[] = [];
-try {
-  rows.push(await compare('first compare (empty cache)'));
-  rows.push(await compare('the same compare again'));
-} finally {
-  await cli(['server', 'stop']).catch(() => undefined);
-}
+const rows = await withBenchServer(cli, async () => [
+  await compare('first compare (empty cache)'),
+  await compare('the same compare again'),
+]);
 const ideal = (n * steps * latency) / lanes / 1000;
 const [first, again] = rows as [(typeof rows)[0], (typeof rows)[0]];
 console.log(

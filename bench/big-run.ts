@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { readSnapshot } from '../src/output/save.ts';
-import { benchEnv, numberedCase, recordedFakeHelper, writeBenchSuite } from './toy-cli.ts';
+import { benchEnv, numberedCase, largestHistory, recordedFakeHelper, writeBenchSuite } from './toy-cli.ts';
 
 const kills = process.argv.includes('--kills');
 const [cases = 20_000, contenders = 2, parallelism = 8, concurrency = 4] = process.argv
@@ -175,12 +175,7 @@ serverPeak = Math.max(serverPeak, serverPeakMb());
 // The largest history of the run's workflows, against Temporal's warnings (10,240 events, 10 MB).
 const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
 const client = new Client({ connection });
-let events = 0;
-let bytes = 0;
-for await (const w of client.workflow.list({ query: `LlmEvalsRunId = "${runId}"` })) {
-  events = Math.max(events, w.historyLength);
-  bytes = Math.max(bytes, w.historySize ?? 0);
-}
+const { events, bytes } = await largestHistory(client, runId);
 await connection.close();
 spawnSync(process.execPath, [bin, 'server', 'stop', '--force'], { cwd: dir, env, stdio: 'inherit' });
 

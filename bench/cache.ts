@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { replyKey } from '../src/cache/key.ts';
 import { ReplyStore } from '../src/cache/store.ts';
 import type { LatencyStats } from './fixed-latency.ts';
-import { benchEnv, fixedLatencyHelper, runToyCli, writeBenchSuite } from './toy-cli.ts';
+import { benchEnv, fixedLatencyHelper, runToyCli, withBenchServer, writeBenchSuite } from './toy-cli.ts';
 
 const [n, latency, lanes] = (process.argv[2] ?? '2000/200/16').split('/').map(Number) as [
   number,
@@ -53,11 +53,8 @@ async function compare(what: string, jobs = 1) {
 rmSync(root, { recursive: true, force: true });
 mkdirSync(suiteDir, { recursive: true });
 writeSuite();
-await cli(['server', 'start']).catch((error: Error) => console.error(error.message));
-const rows: Awaited<ReturnType<typeof compare>>[] = [];
-try {
-  rows.push(await compare('first compare (empty cache)'));
-  rows.push(await compare('the same compare again'));
+const rows = await withBenchServer(cli, async () => {
+  const done = [await compare('first compare (empty cache)'), await compare('the same compare again')];
   for (let i = 0; i < 10; i++) {
     const file = join(
       suiteDir,
@@ -71,12 +68,11 @@ try {
     );
     writeFileSync(file, JSON.stringify({ n: i * 7, edited: true }));
   }
-  rows.push(await compare('after editing 10 cases'));
+  done.push(await compare('after editing 10 cases'));
   writeFileSync(join(suiteDir, 'evals', '.llm-evals.config.yml'), lineup(true));
-  rows.push(await compare('after adding a contender', 2));
-} finally {
-  await cli(['server', 'stop']).catch(() => undefined);
-}
+  done.push(await compare('after adding a contender', 2));
+  return done;
+});
 const first = rows[0]!.seconds;
 const model = ((n * latency) / lanes / 1000).toFixed(1);
 console.log(

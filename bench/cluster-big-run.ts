@@ -9,7 +9,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
-import { numberedCase, recordedFakeHelper, writeBenchSuite } from './toy-cli.ts';
+import { numberedCase, largestHistory, recordedFakeHelper, writeBenchSuite } from './toy-cli.ts';
 
 const [cases = 20_000, contenders = 2, parallelism = 8, concurrency = 4] = process.argv.slice(2).map(Number);
 const repo = resolve(import.meta.dirname, '..');
@@ -108,12 +108,7 @@ for (;;) {
   await sleep(1000);
 }
 const runSeconds = (Date.now() - began) / 1000;
-let events = 0;
-let bytes = 0;
-for await (const w of client.workflow.list({ query: `LlmEvalsRunId = "${runId}"` })) {
-  events = Math.max(events, w.historyLength);
-  bytes = Math.max(bytes, w.historySize ?? 0);
-}
+const { events, bytes } = await largestHistory(client, runId);
 await connection.close();
 for (const w of [workers[0]!, upgraded]) w.child.kill('SIGTERM');
 

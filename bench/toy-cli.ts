@@ -1,9 +1,11 @@
 // What the benches that run the real `llm-evals` on a suite folder of their own share: the environment of a bench's
 // own embedded server, the suite's files (helper, lineup, numbered cases), the helpers' common pieces (the
-// exact-JSON scorer, the fixed-latency and the recorded fake providers), and the command run as a whole process, timed.
+// exact-JSON scorer, the fixed-latency and the recorded fake providers), the command run as a whole process, timed,
+// the server around a bench's runs, and the largest history of a run.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Client } from '@temporalio/client';
 
 const repo = resolve(import.meta.dirname, '..');
 const bin = join(repo, 'bin', 'llm-evals.mjs');
@@ -142,4 +144,34 @@ export async function runToyCli(args: string[], cwd: string, env: NodeJS.Process
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`llm-evals ${args.join(' ')} exited ${code}:\n${stderr.slice(-4000)}`);
   return { seconds, stdout, stderr };
+}
+
+/**
+ * Starts the bench's embedded server (a failure is said, not thrown: one may be up already), runs `body`, and stops
+ * the server however `body` ends.
+ */
+export async function withBenchServer<T>(
+  cli: (args: string[]) => Promise<unknown>,
+  body: () => Promise<T>,
+): Promise<T> {
+  await cli(['server', 'start']).catch((error: Error) => console.error(error.message));
+  try {
+    return await body();
+  } finally {
+    await cli(['server', 'stop']).catch(() => undefined);
+  }
+}
+
+/** The largest history among a run's workflows, in events and bytes (Temporal warns at 10,240 events and 10 MB). */
+export async function largestHistory(
+  client: Client,
+  runId: string,
+): Promise<{ events: number; bytes: number }> {
+  let events = 0;
+  let bytes = 0;
+  for await (const w of client.workflow.list({ query: `LlmEvalsRunId = "${runId}"` })) {
+    events = Math.max(events, w.historyLength);
+    bytes = Math.max(bytes, w.historySize ?? 0);
+  }
+  return { events, bytes };
 }
