@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { diffRuns, judgeRegression, type RunDigest, type ScoreRow } from '../src/core/run-change.ts';
+import { diffRuns, type RunDigest, type ScoreRow } from '../src/core/run-change.ts';
+import { judgeRegression } from '../src/core/schedule-verdict.ts';
 import type { RunInput } from '../src/core/run-input.ts';
 import type { RunSchedule, ScheduledRunSpec } from '../src/core/schedule-spec.ts';
 import type { RunHeader } from '../src/core/snapshot.ts';

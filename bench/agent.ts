@@ -6,9 +6,9 @@
 // (target ≤ 1.15, also from the first step's start to the last step's end, without the CLI's start), and the re-run's
 // share of the first (target ≤ 10 %) with its calls (target 0).
 // Usage: node --import tsx bench/agent.ts [N/S/L/C]     (default: 200/5/200/16)
-import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { benchEnv, runToyCli, withBenchServer, writeBenchSuite } from './toy-cli.ts';
 
 const [n, steps, latency, lanes] = (process.argv[2] ?? '200/5/200/16').split('/').map(Number) as [
   number,
@@ -17,26 +17,14 @@ const [n, steps, latency, lanes] = (process.argv[2] ?? '200/5/200/16').split('/'
   number,
 ];
 const repo = resolve(import.meta.dirname, '..');
-const bin = join(repo, 'bin', 'llm-evals.mjs');
 const root = join(repo, 'tmp', 'bench-agent');
 const suiteDir = join(root, 'suite');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  NO_COLOR: '1',
-  LLM_EVALS_STATE_DIR: join(root, 'state'),
-  LLM_EVALS_TEMPORAL_PORT: process.env.LLM_EVALS_TEMPORAL_PORT ?? '7644',
-  LLM_EVALS_CACHE_DIR: join(root, 'replies'),
-  TEMPORAL_ADDRESS: '',
-};
+const env = benchEnv(root, '7644', { LLM_EVALS_CACHE_DIR: join(root, 'replies') });
 
 /** The suite: a stand-in model that calls `lookup` until it has read steps − 1 results, an agent adapter, its scorer. */
 function writeSuite(): void {
-  const evals = join(suiteDir, 'evals');
-  rmSync(evals, { recursive: true, force: true });
-  mkdirSync(evals, { recursive: true });
-  writeFileSync(
-    join(evals, 'eval_helper.ts'),
-    `import { writeFileSync } from 'node:fs';
+  rmSync(join(suiteDir, 'evals'), { recursive: true, force: true });
+  const helper = `import { writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Adapter, defineSuite, runAgent, TrajectoryScorer } from 'llm-evals';
 const stats = { calls: 0, first: 0, last: 0, toolRuns: 0 };
@@ -67,42 +55,26 @@ class AgentAdapter extends Adapter {
   }
 }
 export default defineSuite({ name: 'agent-bench', root: import.meta.dirname, adapter: new AgentAdapter(), scorer: new TrajectoryScorer(), providers: [new AgentModel()] });
-`,
-  );
-  writeFileSync(
-    join(evals, '.llm-evals.config.yml'),
-    `request_types: [prompt]\nresults: { display: none }\nbench: { models: [agent] }\n`,
-  );
-  for (let i = 0; i < n; i++) {
-    const folder = join(evals, 'datasets', 'd', 'cases', String(i).padStart(5, '0'));
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(
-      join(folder, 'input.json'),
-      JSON.stringify({ messages: [{ role: 'user', content: `case ${i}` }] }),
-    );
-    const calls = Array.from({ length: steps - 1 }, (_, k) => ({
-      name: 'lookup',
-      arguments: { q: `case ${i}`, n: k },
-    }));
-    writeFileSync(join(folder, 'expected.json'), JSON.stringify({ tool_calls: calls }));
-  }
+`;
+  const lineup = `request_types: [prompt]\nresults: { display: none }\nbench: { models: [agent] }\n`;
+  writeBenchSuite(suiteDir, { helper, lineup }, n, (i) => ({
+    dataset: 'd',
+    id: String(i).padStart(5, '0'),
+    files: {
+      'input.json': JSON.stringify({ messages: [{ role: 'user', content: `case ${i}` }] }),
+      'expected.json': JSON.stringify({
+        tool_calls: Array.from({ length: steps - 1 }, (_, k) => ({
+          name: 'lookup',
+          arguments: { q: `case ${i}`, n: k },
+        })),
+      }),
+    },
+  }));
 }
 
-async function cli(args: string[], extra: NodeJS.ProcessEnv = {}) {
-  const started = performance.now();
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: suiteDir,
-    env: { ...env, ...extra },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
-  child.stdout.resume();
-  const code = await new Promise<number | null>((done) => child.on('close', done));
-  const seconds = (performance.now() - started) / 1000;
-  if (code !== 0) throw new Error(`llm-evals ${args.join(' ')} exited ${code}:\n${stderr.slice(-4000)}`);
-  return { seconds, stderr };
-}
+/** Runs `llm-evals args` in the suite, with `extra` in its environment. */
+const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  runToyCli(args, suiteDir, { ...env, ...extra });
 
 interface Stats {
   calls: number;
@@ -126,14 +98,10 @@ async function compare(what: string) {
 rmSync(root, { recursive: true, force: true });
 mkdirSync(suiteDir, { recursive: true });
 writeSuite();
-await cli(['server', 'start']).catch((error: Error) => console.error(error.message));
-const rows: Awaited<ReturnType<typeof compare>>[] = [];
-try {
-  rows.push(await compare('first compare (empty cache)'));
-  rows.push(await compare('the same compare again'));
-} finally {
-  await cli(['server', 'stop']).catch(() => undefined);
-}
+const rows = await withBenchServer(cli, async () => [
+  await compare('first compare (empty cache)'),
+  await compare('the same compare again'),
+]);
 const ideal = (n * steps * latency) / lanes / 1000;
 const [first, again] = rows as [(typeof rows)[0], (typeof rows)[0]];
 console.log(

@@ -8,22 +8,17 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Snapshot } from '../src/core/snapshot.ts';
 import { BatchServer } from '../test/helpers/batch-server.ts';
-import { runToyCli, writeToySuite } from './toy-cli.ts';
+import { benchEnv, runToyCli, writeToySuite } from './toy-cli.ts';
 
 const n = Number(process.argv[2] ?? 2000);
 const repo = resolve(import.meta.dirname, '..');
 const root = join(repo, 'tmp', 'bench-batch');
 const suiteDir = join(root, 'suite');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  NO_COLOR: '1',
+const env = benchEnv(root, '7645', {
   COLUMNS: '120',
-  LLM_EVALS_STATE_DIR: join(root, 'state'),
-  LLM_EVALS_TEMPORAL_PORT: process.env.LLM_EVALS_TEMPORAL_PORT ?? '7645',
   LLM_EVALS_BATCH_POLL: '1,4',
   BENCH_BATCH_KEY: 'sk-bench',
-  TEMPORAL_ADDRESS: '',
-};
+});
 
 function writeSuite(url: string): void {
   writeToySuite(

@@ -8,11 +8,12 @@
 // run must still hold every case once, and repeat at most the calls in flight at each SIGKILL.
 // Usage: node --import tsx bench/big-run.ts [cases=20000] [contenders=2] [parallelism=8] [concurrency=4] [--kills]
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
 import { readSnapshot } from '../src/output/save.ts';
+import { benchEnv, numberedCase, largestHistory, recordedFakeHelper, writeBenchSuite } from './toy-cli.ts';
 
 const kills = process.argv.includes('--kills');
 const [cases = 20_000, contenders = 2, parallelism = 8, concurrency = 4] = process.argv
@@ -27,50 +28,19 @@ const datasets = 4;
 const models = Array.from({ length: contenders }, (_, i) => `echo${i + 1}`);
 
 rmSync(dir, { recursive: true, force: true });
-const evals = join(dir, 'evals');
-mkdirSync(evals, { recursive: true });
-// Each call appends `model case` to a file, so a case paid twice shows; the fake's own list of calls is emptied, so
-// the worker's memory is the engine's, not the fake's record.
-writeFileSync(
-  join(evals, 'eval_helper.ts'),
-  `import { appendFileSync } from 'node:fs';
-import { defineSuite, EchoAdapter, FakeProvider, Scorer } from 'llm-evals';
-class Same extends Scorer {
-  metrics() { return [{ name: 'exact', description: 'same JSON', primary: true }]; }
-  call(kase, reply) { const v = JSON.stringify(kase.expected) === JSON.stringify(reply.output) ? 1 : 0; return { value: v, metrics: { exact: v } }; }
-}
-const fake = new FakeProvider({ models: ${JSON.stringify(Object.fromEntries(models.map((m) => [m, 'echo'])))} });
-class Recorded extends EchoAdapter {
-  async call(kase, model) {
-    const reply = await super.call(kase, model);
-    appendFileSync(${JSON.stringify(record)}, model.id + ' ' + kase.key + '\\n');
-    fake.calls.length = 0;
-    return reply;
-  }
-}
-export default defineSuite({ name: 'big', root: import.meta.dirname, adapter: new Recorded(), scorer: new Same(),
-  providers: [fake] });
-`,
+// Each call appends `model case` to a file, so a case paid twice shows (recordedFakeHelper).
+writeBenchSuite(
+  dir,
+  {
+    helper: recordedFakeHelper('big', models, record),
+    lineup: `request_types: [prompt]\nresults: { display: none }\nfake: { models: [${models.join(', ')}] }\n`,
+  },
+  cases,
+  (i) => numberedCase(i, `d${i % datasets}`, 7),
 );
-writeFileSync(
-  join(evals, '.llm-evals.config.yml'),
-  `request_types: [prompt]\nresults: { display: none }\nfake: { models: [${models.join(', ')}] }\n`,
-);
-for (let i = 0; i < cases; i++) {
-  const folder = join(evals, 'datasets', `d${i % datasets}`, 'cases', 'v', String(i).padStart(7, '0'));
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'input.txt'), `case ${i}\n`);
-  writeFileSync(join(folder, 'expected.json'), JSON.stringify({ n: i }));
-}
 
 const port = process.env.LLM_EVALS_TEMPORAL_PORT ?? '7533';
-const env = {
-  ...process.env,
-  NO_COLOR: '1',
-  LLM_EVALS_TEMPORAL_PORT: port,
-  LLM_EVALS_STATE_DIR: join(dir, 'state'),
-  TEMPORAL_ADDRESS: '',
-};
+const env = benchEnv(dir, port);
 const TIME = ['-f', 'maxrss_kb=%M'];
 const rssOf = (stderr: string) => Number(/maxrss_kb=(\d+)/.exec(stderr)?.[1] ?? NaN) / 1024;
 const timed = (args: string[]) => {
@@ -205,12 +175,7 @@ serverPeak = Math.max(serverPeak, serverPeakMb());
 // The largest history of the run's workflows, against Temporal's warnings (10,240 events, 10 MB).
 const connection = await Connection.connect({ address: `127.0.0.1:${port}` });
 const client = new Client({ connection });
-let events = 0;
-let bytes = 0;
-for await (const w of client.workflow.list({ query: `LlmEvalsRunId = "${runId}"` })) {
-  events = Math.max(events, w.historyLength);
-  bytes = Math.max(bytes, w.historySize ?? 0);
-}
+const { events, bytes } = await largestHistory(client, runId);
 await connection.close();
 spawnSync(process.execPath, [bin, 'server', 'stop', '--force'], { cwd: dir, env, stdio: 'inherit' });
 

@@ -5,12 +5,12 @@
 // the first run's, and the calls the fake counted. Then, in this process, what a lookup costs: a key and a read of
 // the store, per case, with 20,000 entries in it.
 // Usage: node --import tsx bench/cache.ts [N/L/C]     (default: 2000/200/16)
-import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { replyKey } from '../src/cache/key.ts';
 import { ReplyStore } from '../src/cache/store.ts';
 import type { LatencyStats } from './fixed-latency.ts';
+import { benchEnv, fixedLatencyHelper, runToyCli, withBenchServer, writeBenchSuite } from './toy-cli.ts';
 
 const [n, latency, lanes] = (process.argv[2] ?? '2000/200/16').split('/').map(Number) as [
   number,
@@ -19,68 +19,24 @@ const [n, latency, lanes] = (process.argv[2] ?? '2000/200/16').split('/').map(Nu
 ];
 const ENTRIES = 20_000;
 const repo = resolve(import.meta.dirname, '..');
-const bin = join(repo, 'bin', 'llm-evals.mjs');
 const root = join(repo, 'tmp', 'bench-cache');
 const suiteDir = join(root, 'suite');
-const replies = join(root, 'replies');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  NO_COLOR: '1',
-  LLM_EVALS_STATE_DIR: join(root, 'state'),
-  LLM_EVALS_TEMPORAL_PORT: process.env.LLM_EVALS_TEMPORAL_PORT ?? '7643',
-  LLM_EVALS_CACHE_DIR: replies,
-  TEMPORAL_ADDRESS: '',
-};
+const env = benchEnv(root, '7643', { LLM_EVALS_CACHE_DIR: join(root, 'replies') });
 
 /** The lineup: the fake at temperature 0, and with `more` a second contender at 0.5. */
-function writeLineup(more: boolean): void {
+function lineup(more: boolean): string {
   const temperatures = more ? '[0, 0.5]' : '[0]';
-  writeFileSync(
-    join(suiteDir, 'evals', '.llm-evals.config.yml'),
-    `request_types: [prompt]\nresults: { display: none }\nbench: { models: [{ model: echo, temperature: ${temperatures} }] }\n`,
-  );
+  return `request_types: [prompt]\nresults: { display: none }\nbench: { models: [{ model: echo, temperature: ${temperatures} }] }\n`;
 }
 
 function writeSuite(): void {
-  const evals = join(suiteDir, 'evals');
-  rmSync(evals, { recursive: true, force: true });
-  mkdirSync(evals, { recursive: true });
-  writeFileSync(
-    join(evals, 'eval_helper.ts'),
-    `import { defineSuite, EchoAdapter, Scorer } from 'llm-evals';
-import { FixedLatencyProvider } from '${join(repo, 'bench', 'fixed-latency.ts')}';
-class Same extends Scorer {
-  metrics() { return [{ name: 'exact', description: 'same JSON', primary: true }]; }
-  call(kase, reply) { const v = JSON.stringify(kase.expected) === JSON.stringify(reply.output) ? 1 : 0; return { value: v, metrics: { exact: v } }; }
-}
-const provider = new FixedLatencyProvider(${latency}).writeOnExit(process.env.BENCH_STATS_FILE);
-export default defineSuite({ name: 'cache-bench', root: import.meta.dirname, adapter: new EchoAdapter(), scorer: new Same(), providers: [provider] });
-`,
-  );
-  writeLineup(false);
-  for (let i = 0; i < n; i++) {
-    const folder = join(evals, 'datasets', 'd', 'cases', 'v', String(i).padStart(5, '0'));
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'input.txt'), `case ${i}\n`);
-    writeFileSync(join(folder, 'expected.json'), JSON.stringify({ n: i }));
-  }
+  rmSync(join(suiteDir, 'evals'), { recursive: true, force: true });
+  writeBenchSuite(suiteDir, { helper: fixedLatencyHelper('cache-bench', latency), lineup: lineup(false) }, n);
 }
 
-async function cli(args: string[], extra: NodeJS.ProcessEnv = {}) {
-  const started = performance.now();
-  const child = spawn(process.execPath, [bin, ...args], {
-    cwd: suiteDir,
-    env: { ...env, ...extra },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-20_000)));
-  child.stdout.resume();
-  const code = await new Promise<number | null>((done) => child.on('close', done));
-  const seconds = (performance.now() - started) / 1000;
-  if (code !== 0) throw new Error(`llm-evals ${args.join(' ')} exited ${code}:\n${stderr.slice(-4000)}`);
-  return { seconds, stderr };
-}
+/** Runs `llm-evals args` in the suite, with `extra` in its environment. */
+const cli = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+  runToyCli(args, suiteDir, { ...env, ...extra });
 
 /** One compare: its wall time, the calls the fake counted, and the cache's line. */
 async function compare(what: string, jobs = 1) {
@@ -97,11 +53,8 @@ async function compare(what: string, jobs = 1) {
 rmSync(root, { recursive: true, force: true });
 mkdirSync(suiteDir, { recursive: true });
 writeSuite();
-await cli(['server', 'start']).catch((error: Error) => console.error(error.message));
-const rows: Awaited<ReturnType<typeof compare>>[] = [];
-try {
-  rows.push(await compare('first compare (empty cache)'));
-  rows.push(await compare('the same compare again'));
+const rows = await withBenchServer(cli, async () => {
+  const done = [await compare('first compare (empty cache)'), await compare('the same compare again')];
   for (let i = 0; i < 10; i++) {
     const file = join(
       suiteDir,
@@ -115,12 +68,11 @@ try {
     );
     writeFileSync(file, JSON.stringify({ n: i * 7, edited: true }));
   }
-  rows.push(await compare('after editing 10 cases'));
-  writeLineup(true);
-  rows.push(await compare('after adding a contender', 2));
-} finally {
-  await cli(['server', 'stop']).catch(() => undefined);
-}
+  done.push(await compare('after editing 10 cases'));
+  writeFileSync(join(suiteDir, 'evals', '.llm-evals.config.yml'), lineup(true));
+  done.push(await compare('after adding a contender', 2));
+  return done;
+});
 const first = rows[0]!.seconds;
 const model = ((n * latency) / lanes / 1000).toFixed(1);
 console.log(

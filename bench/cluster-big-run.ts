@@ -5,10 +5,11 @@
 // flight). Prints the run's throughput, each worker's share of the calls, and the largest workflow history.
 // Usage: nice node --import tsx bench/cluster-big-run.ts [cases=20000] [contenders=2] [parallelism=8] [concurrency=4]
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
+import { numberedCase, largestHistory, recordedFakeHelper, writeBenchSuite } from './toy-cli.ts';
 
 const [cases = 20_000, contenders = 2, parallelism = 8, concurrency = 4] = process.argv.slice(2).map(Number);
 const repo = resolve(import.meta.dirname, '..');
@@ -22,40 +23,16 @@ const address = execFileSync(join(repo, 'dev', 'cluster.sh'), ['up'], { encoding
   .at(-1)!;
 
 rmSync(dir, { recursive: true, force: true });
-const evals = join(dir, 'evals');
-mkdirSync(evals, { recursive: true });
 // Each call appends `pid model case`: a case paid twice shows, and which worker paid it.
-writeFileSync(
-  join(evals, 'eval_helper.ts'),
-  `import { appendFileSync } from 'node:fs';
-import { defineSuite, EchoAdapter, FakeProvider, Scorer } from 'llm-evals';
-class Same extends Scorer {
-  metrics() { return [{ name: 'exact', description: 'same JSON', primary: true }]; }
-  call(kase, reply) { const v = JSON.stringify(kase.expected) === JSON.stringify(reply.output) ? 1 : 0; return { value: v, metrics: { exact: v } }; }
-}
-const fake = new FakeProvider({ models: ${JSON.stringify(Object.fromEntries(models.map((m) => [m, 'echo'])))} });
-class Recorded extends EchoAdapter {
-  async call(kase, model) {
-    const reply = await super.call(kase, model);
-    appendFileSync(${JSON.stringify(record)}, process.pid + ' ' + model.id + ' ' + kase.key + '\\n');
-    fake.calls.length = 0;
-    return reply;
-  }
-}
-export default defineSuite({ name: 'cluster-big', root: import.meta.dirname, adapter: new Recorded(), scorer: new Same(),
-  providers: [fake] });
-`,
+writeBenchSuite(
+  dir,
+  {
+    helper: recordedFakeHelper('cluster-big', models, record, true),
+    lineup: `request_types: [prompt]\nresults: { display: none }\nfake: { models: [${models.join(', ')}] }\n`,
+  },
+  cases,
+  (i) => numberedCase(i, `d${i % 4}`, 7),
 );
-writeFileSync(
-  join(evals, '.llm-evals.config.yml'),
-  `request_types: [prompt]\nresults: { display: none }\nfake: { models: [${models.join(', ')}] }\n`,
-);
-for (let i = 0; i < cases; i++) {
-  const folder = join(evals, 'datasets', `d${i % 4}`, 'cases', 'v', String(i).padStart(7, '0'));
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(join(folder, 'input.txt'), `case ${i}\n`);
-  writeFileSync(join(folder, 'expected.json'), JSON.stringify({ n: i }));
-}
 
 const env = (machine: string, build: string): NodeJS.ProcessEnv => ({
   ...process.env,
@@ -131,12 +108,7 @@ for (;;) {
   await sleep(1000);
 }
 const runSeconds = (Date.now() - began) / 1000;
-let events = 0;
-let bytes = 0;
-for await (const w of client.workflow.list({ query: `LlmEvalsRunId = "${runId}"` })) {
-  events = Math.max(events, w.historyLength);
-  bytes = Math.max(bytes, w.historySize ?? 0);
-}
+const { events, bytes } = await largestHistory(client, runId);
 await connection.close();
 for (const w of [workers[0]!, upgraded]) w.child.kill('SIGTERM');
 

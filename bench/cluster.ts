@@ -5,9 +5,10 @@
 // to last), cases/s over that span, the ratio to N·L/C, and the calls counted (must be N).
 // Usage: nice node --import tsx bench/cluster.ts [N] [C]       (default 1000 16; dev/cluster.sh up runs first)
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { LatencyStats } from './fixed-latency.ts';
+import { fixedLatencyHelper, writeBenchSuite } from './toy-cli.ts';
 
 const n = Number(process.argv[2] ?? 1000);
 const c = Number(process.argv[3] ?? 16);
@@ -18,30 +19,14 @@ const root = join(repo, 'tmp', 'bench-cluster');
 /** A suite of `n` cases answered by FixedLatencyProvider(BENCH_LATENCY_MS), its stats written to BENCH_STATS_FILE. */
 function writeSuite(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
-  const evals = join(dir, 'evals');
-  mkdirSync(evals, { recursive: true });
-  writeFileSync(
-    join(evals, 'eval_helper.ts'),
-    `import { defineSuite, EchoAdapter, Scorer } from 'llm-evals';
-import { FixedLatencyProvider } from '${join(repo, 'bench', 'fixed-latency.ts')}';
-class Same extends Scorer {
-  metrics() { return [{ name: 'exact', description: 'same JSON', primary: true }]; }
-  call(kase, reply) { const v = JSON.stringify(kase.expected) === JSON.stringify(reply.output) ? 1 : 0; return { value: v, metrics: { exact: v } }; }
-}
-const provider = new FixedLatencyProvider(Number(process.env.BENCH_LATENCY_MS)).writeOnExit(process.env.BENCH_STATS_FILE);
-export default defineSuite({ name: 'cluster-bench', root: import.meta.dirname, adapter: new EchoAdapter(), scorer: new Same(), providers: [provider] });
-`,
+  writeBenchSuite(
+    dir,
+    {
+      helper: fixedLatencyHelper('cluster-bench', 'Number(process.env.BENCH_LATENCY_MS)'),
+      lineup: 'request_types: [prompt]\nresults: { display: none }\nbench: { models: [echo] }\n',
+    },
+    n,
   );
-  writeFileSync(
-    join(evals, '.llm-evals.config.yml'),
-    'request_types: [prompt]\nresults: { display: none }\nbench: { models: [echo] }\n',
-  );
-  for (let i = 0; i < n; i++) {
-    const folder = join(evals, 'datasets', 'd', 'cases', 'v', String(i).padStart(5, '0'));
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'input.txt'), `case ${i}\n`);
-    writeFileSync(join(folder, 'expected.json'), JSON.stringify({ n: i }));
-  }
 }
 
 /** One compare: its wall time and what the fake counted. */

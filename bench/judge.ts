@@ -11,7 +11,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Snapshot } from '../src/core/snapshot.ts';
-import { runToyCli, writeToySuite } from './toy-cli.ts';
+import { benchEnv, runToyCli, writeToySuite } from './toy-cli.ts';
 
 const n = Number(process.argv[2] ?? 1000);
 const latencyMs = Number(process.argv[3] ?? 200);
@@ -22,15 +22,10 @@ const held = control ? 'm' : 'judge';
 const repo = resolve(import.meta.dirname, '..');
 const root = join(repo, 'tmp', 'bench-judge');
 const suiteDir = join(root, 'suite');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  NO_COLOR: '1',
+const env = benchEnv(root, '7646', {
   COLUMNS: '120',
-  LLM_EVALS_STATE_DIR: join(root, 'state'),
   LLM_EVALS_CACHE_DIR: join(root, 'replies'),
-  LLM_EVALS_TEMPORAL_PORT: process.env.LLM_EVALS_TEMPORAL_PORT ?? '7646',
-  TEMPORAL_ADDRESS: '',
-};
+});
 
 /** The judge's calls as the server saw them: when each came in and when its verdict went out (ms). */
 const judged: { start: number; end: number }[] = [];

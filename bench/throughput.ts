@@ -6,12 +6,13 @@
 // counted (must be N) and the mean calls in flight outside the first and last second (the target is ≥ 0.95·C).
 // Usage: node --import tsx bench/throughput.ts [N/L/C ...]     (default: 2000/200/16 500/1000/50 1000/0/16)
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EchoAdapter } from '../src/api/testing.ts';
 import type { Case } from '../src/api/types.ts';
 import { FixedLatencyProvider, meanInFlight, type LatencyStats } from './fixed-latency.ts';
+import { benchEnv, fixedLatencyHelper, numberedCase, writeBenchSuite } from './toy-cli.ts';
 
 const rows = (
   process.argv.length > 2 ? process.argv.slice(2) : ['2000/200/16', '500/1000/50', '1000/0/16']
@@ -23,54 +24,26 @@ const repo = resolve(import.meta.dirname, '..');
 const bin = join(repo, 'bin', 'llm-evals.mjs');
 const root = join(repo, 'tmp', 'bench-throughput');
 const stateDir = join(root, 'state');
-const env: NodeJS.ProcessEnv = {
-  ...process.env,
-  NO_COLOR: '1',
-  LLM_EVALS_STATE_DIR: stateDir,
-  LLM_EVALS_TEMPORAL_PORT: process.env.LLM_EVALS_TEMPORAL_PORT ?? '7633',
-  TEMPORAL_ADDRESS: '',
-};
+const env = benchEnv(root, '7633');
 
+/** The suite of `n` cases on the fixed-latency fake, and the cases as the in-process limit runs them. */
 function writeSuite(dir: string, n: number, latency: number): Case[] {
-  const evals = join(dir, 'evals');
-  rmSync(evals, { recursive: true, force: true });
-  mkdirSync(evals, { recursive: true });
-  writeFileSync(
-    join(evals, 'eval_helper.ts'),
-    `import { defineSuite, EchoAdapter, Scorer } from 'llm-evals';
-import { FixedLatencyProvider } from '${join(repo, 'bench', 'fixed-latency.ts')}';
-class Same extends Scorer {
-  metrics() { return [{ name: 'exact', description: 'same JSON', primary: true }]; }
-  call(kase, reply) { const v = JSON.stringify(kase.expected) === JSON.stringify(reply.output) ? 1 : 0; return { value: v, metrics: { exact: v } }; }
-}
-const provider = new FixedLatencyProvider(${latency}).writeOnExit(process.env.BENCH_STATS_FILE);
-export default defineSuite({ name: 'throughput', root: import.meta.dirname, adapter: new EchoAdapter(), scorer: new Same(), providers: [provider] });
-`,
-  );
-  writeFileSync(
-    join(evals, '.llm-evals.config.yml'),
-    'request_types: [prompt]\nresults: { display: none }\nbench: { models: [echo] }\n',
-  );
-  const cases: Case[] = [];
-  for (let i = 0; i < n; i++) {
-    const id = `v/${String(i).padStart(5, '0')}`;
-    const folder = join(evals, 'datasets', 'd', 'cases', id);
-    mkdirSync(folder, { recursive: true });
-    const expected = { n: i };
-    writeFileSync(join(folder, 'input.txt'), `case ${i}\n`);
-    writeFileSync(join(folder, 'expected.json'), JSON.stringify(expected));
-    cases.push({
+  rmSync(join(dir, 'evals'), { recursive: true, force: true });
+  const lineup = 'request_types: [prompt]\nresults: { display: none }\nbench: { models: [echo] }\n';
+  writeBenchSuite(dir, { helper: fixedLatencyHelper('throughput', latency), lineup }, n);
+  return Array.from({ length: n }, (_, i) => {
+    const { id } = numberedCase(i);
+    return {
       id,
       key: `d/${id}`,
       dataset: 'd',
       variant: 'v',
       input: `case ${i}`,
-      expected,
-      path: folder,
+      expected: { n: i },
+      path: join(dir, 'evals', 'datasets', 'd', 'cases', id),
       metadata: {},
-    });
-  }
-  return cases;
+    };
+  });
 }
 
 /** The in-process limit: C lanes running the adapter against the fake, case after case, no durability. */

@@ -1,38 +1,23 @@
-// Over 400 lines: Runs is the one door of every client-side operation on a run (start, read, query, signal, cancel),
-// so that commands never hold a workflow handle or spell a workflow id; reading results (run-results.ts) and listing
-// runs (run-list.ts) stand beside it.
-import {
-  isGrpcServiceError,
-  WorkflowFailedError,
-  WorkflowNotFoundError,
-  type Client,
-} from '@temporalio/client';
-import { newGate, type GateState } from '../core/coordinator.ts';
+// Runs is the one door of every client-side operation on a run (start, read, query, signal, cancel), so that commands
+// never hold a workflow handle or spell a workflow id. It keeps what this process knows of its own runs and reads the
+// rest; the work stands beside it by concern: the start (run-start.ts), progress (run-progress.ts), the gate
+// (run-gate.ts), results (run-results.ts), listing (run-list.ts) and the wait after a cancel (cancel-wait.ts).
+import { WorkflowFailedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import type { GateState } from '../core/coordinator.ts';
 import type { SentBatch } from '../core/batch-cancel.ts';
-import type { BatchWait, ExperimentProgress, RunProgress } from '../core/progress.ts';
-import { readBatchWait, readSentBatches } from './batch-history.ts';
+import type { BatchWait, RunProgress } from '../core/progress.ts';
 import type { CaseResult } from '../core/results.ts';
 import { digestOf, type RunDigest } from '../core/run-change.ts';
-import {
-  casesOf,
-  experimentWorkflowId,
-  gateWorkflowId,
-  runWorkflowId,
-  type PlannedCases,
-  type RunInput,
-} from '../core/run-input.ts';
+import { casesOf, runWorkflowId, type PlannedCases, type RunInput } from '../core/run-input.ts';
 import { plansDir, PlanStore } from '../cache/plans.ts';
 import { runStateOf, type RunState } from '../core/run-state.ts';
 import { buildSnapshot, RunHeaderSchema, type RunHeader } from '../core/snapshot.ts';
-import { ConfigError } from '../errors.ts';
 import { VERSION } from '../package-root.ts';
 import type { RunResult } from '../../workflows/compare-run.ts';
-import {
-  answerPauseSignal,
-  experimentProgressQuery,
-  gateQuery,
-  runProgressQuery,
-} from '../../workflows/messages.ts';
+import { noSuchRun } from './run-errors.ts';
+import { answerPause, endGate, finalGate, gateClosed, gateNow } from './run-gate.ts';
+import { batchWaits, runProgress, sentBatches } from './run-progress.ts';
+import { startRun } from './run-start.ts';
 import { waitForCancelled, type CancelWaited, type CancelWaitOptions } from './cancel-wait.ts';
 import { polledWithin } from '../core/cancel-wait.ts';
 import { pollTimesOf } from './pollers.ts';
@@ -59,21 +44,6 @@ export interface RunRecord {
   closedAt?: Date;
   /** The build its workflows are pinned to, when it was started with Worker Versioning on. */
   build?: Build;
-}
-
-/** How long a command's worker goes on serving a completed run's gate, at most, for it to close. */
-const GATE_CLOSE_WAIT_MS = 10_000;
-
-/** A run id Temporal does not know is bad input (exit 2), said plainly; any other failure goes on as it was. */
-function noSuchRun(runId: string, error: unknown): never {
-  if (error instanceof WorkflowNotFoundError) {
-    throw new ConfigError(
-      undefined,
-      'run',
-      `no run ${JSON.stringify(runId)} on this Temporal (see llm-evals runs)`,
-    );
-  }
-  throw error;
 }
 
 /** A run this process started: what it was given, where, and, once it completed, what it returned and when. */
@@ -172,42 +142,8 @@ export class Runs {
     startedBy = VERSION,
     pinnedTo?: Build,
   ): Promise<void> {
-    // With Worker Versioning, both workflows (and the experiments, children on the same queue) stay on this build.
-    const pinned = pinnedTo ? { versioningOverride: { pinnedTo } } : {};
-    // Both at once, one round trip sooner; a run whose gate did not start could not go on, so it is ended with it.
-    const gate = this.client.workflow.start('runGate', {
-      workflowId: gateWorkflowId(input.runId),
-      taskQueue,
-      ...pinned,
-      args: [newGate(input.limits, input.abortAfter, input.inFlight)],
-      searchAttributes: { LlmEvalsRunId: [input.runId] },
-    });
-    const run = this.client.workflow.start('compareRun', {
-      workflowId: runWorkflowId(input.runId),
-      taskQueue,
-      ...pinned,
-      args: [input],
-      memo: { header, startedBy },
-      searchAttributes: {
-        LlmEvalsRunId: [input.runId],
-        LlmEvalsSuite: [input.suite],
-        LlmEvalsState: ['running'],
-        ...(project ? { LlmEvalsProject: [project] } : {}),
-      },
-    });
-    const [gateStarted, runStarted] = await Promise.allSettled([gate, run]);
-    if (gateStarted.status === 'fulfilled') {
-      if (runStarted.status === 'rejected') {
-        await gateStarted.value.terminate('its run did not start').catch(() => undefined);
-        throw runStarted.reason;
-      }
-      this.startedHere?.set(input.runId, { input, header, taskQueue, startedAt: new Date() });
-      return;
-    }
-    if (runStarted.status === 'fulfilled') {
-      await runStarted.value.terminate('its gate did not start').catch(() => undefined);
-    }
-    throw gateStarted.reason;
+    await startRun(this.client, { taskQueue, input, header, project, startedBy, pinnedTo });
+    this.startedHere?.set(input.runId, { input, header, taskQueue, startedAt: new Date() });
   }
 
   /**
@@ -281,40 +217,13 @@ export class Runs {
   }
 
   /** The run's progress, with each running experiment's own count (asked of it) in place of its zeros; needs a worker. */
-  async progress(runId: string, timeoutMs?: number): Promise<RunProgress> {
-    const ask = async () => {
-      const progress = await this.handle(runWorkflowId(runId)).query(runProgressQuery);
-      await Promise.all(
-        progress.experiments.map(async (e) => {
-          if (e.state !== 'running') return;
-          try {
-            const own: ExperimentProgress = await this.handle(experimentWorkflowId(runId, e.id)).query(
-              experimentProgressQuery,
-            );
-            e.done = own.done;
-            e.errors = own.errors;
-            if (own.batch) e.batch = own.batch;
-          } catch {
-            // The experiment may have just closed; the next poll counts it through the run.
-          }
-        }),
-      );
-      return progress;
-    };
-    if (timeoutMs === undefined) return ask();
-    return this.client.connection.withDeadline(Date.now() + timeoutMs, ask);
+  progress(runId: string, timeoutMs?: number): Promise<RunProgress> {
+    return runProgress(this.client, runId, timeoutMs);
   }
 
   /** The batch each running experiment of a `--batch` run waits on, read from their histories (no worker needed). */
-  async batchWaits(runId: string, experimentIds: readonly string[]): Promise<Map<string, BatchWait>> {
-    const waits = new Map<string, BatchWait>();
-    await Promise.all(
-      experimentIds.map(async (id) => {
-        const wait = await readBatchWait(this.client, experimentWorkflowId(runId, id)).catch(() => undefined);
-        if (wait) waits.set(id, wait);
-      }),
-    );
-    return waits;
+  batchWaits(runId: string, experimentIds: readonly string[]): Promise<Map<string, BatchWait>> {
+    return batchWaits(this.client, runId, experimentIds);
   }
 
   /**
@@ -324,16 +233,11 @@ export class Runs {
   async sentBatches(runId: string): Promise<SentBatch[]> {
     const { input } = await this.read(runId);
     if (!input.batch) return [];
-    const each = await Promise.all(
-      input.experiments.map((e) =>
-        readSentBatches(this.client, experimentWorkflowId(runId, e.id)).catch((error: unknown) => {
-          // gRPC's NOT_FOUND (5): the history of a workflow never started.
-          if (isGrpcServiceError(error) && Number(error.code) === 5) return [];
-          throw error;
-        }),
-      ),
+    return sentBatches(
+      this.client,
+      runId,
+      input.experiments.map((e) => e.id),
     );
-    return each.flat();
   }
 
   /** Every case result a run's experiments hold so far, read from their histories (no worker needed). */
@@ -397,16 +301,9 @@ export class Runs {
     }
   }
 
-  /**
-   * Waits, at most `timeoutMs`, for the gate of a run that completed to close. A completed run has signalled its gate
-   * to finish, but the gate's last workflow task may still be on its way to the worker, and a worker that stops
-   * first drops it (the SDK does not drain its sticky queue): the gate would stay open on a queue nobody polls, its
-   * final state and its trace span lost. The worker of a command serves until this resolves.
-   */
-  async gateClosed(runId: string, timeoutMs = GATE_CLOSE_WAIT_MS): Promise<void> {
-    await this.client.connection
-      .withDeadline(Date.now() + timeoutMs, () => this.handle(gateWorkflowId(runId)).result())
-      .catch(() => undefined);
+  /** Waits, at most `timeoutMs`, for the gate of a run that completed to close (why: gateClosed in run-gate.ts). */
+  gateClosed(runId: string, timeoutMs?: number): Promise<void> {
+    return gateClosed(this.client, runId, timeoutMs);
   }
 
   /** Whether the Temporal server answers within `timeoutMs`. */
@@ -422,25 +319,13 @@ export class Runs {
   }
 
   /** The state a closed run's gate ended with (its result, no worker needed); `undefined` when it did not complete. */
-  async finalGate(runId: string): Promise<GateState | undefined> {
-    try {
-      const handle = this.handle(gateWorkflowId(runId));
-      const { status } = await handle.describe();
-      return status.name === 'COMPLETED' ? ((await handle.result()) as GateState) : undefined;
-    } catch {
-      return undefined;
-    }
+  finalGate(runId: string): Promise<GateState | undefined> {
+    return finalGate(this.client, runId);
   }
 
   /** The gate's state, when a worker answers the query within `timeoutMs`. */
-  async gate(runId: string, timeoutMs = 2000): Promise<GateState | undefined> {
-    try {
-      return await this.client.connection.withDeadline(Date.now() + timeoutMs, () =>
-        this.handle(gateWorkflowId(runId)).query(gateQuery),
-      );
-    } catch {
-      return undefined;
-    }
+  gate(runId: string, timeoutMs?: number): Promise<GateState | undefined> {
+    return gateNow(this.client, runId, timeoutMs);
   }
 
   /**
@@ -469,10 +354,8 @@ export class Runs {
   }
 
   /** Answers a run paused after a streak of failures: true goes on, false stops it. */
-  async answerPause(runId: string, goOn: boolean): Promise<void> {
-    await this.handle(gateWorkflowId(runId))
-      .signal(answerPauseSignal, goOn)
-      .catch((error: unknown) => noSuchRun(runId, error));
+  answerPause(runId: string, goOn: boolean): Promise<void> {
+    return answerPause(this.client, runId, goOn);
   }
 
   /** Cancels a run as cancelAndWait does, to the end: how it closed. */
@@ -493,10 +376,8 @@ export class Runs {
   }
 
   /** Ends the gate of a cancelled run, which has nothing to clean up; one already closed is left as it is. */
-  async endGate(runId: string): Promise<void> {
-    await this.handle(gateWorkflowId(runId))
-      .terminate('its run was cancelled')
-      .catch(() => undefined);
+  endGate(runId: string): Promise<void> {
+    return endGate(this.client, runId);
   }
 
   /** Runs found through visibility, newest first; `project`, `suite` and `scheduleId` keep those that match. */

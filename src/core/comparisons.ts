@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { countedValue, summarize } from './aggregate.ts';
 import { designEffect } from './cluster-se.ts';
 import { withoutRepeat } from './matrix.ts';
-import { comparePaired, holm, resampleMeansTogether, seedOf } from './paired.ts';
+import { fnv1a } from './fnv.ts';
+import { comparePaired, holm, resampleMeansTogether } from './paired.ts';
 import type { CaseResult } from './results.ts';
 import type { SnapshotCore } from './snapshot-core.ts';
 import { bootstrapInterval, seededRandom } from './stats.ts';
@@ -186,7 +187,7 @@ export function compareContenders(
     const cases = caseUnion(rows);
     const clusters = source.clusters?.size ? cases.map((k) => source.clusters!.get(k)) : undefined;
     const together = resampledTogether(rows, cases, options.resamples ?? 10_000, () =>
-      seededRandom(seedOf(`${source.runId}|${dataset ?? ''}|${metric}`)),
+      seededRandom(fnv1a(`${source.runId}|${dataset ?? ''}|${metric}`)),
     );
     const raw = pairs.map(([a, b]) => {
       const [meansA, meansB] = [together.get(a.key), together.get(b.key)];
@@ -194,7 +195,7 @@ export function compareContenders(
         cases.map((k) => a.values.get(k) ?? null),
         cases.map((k) => b.values.get(k) ?? null),
         {
-          seed: seedOf(`${source.runId}|${dataset ?? ''}|${metric}|${a.key}|${b.key}`),
+          seed: fnv1a(`${source.runId}|${dataset ?? ''}|${metric}|${a.key}|${b.key}`),
           resamples: options.resamples,
           ...(clusters ? { clusters } : {}),
           ...(meansA && meansB ? { resampled: meansA.map((m, r) => m - meansB[r]!) } : {}),
@@ -334,7 +335,7 @@ export function pointIntervals(
     const values = [...cases].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, [sum, n]]) => sum / n);
     const interval = bootstrapInterval(values, {
       resamples,
-      seed: seedOf(`${source.runId}|${contender}|${dataset}|${metric}`),
+      seed: fnv1a(`${source.runId}|${contender}|${dataset}|${metric}`),
     });
     return interval ? [{ contender, dataset, ci95: [interval.low, interval.high] as [number, number] }] : [];
   });

@@ -6,16 +6,6 @@
 import { clusteredTest, clusteringOf } from './cluster-se.ts';
 import { lnGamma, quantile, seededRandom, studentTCdf } from './stats.ts';
 
-/** The 32-bit FNV-1a hash of a text: a bootstrap seed that follows from the run id, so a report is reproducible. */
-export function seedOf(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
-}
-
 /** ln P(X = k) for X ~ Binomial(m, p), 0 < p < 1. */
 function binomialLogPmf(k: number, m: number, p: number): number {
   return lnGamma(m + 1) - lnGamma(k + 1) - lnGamma(m - k + 1) + k * Math.log(p) + (m - k) * Math.log1p(-p);

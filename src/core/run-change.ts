@@ -1,12 +1,15 @@
+// The change between two runs: what of a run a change compares (its digest, from a snapshot) and the comparison of
+// two digests, contender by dataset, paired case by case. What a schedule or a gate makes of a change is theirs
+// (schedule-verdict.ts, src/gate).
 import { z } from 'zod';
 import { summarize } from './aggregate.ts';
 import { ALPHA, caseValue, PairedTestSchema, PointIntervalSchema } from './comparisons.ts';
 import { clustersOfCases, DatasetClusteringSchema } from './cluster-se.ts';
 import { groupBy } from './group.ts';
 import { ContenderSchema, withoutRepeat } from './matrix.ts';
-import { comparePaired, holm, seedOf } from './paired.ts';
+import { fnv1a } from './fnv.ts';
+import { comparePaired, holm } from './paired.ts';
 import type { CaseResult } from './results.ts';
-import type { RunSchedule } from './schedule-spec.ts';
 import type { SnapshotCore } from './snapshot-core.ts';
 import { weightedScores, weightValues } from './weights.ts';
 
@@ -261,7 +264,7 @@ function pairedChanges(
       keys.map((k) => now.values[k] ?? null),
       keys.map((k) => then.values[k] ?? null),
       {
-        seed: seedOf(`${before.runId}|${after.runId}|${row.contender}|${row.dataset}`),
+        seed: fnv1a(`${before.runId}|${after.runId}|${row.contender}|${row.dataset}`),
         ...(clusters ? { clusters: keys.map((k) => clusters[k]) } : {}),
       },
     );
@@ -363,51 +366,4 @@ export function diffRuns(before: RunDigest, after: RunDigest): RunChange {
     },
     ...(after.clustering ? { clustering: after.clustering } : {}),
   };
-}
-
-/** Whether a run regressed, and why: each contender on a dataset that fell below the schedule's bar. */
-export interface Verdict {
-  regressed: boolean;
-  reasons: string[];
-}
-
-const points = (v: number) => `${(v * 100).toFixed(1)}%`;
-
-/**
- * Judges a run against its schedule's bar: a contender on a dataset whose primary score fell by more than
- * `maxDrop` points since the previous run (or has no score any more), or sits below `minScore`, regresses the run.
- * Contenders or datasets new since the previous run are held only to `minScore`.
- */
-export function judgeRegression(
-  after: RunDigest,
-  change: RunChange | undefined,
-  bar: Pick<RunSchedule, 'maxDrop' | 'minScore'>,
-  label: (contenderKey: string) => string = (key) => key,
-): Verdict {
-  const reasons: string[] = [];
-  const primary = after.primary;
-  if (bar.maxDrop !== undefined && change) {
-    for (const row of change.rows) {
-      const { before, after: now } = row.score;
-      if (row.presence !== 'both' || before === null) continue;
-      const name = `${label(row.contender)} on ${row.dataset}`;
-      if (now === null) reasons.push(`${name}: ${primary} ${points(before)} → no score`);
-      else if ((before - now) * 100 > bar.maxDrop + 1e-9) {
-        const drop = ((before - now) * 100).toFixed(1);
-        reasons.push(
-          `${name}: ${primary} ${points(before)} → ${points(now)}, down ${drop} points (max drop ${bar.maxDrop})`,
-        );
-      }
-    }
-  }
-  if (bar.minScore !== undefined) {
-    for (const row of after.rows) {
-      if (row.score !== null && row.score >= bar.minScore - 1e-9) continue;
-      const now = row.score === null ? 'no score' : points(row.score);
-      reasons.push(
-        `${label(row.contender)} on ${row.dataset}: ${primary} ${now}, under the min score ${points(bar.minScore)}`,
-      );
-    }
-  }
-  return { regressed: reasons.length > 0, reasons };
 }

@@ -4,6 +4,7 @@
  * seed give the same cases, and a case added to the suite moves few others in or out, since each case's rank is a
  * hash of the seed and its key alone.
  */
+import { fnv1a } from './fnv.ts';
 
 /** What sampling needs of a case. */
 export interface Sampled {
@@ -14,13 +15,7 @@ export interface Sampled {
 
 /** A case's rank under a seed: the 32-bit FNV-1a hash of `seed:key`. */
 function rank(seed: number, key: string): number {
-  const text = `${seed}:${key}`;
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
+  return fnv1a(`${seed}:${key}`);
 }
 
 /** How many of each variant's cases a sample of `n` takes: proportional, remainders to the largest fractions. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fnv1a } from './fnv.ts';
 
 /** What a scheduled run records of its schedule (in its input and header): which one, the run it compares with, the bar. */
 export const RunScheduleSchema = z.object({
@@ -35,7 +36,7 @@ export const SCHEDULE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
  */
 export function projectTag(project: string): string {
   const base = project.split(/[\\/]/).filter(Boolean).pop() ?? 'project';
-  return `${base.replace(/[^A-Za-z0-9._-]/g, '_')}-${fnv1a(project)}`;
+  return `${base.replace(/[^A-Za-z0-9._-]/g, '_')}-${fnv1aHex(project)}`;
 }
 
 /** The prefix of every schedule id of a project, so `schedule list` keeps its own. */
@@ -59,13 +60,8 @@ export function scheduleIdFor(project: string, name: string): string {
 }
 
 /** The 32-bit FNV-1a hash of a string, in hex: a short, stable tag that needs no crypto module in the sandbox. */
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, '0');
+function fnv1aHex(text: string): string {
+  return fnv1a(text).toString(16).padStart(8, '0');
 }
 
 const UNITS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };

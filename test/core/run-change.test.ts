@@ -3,11 +3,11 @@ import { contenderKey } from '../../src/core/matrix.ts';
 import {
   diffRuns,
   digestOf,
-  judgeRegression,
   primaryMetric,
   type RunDigest,
   type ScoreRow,
 } from '../../src/core/run-change.ts';
+import { judgeRegression } from '../../src/core/schedule-verdict.ts';
 import { snapshotFixture } from '../report/fixture.ts';
 
 const contender = (id: string) => {
