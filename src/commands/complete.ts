@@ -4,7 +4,7 @@ import { loadSuite, type LoadedSuite } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
 import type { SuiteFlags } from '../cli/options.ts';
 import { recentRunIds, scheduleNames } from '../session/link.ts';
-import { discoverFromFlags, projectOf } from '../session/open-suite.ts';
+import { discoverSuite, projectOf } from '../session/open-suite.ts';
 
 const unique = (values: readonly string[]): string[] => [...new Set(values)].sort();
 
@@ -30,7 +30,7 @@ export async function completeCommand(what: string, flags: SuiteFlags, io: Io): 
     io.stdout.write(ids.map((id) => `${id}\n`).join(''));
     return 0;
   }
-  const found = discoverFromFlags(flags, io);
+  const found = discoverSuite(flags, io);
   if (!found) return 0;
   const list = values(await loadSuite(found), what);
   io.stdout.write(list.map((v) => `${v}\n`).join(''));

@@ -12,17 +12,19 @@ import { newRunId } from '../session/run-id.ts';
 import { estimateTotal, prepareStart, startBuild, startPrepared } from '../session/run.ts';
 import { chooseTracking } from '../session/trackers.ts';
 import { taskQueueFor } from '../client/worker.ts';
+import type { RunRequest, SuitePlace } from '../core/request.ts';
+import { runRequestOf } from './request.ts';
 
 const BIN = join(PACKAGE_ROOT, 'bin', 'llm-evals.mjs');
 
 /** Spawns a detached `llm-evals worker --until RUN` in the suite's project, logging to `log/worker.<run>.log`. */
-function spawnWorker(runId: string, projectDir: string, flags: StartFlags, io: Io): string {
+function spawnWorker(runId: string, projectDir: string, place: SuitePlace, io: Io): string {
   mkdirSync(join(projectDir, 'log'), { recursive: true });
   const logFile = join(projectDir, 'log', `worker.${runId}.log`);
   const out = openSync(logFile, 'a');
   const args = [BIN, 'worker', '--until', runId];
-  if (flags.config) args.push('--config', flags.config);
-  if (flags.helper) args.push('--helper', flags.helper);
+  if (place.config) args.push('--config', place.config);
+  if (place.helper) args.push('--helper', place.helper);
   // It outlives this process on purpose: npm's mark would make it stop when this one ends (followsParent).
   const { npm_command: _npm, ...env } = io.env;
   const child = spawn(process.execPath, args, {
@@ -37,10 +39,15 @@ function spawnWorker(runId: string, projectDir: string, flags: StartFlags, io: I
 
 /** `start`: plans and starts a run, prints its id and returns; a detached worker serves it unless `--no-worker`. */
 export async function startCommand(flags: StartFlags, io: Io): Promise<number> {
-  const planned = await planRun(flags, io, flags.models);
+  return startRequest(runRequestOf(flags, flags.models), flags.worker !== false, io);
+}
+
+/** Starts the requested run; `worker` false leaves serving it to `llm-evals worker` processes. */
+async function startRequest(request: RunRequest, worker: boolean, io: Io): Promise<number> {
+  const planned = await planRun(request, io);
   await prepareSuite(planned.suite, io);
-  await checkBeforeRun(planned, flags, io);
-  const tracking = await chooseTracking(planned.suite, flags, io);
+  await checkBeforeRun(planned, request.checks, io);
+  const tracking = await chooseTracking(planned.suite, request.tracking, request.suite.verbose, io);
   const link = await linkForCommand(planned.suite.projectDir, io, 'start');
   try {
     const start = prepareStart(planned, tracking, newRunId(), await estimateTotal(planned));
@@ -53,8 +60,8 @@ export async function startCommand(flags: StartFlags, io: Io): Promise<number> {
       planned.suite.projectDir,
       await startBuild(link, taskQueue, io.env),
     );
-    if (flags.worker !== false) {
-      const log = spawnWorker(runId, planned.suite.projectDir, flags, io);
+    if (worker) {
+      const log = spawnWorker(runId, planned.suite.projectDir, request.suite, io);
       io.stderr.write(`a worker serves it in the background (log: ${log})\n`);
     } else {
       io.stderr.write(`start ${pc.bold('llm-evals worker')} to serve it\n`);

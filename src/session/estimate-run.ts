@@ -16,7 +16,7 @@ import type { LoadedCase } from '../suite/cases.ts';
 import type { PlannedRun } from './plan-run.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunFlags } from '../cli/options.ts';
+import type { SaveChoice } from '../core/request.ts';
 import { clustersOfCases } from '../core/cluster-se.ts';
 import { differenceDesignEffect, differenceSpread } from '../core/comparisons.ts';
 import { readSnapshot, snapshotDir } from '../output/save.ts';
@@ -187,9 +187,9 @@ export function maxTokensWarnings(planned: PlannedRun): string[] {
  */
 export function previousSpread(
   planned: PlannedRun,
-  flags: Pick<RunFlags, 'autosave' | 'destination' | 'tempDir'>,
+  save: SaveChoice,
 ): { runId: string; spread: number; designEffect?: number } | undefined {
-  const dir = snapshotDir(planned.suite, { ...flags, autosave: true });
+  const dir = snapshotDir(planned.suite, { ...save, autosave: true });
   if (!existsSync(dir)) return undefined;
   // Snapshot files are named by run id, which starts with the time it was made: the last name is the newest run.
   const newest = readdirSync(dir)
