@@ -9,7 +9,7 @@ import { linkForCommand } from '../session/link.ts';
 import { presentRun } from '../session/present.ts';
 import { eachCase } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
-import { saveChoiceOf, showingOf } from './request.ts';
+import { saveChoiceOf, showingOf, suitePlaceOf } from './request.ts';
 
 /**
  * `report RUN`: the run's reports from Temporal's data, also for a run still going (then it says partial). The
@@ -19,7 +19,7 @@ import { saveChoiceOf, showingOf } from './request.ts';
  */
 export async function reportCommand(runId: string, flags: RunFlags, io: Io): Promise<number> {
   // A read of a run: the info box would stand above every report a script asks for, and tell nothing it needs.
-  const suite = await openSuite(flags, io, false);
+  const suite = await openSuite(suitePlaceOf(flags), io, false);
   const link = await linkForCommand(suite.projectDir, io, 'report');
   try {
     // The cases are read one by one once the results are, and the snapshot keeps those the run planned: the suite is

@@ -159,7 +159,7 @@ async function withLink<T>(
   act: (link: TemporalLink, project: string) => Promise<T>,
   box = true,
 ) {
-  const project = findSuite(flags, io, box).projectDir;
+  const project = findSuite(suitePlaceOf(flags), io, box).projectDir;
   const link = await linkForCommand(project, io, 'schedule');
   try {
     return await act(link, project);
