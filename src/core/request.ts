@@ -118,22 +118,3 @@ export const RunRequestSchema = z.strictObject({
   recorded: z.record(z.string(), z.json()),
 });
 export type RunRequest = z.infer<typeof RunRequestSchema>;
-
-/** A request that runs the whole suite as its lineup says: the base a view or a schedule builds on. */
-export function defaultRequest(suite: SuitePlace = {}): RunRequest {
-  return {
-    suite,
-    selection: { datasets: [], cases: [] },
-    contenders: {},
-    cache: 'read',
-    batch: false,
-    dryRun: false,
-    checks: true,
-    tracking: {},
-    gate: {},
-    save: {},
-    show: { open: true, scores: false, allowFailures: false },
-    yes: false,
-    recorded: {},
-  };
-}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunFlags } from '../../src/cli/options.ts';
 import { cacheModeOf, fireRequestOf, runRequestOf } from '../../src/commands/request.ts';
-import { defaultRequest, RunRequestSchema, type RunRequest } from '../../src/core/request.ts';
+import { RunRequestSchema, type RunRequest } from '../../src/core/request.ts';
 import { ConfigError } from '../../src/errors.ts';
 
 /** Compare's flags as commander gives them with nothing typed: `--no-cache`, `--no-open`, `--no-verify` default on. */
@@ -200,11 +200,5 @@ describe('the run request a command line asks for, parsed once at the command', 
       'read',
       { tracker: 'none' },
     ]);
-  });
-
-  it('the base request the view or a schedule builds on passes the schema', () => {
-    expect(RunRequestSchema.parse(defaultRequest({ config: 'evals/.llm-evals.config.yml' }))).toEqual(
-      defaultRequest({ config: 'evals/.llm-evals.config.yml' }),
-    );
   });
 });
