@@ -10,6 +10,7 @@ import { linkForCommand } from './src/session/link.ts';
 import { prepareSuite } from './src/session/prepare.ts';
 import { warnKeyless } from './src/session/worker-keys.ts';
 import { planFire } from './src/session/plan-fire.ts';
+import { fireRequestOf } from './src/commands/request.ts';
 import { DRAIN_MS, STOPPING_LINE, suiteDeps } from './src/session/serve.ts';
 import { liveCases } from './src/suite/cases.ts';
 import { engineTracing } from './src/client/engine-tracing.ts';
@@ -58,7 +59,8 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
       ...suiteDeps({ suite, cases: [] }, io.env),
       cases: live.cases,
       refreshCases: live.refresh,
-      planFire: (spec: ScheduledRunSpec, runId: string) => planFire(suite, spec, runId, io),
+      planFire: (spec: ScheduledRunSpec, runId: string) =>
+        planFire(suite, spec, fireRequestOf(spec), runId, io),
     };
     // Watched before the line that says it serves: whoever reads it may stop it at once.
     const interrupt = io.watchInterrupt?.();

@@ -8,7 +8,8 @@ import { dirname, relative, resolve, sep } from 'node:path';
  * `../../src/suite/x.ts` from a deeper folder are the same room; type-only imports are allowed from any room unless
  * its entry says `noTypes`. A file under src/ in no room is an error, so a new room is placed on purpose.
  *
- * Options: `{ root, rooms: { [folder]: Policy } }`, where a Policy is
+ * Options: `{ root, rooms: { [folder]: Policy }, privateTypes?: { [room]: { to: string[], why: string } } }`:
+ * a room in `privateTypes` lends even its types only to the rooms `to` names; a Policy is
  * `{ values?: string[], packages?: { allow?: string[], deny?: string[] }, why: string }`;
  * `values` lists the other rooms it may import values from ('*' for any); package names match exactly or as a
  * prefix ending in '/' or '*' ('node:*').
@@ -47,7 +48,7 @@ const rule = {
     schema: [{ type: 'object', additionalProperties: true }],
   },
   create(context) {
-    const { root, rooms } = context.options[0];
+    const { root, rooms, privateTypes = {} } = context.options[0];
     const folders = Object.keys(rooms);
     const file = relative(root, context.filename).split(sep).join('/');
     const own = roomOf(file, folders);
@@ -71,6 +72,11 @@ const rule = {
           .join('/');
         const room = roomOf(target, folders);
         if (!room || room === own) return;
+        const lent = privateTypes[room];
+        if (lent && !lent.to.includes(own)) {
+          context.report({ node, message: `${own} may not import from ${room} (${source}): ${lent.why}` });
+          return;
+        }
         if (types && !policy.noTypes) return;
         const allowed = policy.values ?? [];
         if (allowed.includes('*') || allowed.includes(room)) return;

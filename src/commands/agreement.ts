@@ -5,6 +5,7 @@ import { renderJudgeAgreement } from '../report/judge-agreement.ts';
 import { judgeColumns, labelsFile, runAgreement, runSnapshot } from '../session/labels.ts';
 import { openSuite } from '../session/open-suite.ts';
 import { shortPath } from '../suite/cases.ts';
+import { suitePlaceOf, saveChoiceOf } from './request.ts';
 
 /** `agreement`'s flags: JSON out, and where runs are saved. */
 export type AgreementFlags = SuiteFlags & { json?: boolean; destination?: string; tempDir?: string };
@@ -18,10 +19,10 @@ export async function agreementCommand(
   flags: AgreementFlags,
   io: Io,
 ): Promise<number> {
-  const suite = await openSuite(flags, io, false);
+  const suite = await openSuite(suitePlaceOf(flags), io, false);
   if (!judgeColumns(suite))
     throw new ConfigError(suite.config.file, 'judge', 'the suite has no judge to measure against labels');
-  const snapshot = await runSnapshot(run, suite, flags, io);
+  const snapshot = await runSnapshot(run, suite, saveChoiceOf(flags), io);
   const list = runAgreement(snapshot, suite) ?? [];
   if (flags.json) {
     io.stdout.write(JSON.stringify({ runId: snapshot.runId, judgeAgreement: list }, null, 2) + '\n');

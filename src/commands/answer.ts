@@ -3,6 +3,7 @@ import { projectOf } from '../session/open-suite.ts';
 import type { StatusFlags } from '../cli/options.ts';
 import { ConfigError } from '../errors.ts';
 import { linkForCommand } from '../session/link.ts';
+import { suitePlaceOf } from './request.ts';
 
 /**
  * `continue RUN` / `stop RUN`: answers a paused run from any shell; stopping reports what finished. A run that
@@ -16,7 +17,7 @@ export async function answerCommand(
   io: Io,
 ): Promise<number> {
   const command = goOn ? 'continue' : 'stop';
-  const link = await linkForCommand(projectOf(flags, io), io, command);
+  const link = await linkForCommand(projectOf(suitePlaceOf(flags), io), io, command);
   try {
     const { state, gateKnown } = await link.runs.stateOf(runId);
     if (state !== 'paused' && gateKnown) {

@@ -6,6 +6,7 @@ import { linkForCommand } from '../session/link.ts';
 import { callsInFlight as callsIn, closedWords, waitedClauses } from '../core/cancel-wait.ts';
 import type { BatchCancelWords } from '../core/batch-cancel.ts';
 import { cancelLeftBatches, suiteOfCommand } from '../session/cancel-batches.ts';
+import { suitePlaceOf } from './request.ts';
 
 /** `; clause` for each clause, appended to cancel's line about the run. */
 const joined = (clauses: readonly string[]) => clauses.map((clause) => `; ${clause}`).join('');
@@ -30,13 +31,13 @@ function sayLeft({ problems }: BatchCancelWords, io: Io): number {
  * with what to do, and the exit is 1: it still runs, and is paid for.
  */
 export async function cancelCommand(runId: string, flags: StatusFlags, io: Io): Promise<number> {
-  const link = await linkForCommand(projectOf(flags, io), io, 'cancel');
+  const link = await linkForCommand(projectOf(suitePlaceOf(flags), io), io, 'cancel');
   try {
     const { state } = await link.runs.stateOf(runId);
     if (state !== 'running' && state !== 'paused') {
       // A cancel that stopped waiting left the gate to the one that sees the run closed.
       if (state === 'cancelled') await link.runs.endGate(runId);
-      const left = await cancelLeftBatches(link, runId, suiteOfCommand(flags, io), io.env);
+      const left = await cancelLeftBatches(link, runId, suiteOfCommand(suitePlaceOf(flags), io), io.env);
       const what = left.clauses.length ? left.clauses.join('; ') : 'nothing to cancel';
       io.stdout.write(`run ${runId} is already ${pc.yellow(state)}: ${what}\n`);
       return sayLeft(left, io);
@@ -59,7 +60,7 @@ export async function cancelCommand(runId: string, flags: StatusFlags, io: Io): 
       );
       return 130;
     }
-    const left = await cancelLeftBatches(link, runId, suiteOfCommand(flags, io), io.env);
+    const left = await cancelLeftBatches(link, runId, suiteOfCommand(suitePlaceOf(flags), io), io.env);
     if (how === 'terminated') {
       io.stdout.write(`${pc.yellow('cancelled')} run ${runId}: ${closedWords(how)}${joined(left.clauses)}\n`);
       return sayLeft(left, io);

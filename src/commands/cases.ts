@@ -7,11 +7,13 @@ import { renderCases } from '../report/cases-table.ts';
 import { conversationSummary } from '../report/conversation.ts';
 import { casesForRun } from '../session/plan-run.ts';
 import { readLineup } from '../suite/lineup.ts';
+import { runRequestOf } from './request.ts';
 
 /** `cases`: a row per case and the refused lineup entries; calls nothing. */
 export async function casesCommand(flags: RunFlags, io: Io): Promise<number> {
-  const suite = await openSuite(flags, io);
-  const cases = casesForRun(suite, flags, io);
+  const { suite: place, selection } = runRequestOf(flags);
+  const suite = await openSuite(place, io);
+  const cases = casesForRun(suite, selection, io);
   // A conversation case says what it asks first: its messages and its last user message.
   const rows = cases.map((c) => {
     const summary = suite.scorer.summary(c);

@@ -1,105 +1,11 @@
-import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import type { RunFlags } from '../cli/options.ts';
-import { estimateJudge, estimateRun, maxTokensWarnings, previousSpread } from '../session/estimate-run.ts';
-import { beginRun } from '../session/begin-run.ts';
-import { pairUp } from '../session/pairwise.ts';
-import { planRun, sampleLine } from '../session/plan-run.ts';
-import { checkBeforeRun } from '../session/prepare.ts';
-import { loadEnvFiles } from '../suite/load.ts';
-import type * as PresentModule from '../session/present.ts';
-import { shortPath } from '../suite/cases.ts';
+import { compareRun } from '../session/compare-run.ts';
 import { mark } from '../timing.ts';
-import { resolve } from 'node:path';
-import { ConfigError, quote } from '../errors.ts';
-import { withoutRepeat } from '../core/matrix.ts';
-import { baselineProblem } from '../gate/verdict.ts';
-import { clustersOfCases } from '../core/cluster-se.ts';
-import { writeWhole } from '../output/write-whole.ts';
-import { noteCacheUse, refuseEmptyCache } from './cache.ts';
+import { runRequestOf } from './request.ts';
 
 /** `compare` and `run -m`: with `-n`, print the expanded matrix and estimate; else run, save and report. */
 export async function compareCommand(flags: RunFlags, io: Io, models?: string[]): Promise<number> {
   mark('compare');
-  const planned = await planRun(flags, io, models);
-  if (flags.pairwise) pairUp(planned.plan, flags.pairwise, planned.suite, flags.cache === false);
-  mark('planned');
-  if (flags.sample) io.stderr.write(pc.yellow(sampleLine(planned, flags, io.columns)) + '\n');
-  if (flags.dryRun) {
-    for (const warning of maxTokensWarnings(planned))
-      io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');
-    const { renderMatrix } = await import('../report/matrix-table.ts');
-    io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
-    const { renderDetectableLine, renderJudgeEstimate } = await import('../report/estimate-line.ts');
-    const judge = await estimateJudge(planned);
-    if (judge) {
-      const { wrapProse } = await import('../report/text-width.ts');
-      io.stdout.write(wrapProse(renderJudgeEstimate(judge.load, judge.estimate), io.columns, 2) + '\n');
-    }
-    const cases = new Set(planned.plan.experiments.flatMap((e) => e.caseKeys)).size;
-    const { clustering } = clustersOfCases(planned.cases);
-    io.stdout.write(
-      renderDetectableLine(cases, previousSpread(planned, flags), io.columns, clustering) + '\n',
-    );
-    // The checks the run would make before any call, with its exit code: a dry run that passes is one that can go.
-    loadEnvFiles(planned.suite.root, planned.suite.envFiles, io.env);
-    await checkBeforeRun(planned, flags, io);
-    return 0;
-  }
-  if (flags.cacheOnly) await refuseEmptyCache(io.env);
-  // `--format markdown|junit` is the gate's text for CI: the run's own report then shows as it would without it.
-  const gateFormat = flags.format === 'markdown' || flags.format === 'junit' ? flags.format : undefined;
-  if (gateFormat && !flags.baseline)
-    throw new ConfigError(
-      undefined,
-      '--format',
-      `${gateFormat} is the gate's format: add --baseline RUN|FILE`,
-    );
-  if (!flags.baseline && (flags.minDrop !== undefined || flags.maxDrop !== undefined || flags.failOn))
-    throw new ConfigError(
-      undefined,
-      '--min-drop, --max-drop, --fail-on',
-      'judge a run against --baseline RUN|FILE',
-    );
-  // The baseline is read before any call: one that cannot be read is bad input, and nothing is paid for.
-  const { readBaseline, gateRun } = await import('../session/baseline.ts');
-  const baseline = flags.baseline
-    ? await readBaseline(flags.baseline, planned.suite.projectDir, io)
-    : undefined;
-  const problem =
-    baseline &&
-    baselineProblem(baseline, {
-      cases: planned.cases.map((c) => c.key),
-      contenders: planned.plan.contenders.map((c) => withoutRepeat(c).key),
-    });
-  if (problem) throw new ConfigError(undefined, '--baseline', `${quote(flags.baseline!)} ${problem}`);
-  // The checks before any call, then the run's first calls, which go out while Temporal's SDK loads (only for a
-  // run: `-n` answers at once) and the run is made.
-  const begun = await beginRun(planned, flags, io);
-  mark('begun');
-  const { runPlanned } = await import('../session/run.ts');
-  mark('run module');
-  // What shows the run (its tables and HTML report) loads once the run's first calls are out, not before them.
-  let presenting: Promise<typeof PresentModule> | undefined;
-  const loadPresent = () => (presenting ??= import('../session/present.ts'));
-  const { snapshot, file } = await runPlanned(planned, flags, io, models ? 'run' : 'compare', begun, () => {
-    void loadPresent();
-  });
-  io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
-  const { presentRun } = await loadPresent();
-  const shown = gateFormat ? { ...flags, format: undefined, output: undefined } : flags;
-  const code = await presentRun(snapshot, file, planned.suite, shown, io, { breakdown: Boolean(models) });
-  await noteCacheUse(snapshot, io);
-  mark('presented');
-  if (!baseline || snapshot.status !== 'completed') return code;
-  const judged = gateRun(baseline, snapshot, flags, io, planned.population);
-  if (gateFormat) {
-    const text = gateFormat === 'markdown' ? judged.markdown : judged.junit();
-    if (typeof flags.output === 'string') {
-      const target = resolve(io.cwd, flags.output);
-      writeWhole(target, text, 'run the compare again');
-      io.stderr.write(`wrote ${shortPath(io.cwd, target)}\n`);
-    } else io.stdout.write(text);
-  }
-  return judged.fails ? 1 : code;
+  return compareRun(runRequestOf(flags, models), io, models ? 'run' : 'compare');
 }

@@ -4,7 +4,8 @@ import { loadSuite, type LoadedSuite } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
 import type { SuiteFlags } from '../cli/options.ts';
 import { recentRunIds, scheduleNames } from '../session/link.ts';
-import { discoverFromFlags, projectOf } from '../session/open-suite.ts';
+import { discoverSuite, projectOf } from '../session/open-suite.ts';
+import { suitePlaceOf } from './request.ts';
 
 const unique = (values: readonly string[]): string[] => [...new Set(values)].sort();
 
@@ -25,12 +26,12 @@ function values(suite: LoadedSuite, what: string): string[] {
  */
 export async function completeCommand(what: string, flags: SuiteFlags, io: Io): Promise<number> {
   if (what === 'runs' || what === 'schedules') {
-    const project = projectOf(flags, io);
+    const project = projectOf(suitePlaceOf(flags), io);
     const ids = what === 'runs' ? await recentRunIds(project, io) : await scheduleNames(project, io);
     io.stdout.write(ids.map((id) => `${id}\n`).join(''));
     return 0;
   }
-  const found = discoverFromFlags(flags, io);
+  const found = discoverSuite(suitePlaceOf(flags), io);
   if (!found) return 0;
   const list = values(await loadSuite(found), what);
   io.stdout.write(list.map((v) => `${v}\n`).join(''));

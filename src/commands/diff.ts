@@ -9,6 +9,7 @@ import { renderChangePage } from '../report/html-change.ts';
 import { linkForCommand } from '../session/link.ts';
 import { projectOf } from '../session/open-suite.ts';
 import type { TemporalLink } from '../client/connect.ts';
+import { suitePlaceOf } from './request.ts';
 
 /** A run argument names a snapshot file when it ends in .json or is a file that exists; else it is a run id. */
 const isFile = (cwd: string, arg: string) => arg.endsWith('.json') || existsSync(resolve(cwd, arg));
@@ -21,7 +22,7 @@ export async function diffCommand(a: string, b: string, flags: DiffFlags, io: Io
   let link: TemporalLink | undefined;
   const digestOfArg = async (arg: string): Promise<RunDigest> => {
     if (isFile(io.cwd, arg)) return digestOf(readSnapshot(resolve(io.cwd, arg)));
-    link ??= await linkForCommand(projectOf(flags, io), io, 'diff');
+    link ??= await linkForCommand(projectOf(suitePlaceOf(flags), io), io, 'diff');
     return link.runs.digest(arg);
   };
   try {

@@ -13,6 +13,7 @@ import {
 } from '../session/labels.ts';
 import { openSuite } from '../session/open-suite.ts';
 import { shortPath } from '../suite/cases.ts';
+import { suitePlaceOf, saveChoiceOf } from './request.ts';
 
 /** `label`'s flags: who gives the label, and where runs are saved. */
 export type LabelFlags = SuiteFlags & { by?: string; destination?: string; tempDir?: string };
@@ -29,7 +30,7 @@ export async function labelCommand(
   flags: LabelFlags,
   io: Io,
 ): Promise<number> {
-  const suite = await openSuite(flags, io, false);
+  const suite = await openSuite(suitePlaceOf(flags), io, false);
   const judge = judgeColumns(suite);
   if (!judge)
     throw new ConfigError(
@@ -47,7 +48,7 @@ export async function labelCommand(
     );
   // A labels file with a bad line is refused before a line is added to it.
   readLabels(suite);
-  const snapshot = await runSnapshot(run, suite, flags, io);
+  const snapshot = await runSnapshot(run, suite, saveChoiceOf(flags), io);
   const texts = repliesOf(snapshot, caseKey, contender);
   const at = new Date().toISOString();
   let file = '';

@@ -9,6 +9,7 @@ import { linkForCommand } from '../session/link.ts';
 import { presentRun } from '../session/present.ts';
 import { eachCase } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
+import { saveChoiceOf, showingOf, suitePlaceOf } from './request.ts';
 
 /**
  * `report RUN`: the run's reports from Temporal's data, also for a run still going (then it says partial). The
@@ -18,7 +19,7 @@ import { mark } from '../timing.ts';
  */
 export async function reportCommand(runId: string, flags: RunFlags, io: Io): Promise<number> {
   // A read of a run: the info box would stand above every report a script asks for, and tell nothing it needs.
-  const suite = await openSuite(flags, io, false);
+  const suite = await openSuite(suitePlaceOf(flags), io, false);
   const link = await linkForCommand(suite.projectDir, io, 'report');
   try {
     // The cases are read one by one once the results are, and the snapshot keeps those the run planned: the suite is
@@ -32,11 +33,11 @@ export async function reportCommand(runId: string, flags: RunFlags, io: Io): Pro
       io.stderr.write(pc.yellow(note) + '\n');
     }
     attachAgreement(snapshot, suite, io);
-    const file = saveRunSnapshot(snapshot, suite, { ...flags, autosave: false });
+    const file = saveRunSnapshot(snapshot, suite, { ...saveChoiceOf(flags), autosave: false });
     mark('saved');
     // With -o the report goes to the file: the table is printed only when --display asks for it too.
     const display = flags.output ? 'none' : 'tui';
-    const code = await presentRun(snapshot, file, suite, flags, io, { display });
+    const code = await presentRun(snapshot, file, suite, showingOf(flags), io, { display });
     // A regressed run fails the report, so CI can gate on it.
     if (snapshot.status === 'regressed') {
       io.stderr.write(pc.red(`run ${runId} regressed: ${snapshot.regression?.join('; ') ?? ''}`) + '\n');

@@ -6,6 +6,7 @@ import { renderTable } from '../report/table.ts';
 import { linkForCommand } from '../session/link.ts';
 import { summarizeRuns } from '../session/run-summaries.ts';
 import type { RunListing } from '../client/runs.ts';
+import { suitePlaceOf } from './request.ts';
 
 const when = (iso: string) => iso.replace('T', ' ').slice(0, 19);
 
@@ -17,7 +18,7 @@ export async function runsCommand(
   flags: StatusFlags & { limit?: number; all?: boolean },
   io: Io,
 ): Promise<number> {
-  const project = projectOf(flags, io);
+  const project = projectOf(suitePlaceOf(flags), io);
   const link = await linkForCommand(project, io, 'runs');
   try {
     const listings: RunListing[] = [];

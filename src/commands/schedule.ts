@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import type { Json } from '../api/types.ts';
 import type { Io } from '../cli/io.ts';
 import type { ScheduleFlags } from '../cli/options.ts';
+import { runRequestOf, suitePlaceOf } from './request.ts';
 import { catchupWindowFor, formatEvery, parseEvery, SCHEDULE_NAME } from '../core/schedule-spec.ts';
 import { ConfigError } from '../errors.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
@@ -96,13 +97,13 @@ async function create(name: string, flags: ScheduleFlags, io: Io): Promise<numbe
       `takes a percentage from 0 to 100, got ${flags.minScore}`,
     );
   }
-  const suite = await openSuite(flags, io);
-  // Planned once now only to check the flags against the suite; each fire plans again from what is on disk then.
-  await planSuite(suite, { ...flags, dryRun: false }, io, flags.models);
+  const suite = await openSuite(suitePlaceOf(flags), io);
   const planFlags: Record<string, Json> = {};
   for (const key of PLAN_FLAGS) {
     if (flags[key] !== undefined) planFlags[key] = flags[key];
   }
+  // Planned once now only to check the flags against the suite; each fire plans again from what is on disk then.
+  await planSuite(suite, runRequestOf(planFlags, flags.models), io);
   const link = await linkForCommand(suite.projectDir, io, 'schedule');
   try {
     for (const warning of await link.schedules.prepare(link.embedded, period)) {
@@ -158,7 +159,7 @@ async function withLink<T>(
   act: (link: TemporalLink, project: string) => Promise<T>,
   box = true,
 ) {
-  const project = findSuite(flags, io, box).projectDir;
+  const project = findSuite(suitePlaceOf(flags), io, box).projectDir;
   const link = await linkForCommand(project, io, 'schedule');
   try {
     return await act(link, project);
@@ -199,7 +200,14 @@ export async function scheduleCommand(
     async (link, project) => {
       switch (action) {
         case 'show':
-          return showSchedule(link, project, name, flags, io, renderScheduleShow);
+          return showSchedule(
+            link,
+            project,
+            name,
+            { flaky: flags.flaky, json: flags.json },
+            io,
+            renderScheduleShow,
+          );
         case 'pause':
           await link.schedules.pause(project, name, flags.note);
           io.stderr.write(`schedule ${pc.bold(name)} paused; a run going on finishes\n`);

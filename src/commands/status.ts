@@ -21,6 +21,7 @@ import type { TemporalLink } from '../client/connect.ts';
 import type { RunRecord, RunResult } from '../client/runs.ts';
 import { describeBuild, type Build } from '../client/versioning.ts';
 import { countedProgress } from '../session/serve.ts';
+import { suitePlaceOf } from './request.ts';
 
 /**
  * Progress from the run's queries when a worker answers; from the counts a completed run returned; else counted from
@@ -149,7 +150,7 @@ export function buildLine(build: Build & { polling: number }, closed: boolean): 
 
 /** `status [RUN]`: per experiment done/total, errors and state; the run's state, time, ETA and Temporal UI link. */
 export async function statusCommand(runArg: string | undefined, flags: StatusFlags, io: Io): Promise<number> {
-  const project = projectOf(flags, io);
+  const project = projectOf(suitePlaceOf(flags), io);
   const link = await linkForCommand(project, io, 'status');
   try {
     const runId = runArg ?? (await link.runs.latest(project)) ?? (await link.runs.latest());

@@ -10,6 +10,7 @@ import { readSnapshot } from '../output/save.ts';
 import { collectSnapshot } from '../session/collect.ts';
 import { linkForCommand } from '../session/link.ts';
 import { openSuite } from '../session/open-suite.ts';
+import { suitePlaceOf, trackingChoiceOf } from './request.ts';
 import { checkTracking, chooseTracking, trackerProject, trackerSuite } from '../session/trackers.ts';
 import { loadCases, shortPath } from '../suite/cases.ts';
 import { loadEnvFiles, type LoadedSuite } from '../suite/load.ts';
@@ -37,10 +38,10 @@ async function trackingFor(
 ): Promise<Tracking> {
   if (flags.tracker === undefined && !flags.local && snapshot.tracker) {
     const tracking = { tracker: snapshot.tracker, project: trackerProject(suite, flags.project) };
-    await checkTracking(suite, snapshot.runId, tracking, flags, io);
+    await checkTracking(suite, snapshot.runId, tracking, flags.verbose, io);
     return tracking;
   }
-  return chooseTracking(suite, flags, io);
+  return chooseTracking(suite, trackingChoiceOf(flags), flags.verbose, io);
 }
 
 /**
@@ -48,7 +49,7 @@ async function trackingFor(
  * Temporal or a saved snapshot, with the same ids, so a tracker that stores by id ends with one row per case.
  */
 export async function trackCommand(target: string, flags: TrackFlags, io: Io): Promise<number> {
-  const suite = await openSuite(flags, io);
+  const suite = await openSuite(suitePlaceOf(flags), io);
   loadEnvFiles(suite.root, suite.envFiles, io.env);
   const snapshot = await finishedRun(target, suite, io);
   if (snapshot.status === 'partial') {

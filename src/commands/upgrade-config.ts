@@ -8,6 +8,7 @@ import { upgradeConfig } from '../suite/upgrade-config.ts';
 import type { Io } from '../cli/io.ts';
 import { findSuite } from '../session/open-suite.ts';
 import type { SuiteFlags } from '../cli/options.ts';
+import { suitePlaceOf } from './request.ts';
 
 /** The flags of `upgrade-config`: `-n` prints the upgraded lineup instead of writing it. */
 export interface UpgradeFlags extends SuiteFlags {
@@ -19,7 +20,7 @@ export interface UpgradeFlags extends SuiteFlags {
  * without loading the suite, since a lineup in the old form is exactly what fails to load.
  */
 export function upgradeConfigCommand(flags: UpgradeFlags, io: Io): Promise<number> {
-  const found = findSuite(flags, io);
+  const found = findSuite(suitePlaceOf(flags), io);
   const file = found.configFile ?? join(found.evalsDir, CONFIG_NAME);
   const shown = shortPath(io.cwd, file);
   if (!existsSync(file)) throw new ConfigError(shown, undefined, 'no lineup file to upgrade');

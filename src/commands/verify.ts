@@ -8,6 +8,7 @@ import { loadEnvFiles } from '../suite/load.ts';
 import type { Io } from '../cli/io.ts';
 import { openSuite } from '../session/open-suite.ts';
 import type { SuiteFlags } from '../cli/options.ts';
+import { suitePlaceOf } from './request.ts';
 
 /**
  * `verify`: empty inputs, missing or broken expected.json, the adapter's and scorer's checks, then what a run of
@@ -15,7 +16,7 @@ import type { SuiteFlags } from '../cli/options.ts';
  * runs before any call, with its exit code: 2 on any problem. Calls nothing.
  */
 export async function verifyCommand(flags: SuiteFlags, io: Io): Promise<number> {
-  const suite = await openSuite(flags, io);
+  const suite = await openSuite(suitePlaceOf(flags), io);
   loadEnvFiles(suite.root, suite.envFiles, io.env);
   const { cases, problems: loadProblems } = loadCases(suite.root, suite.casesGlob);
   const datasets = new Set(cases.map((c) => c.dataset)).size;

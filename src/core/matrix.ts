@@ -6,7 +6,7 @@ export const RateLimitSchema = z.object({ burst: z.number(), perMinute: z.number
 /** A rate limit in a plan: `burst` calls at once, then `perMinute`, evenly spaced. */
 export type RateLimit = z.infer<typeof RateLimitSchema>;
 
-/** One lineup entry after defaults and flags, before its lists multiply. */
+/** One lineup entry after defaults and overrides, before its lists multiply. */
 export interface LineupEntry {
   id: string;
   provider: string;

@@ -24,7 +24,7 @@ export interface ReportIo {
   columns?: number;
 }
 
-/** How a finished run is shown: the lineup's `results.display` under the flags. */
+/** How a finished run is shown: the lineup's `results.display` under the request's. */
 export interface Delivery extends ReportOptions {
   /** `--display`, else `results.display`, else `both`: the TUI on stdout and the HTML report in a browser. */
   display: 'none' | 'tui' | 'browser' | 'both';
@@ -80,7 +80,7 @@ export function writeAgain(snapshot: Snapshot, d: Delivery, file: string, format
   return `The run's results are safe in Temporal; write the report again with: llm-evals report ${snapshot.runId} ${out}`;
 }
 
-/** Shows a saved run as the flags and the lineup ask (see `planDelivery`); a browser that cannot open is only noted. */
+/** Shows a saved run as the request and the lineup ask (see `planDelivery`); a browser that cannot open is only noted. */
 export async function deliverReports(snapshot: Snapshot, d: Delivery, io: ReportIo): Promise<DeliveryPlan> {
   const plan = planDelivery(d);
   const shown = (file: string) => {

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { join, resolve } from 'node:path';
-import type { RunFlags } from '../cli/options.ts';
+import type { SaveChoice } from '../core/request.ts';
 import { ConfigError } from '../errors.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import { SNAPSHOT_VERSION, SnapshotSchema, type Snapshot } from '../core/snapshot.ts';
@@ -183,23 +183,16 @@ export function readSnapshot(file: string, wholeReadLimit = WHOLE_READ_LIMIT): S
   return parsed.data;
 }
 
-/** The folder a run's snapshot is saved in, as the flags and the lineup's `results:` say. */
-export function snapshotDir(
-  suite: LoadedSuite,
-  flags: Pick<RunFlags, 'autosave' | 'destination' | 'tempDir'>,
-): string {
+/** The folder a run's snapshot is saved in, as the request and the lineup's `results:` say. */
+export function snapshotDir(suite: LoadedSuite, save: SaveChoice): string {
   const results = suite.config.values.results;
-  const autosave = flags.autosave ?? results?.autosave ?? true;
+  const autosave = save.autosave ?? results?.autosave ?? true;
   return autosave
-    ? resolve(suite.projectDir, flags.destination ?? results?.destination ?? join(suite.root, 'results'))
-    : resolve(suite.projectDir, flags.tempDir ?? results?.temp_dir ?? 'tmp');
+    ? resolve(suite.projectDir, save.destination ?? results?.destination ?? join(suite.root, 'results'))
+    : resolve(suite.projectDir, save.tempDir ?? results?.temp_dir ?? 'tmp');
 }
 
-/** Saves a run's snapshot where the flags and the lineup's `results:` say; returns the file. */
-export function saveRunSnapshot(
-  snapshot: Snapshot,
-  suite: LoadedSuite,
-  flags: Pick<RunFlags, 'autosave' | 'destination' | 'tempDir'>,
-): string {
-  return saveSnapshot(snapshot, snapshotDir(suite, flags));
+/** Saves a run's snapshot where the request and the lineup's `results:` say; returns the file. */
+export function saveRunSnapshot(snapshot: Snapshot, suite: LoadedSuite, save: SaveChoice): string {
+  return saveSnapshot(snapshot, snapshotDir(suite, save));
 }

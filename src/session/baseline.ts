@@ -2,7 +2,7 @@ import { appendFileSync, existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
-import type { RunFlags } from '../cli/options.ts';
+import type { GateRequest, Sample } from '../core/request.ts';
 import { diffRuns, digestOf, type RunDigest } from '../core/run-change.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { ConfigError, quote } from '../errors.ts';
@@ -61,19 +61,19 @@ function sampleOf(snapshot: Snapshot, population: Record<string, number>, seed: 
 export function gateRun(
   baseline: RunDigest,
   snapshot: Snapshot,
-  flags: RunFlags,
+  bars: GateRequest,
   io: Io,
-  /** With `--sample`: each dataset's cases before sampling. */
-  population?: Record<string, number>,
+  /** A sampled run's sample, and each dataset's cases before sampling. */
+  sampled?: { sample: Sample; population: Record<string, number> },
 ): { gate: GateResult; fails: boolean; markdown: string; junit: () => string } {
   const names = new Map(snapshot.contenders.map((c) => [c.key, contenderName(c)]));
   const label = (key: string) => names.get(key) ?? key;
   const gate = judgeAgainstBaseline(
     diffRuns(baseline, digestOf(snapshot)),
     {
-      ...(flags.minDrop !== undefined ? { minDrop: flags.minDrop } : {}),
-      ...(flags.maxDrop !== undefined ? { maxDrop: flags.maxDrop } : {}),
-      ...(flags.sample && population ? { sample: sampleOf(snapshot, population, flags.seed ?? 0) } : {}),
+      ...(bars.minDrop !== undefined ? { minDrop: bars.minDrop } : {}),
+      ...(bars.maxDrop !== undefined ? { maxDrop: bars.maxDrop } : {}),
+      ...(sampled ? { sample: sampleOf(snapshot, sampled.population, sampled.sample.seed) } : {}),
     },
     label,
   );
@@ -109,7 +109,7 @@ export function gateRun(
   const summary = io.env.GITHUB_STEP_SUMMARY;
   // GitHub reads the step summary as the job's steps append to it.
   if (summary) appendFileSync(summary, markdown);
-  const failOn = flags.failOn ?? (io.env.CI ? 'regression' : 'never');
+  const failOn = bars.failOn ?? (io.env.CI ? 'regression' : 'never');
   const experiments = new Map(snapshot.experiments.map((e) => [e.id, e]));
   const junit = () =>
     gateJunit(

@@ -1,5 +1,5 @@
 import type { Io } from '../cli/io.ts';
-import type { RunFlags } from '../cli/options.ts';
+import type { RunRequest } from '../core/request.ts';
 import type { Tracking } from '../core/tracking.ts';
 import type { PlannedRun } from './plan-run.ts';
 import { checkBeforeRun, prepareSuite } from './prepare.ts';
@@ -15,10 +15,10 @@ export interface RunBegun {
 /**
  * Everything a run does before its first call: the suite's env files and beforeRun hook, verify's checks, the tracker.
  */
-export async function beginRun(planned: PlannedRun, flags: RunFlags, io: Io): Promise<RunBegun> {
+export async function beginRun(planned: PlannedRun, request: RunRequest, io: Io): Promise<RunBegun> {
   await prepareSuite(planned.suite, io);
-  await checkBeforeRun(planned, flags, io);
-  const tracking = await chooseTracking(planned.suite, flags, io);
+  await checkBeforeRun(planned, request.checks, io);
+  const tracking = await chooseTracking(planned.suite, request.tracking, request.suite.verbose, io);
   const runId = newRunId();
   return { runId, tracking };
 }

@@ -1,5 +1,4 @@
 import type { Io } from '../cli/io.ts';
-import type { SuiteFlags } from '../cli/options.ts';
 import type { TemporalLink } from '../client/connect.ts';
 import {
   batchCancelWords,
@@ -8,20 +7,21 @@ import {
   type BatchCancelled,
   type BatchCancelWords,
 } from '../core/batch-cancel.ts';
+import type { SuitePlace } from '../core/request.ts';
 import { reachBatchApi } from '../providers/batch.ts';
-import { discoverFromFlags } from './open-suite.ts';
+import { discoverSuite } from './open-suite.ts';
 import { loadEnvFiles, loadSuite, type LoadedSuite } from '../suite/load.ts';
 
 /**
- * The suite that cancels a closed run's batches: the one `cancel` finds from its folder and flags, as a worker of this
+ * The suite that cancels a closed run's batches: the one `cancel` finds from its folder and place, as a worker of this
  * project finds it; `undefined` when there is none. A suite that does not load throws.
  */
 export type FindSuite = () => Promise<LoadedSuite | undefined>;
 
-/** The suite found from the command's folder and flags, loaded. */
-export function suiteOfCommand(flags: SuiteFlags, io: Io): FindSuite {
+/** The suite found from the command's folder and the place it names, loaded. */
+export function suiteOfCommand(place: SuitePlace, io: Io): FindSuite {
   return async () => {
-    const found = discoverFromFlags(flags, io);
+    const found = discoverSuite(place, io);
     return found ? await loadSuite(found) : undefined;
   };
 }

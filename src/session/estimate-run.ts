@@ -22,7 +22,7 @@ import type { LoadedCase } from '../suite/cases.ts';
 import type { PlannedRun } from './plan-run.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunFlags } from '../cli/options.ts';
+import type { SaveChoice } from '../core/request.ts';
 import { clustersOfCases } from '../core/cluster-se.ts';
 import { differenceDesignEffect, differenceSpread } from '../core/comparisons.ts';
 import { readSnapshot, snapshotDir } from '../output/save.ts';
@@ -265,9 +265,9 @@ export function maxTokensWarnings(planned: PlannedRun): string[] {
  */
 export function previousSpread(
   planned: PlannedRun,
-  flags: Pick<RunFlags, 'autosave' | 'destination' | 'tempDir'>,
+  save: SaveChoice,
 ): { runId: string; spread: number; designEffect?: number } | undefined {
-  const newest = newestSnapshotFile(snapshotDir(planned.suite, { ...flags, autosave: true }));
+  const newest = newestSnapshotFile(snapshotDir(planned.suite, { ...save, autosave: true }));
   if (!newest) return undefined;
   try {
     const snapshot = readSnapshot(newest);

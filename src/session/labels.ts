@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Io } from '../cli/io.ts';
-import type { RunFlags } from '../cli/options.ts';
+import type { SaveChoice } from '../core/request.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { ConfigError, quote } from '../errors.ts';
 import { judgeAgreements, parseLabels, type JudgeColumns, type Label } from '../judge/labels.ts';
@@ -71,10 +71,10 @@ export function runAgreement(
 export async function runSnapshot(
   target: string | undefined,
   suite: LoadedSuite,
-  flags: Pick<RunFlags, 'autosave' | 'destination' | 'tempDir'>,
+  save: SaveChoice,
   io: Io,
 ): Promise<Snapshot> {
-  const dir = snapshotDir(suite, { ...flags, autosave: true });
+  const dir = snapshotDir(suite, { ...save, autosave: true });
   if (target === undefined) {
     // Snapshot files are named by run id, which starts with the time it was made: the last name is the newest run.
     const newest = existsSync(dir)

@@ -5,7 +5,7 @@ import { discover, type Discovery } from '../suite/discover.ts';
 import { loadSuite, type LoadedSuite } from '../suite/load.ts';
 import { shortPath } from '../suite/cases.ts';
 import type { Io } from '../cli/io.ts';
-import type { SuiteFlags } from '../cli/options.ts';
+import type { SuitePlace } from '../core/request.ts';
 
 const folderName = (found: Discovery) => found.projectDir.split('/').pop() ?? found.projectDir;
 
@@ -17,13 +17,13 @@ function infoBox(io: Io, found: Discovery, name: string): void {
   io.stderr.write(pc.green(box) + '\n');
 }
 
-/** Where the flags and the folder say the suite is (`-C`, `--helper` or LLM_EVALS_HELPER, else a search); none found. */
-export function discoverFromFlags(flags: SuiteFlags, io: Io): Discovery | undefined {
+/** Where the place and the folder say the suite is (its lineup, its helper or LLM_EVALS_HELPER, else a search); none found. */
+export function discoverSuite(place: SuitePlace, io: Io): Discovery | undefined {
   return discover({
     cwd: io.cwd,
-    config: flags.config,
-    helper: flags.helper ?? io.env.LLM_EVALS_HELPER,
-    search: flags.search,
+    config: place.config,
+    helper: place.helper ?? io.env.LLM_EVALS_HELPER,
+    search: place.search,
   });
 }
 
@@ -31,8 +31,8 @@ export function discoverFromFlags(flags: SuiteFlags, io: Io): Discovery | undefi
  * Finds the suite without loading it and prints the info box with its folder's name unless `box` is false; with none
  * found, the warning box and a ConfigError.
  */
-export function findSuite(flags: SuiteFlags, io: Io, box = true): Discovery {
-  const found = discoverFromFlags(flags, io);
+export function findSuite(place: SuitePlace, io: Io, box = true): Discovery {
+  const found = discoverSuite(place, io);
   if (!found) {
     const lines = [
       `No suite found from ${io.cwd}:`,
@@ -54,8 +54,8 @@ export function findSuite(flags: SuiteFlags, io: Io, box = true): Discovery {
  * Finds and loads the suite, printing the info box (or the warning box) first, as a command that acts on the suite
  * does; a read of a run (`box` false) prints the box only above an error, where it says which suite failed.
  */
-export async function openSuite(flags: SuiteFlags, io: Io, box = true): Promise<LoadedSuite> {
-  const found = findSuite(flags, io, false);
+export async function openSuite(place: SuitePlace, io: Io, box = true): Promise<LoadedSuite> {
+  const found = findSuite(place, io, false);
   let suite: LoadedSuite;
   try {
     suite = await loadSuite(found);
@@ -65,14 +65,14 @@ export async function openSuite(flags: SuiteFlags, io: Io, box = true): Promise<
     throw error;
   }
   if (box) infoBox(io, found, suite.name);
-  if (flags.verbose) io.stderr.write(`suite ${suite.name} found ${found.how}: ${found.file}\n`);
+  if (place.verbose) io.stderr.write(`suite ${suite.name} found ${found.how}: ${found.file}\n`);
   return suite;
 }
 
 /** The project whose Temporal a run command talks to: the discovered suite's, else the working directory. */
-export function projectOf(flags: SuiteFlags, io: Io): string {
+export function projectOf(place: SuitePlace, io: Io): string {
   return (
-    discover({ cwd: io.cwd, config: flags.config, helper: flags.helper, search: flags.search })?.projectDir ??
+    discover({ cwd: io.cwd, config: place.config, helper: place.helper, search: place.search })?.projectDir ??
     io.cwd
   );
 }

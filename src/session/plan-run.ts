@@ -1,12 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { cacheModeOf } from '../cache/mode.ts';
 import pc from 'picocolors';
-import type { Json } from '../api/types.ts';
 import type { Plan } from '../core/plan.ts';
 import { readCatalogs, type ReadCatalog } from '../providers/catalog-check.ts';
 import type { Io } from '../cli/io.ts';
 import { openSuite } from './open-suite.ts';
-import type { RunFlags } from '../cli/options.ts';
+import type { RunRequest, Sample, Selection } from '../core/request.ts';
 import { parseBatchPoll } from '../core/batch.ts';
 import { ConfigError, quote } from '../errors.ts';
 import { loadCases, selectCases, shortPath, type LoadedCase } from '../suite/cases.ts';
@@ -16,20 +14,17 @@ import { buildPlan } from '../suite/plan.ts';
 import { sampleCases } from '../core/sample.ts';
 import { renderDetectableLine } from '../report/estimate-line.ts';
 
-/** Loads the suite's cases for a run: the first broken case is a ConfigError; `-d`/`-c` select. */
-export function casesForRun(
-  suite: LoadedSuite,
-  flags: Pick<RunFlags, 'dataset' | 'case' | 'sample' | 'seed'>,
-  io: Io,
-): LoadedCase[] {
+/** Loads the suite's cases for a run: the first broken case is a ConfigError; the selection's datasets and cases pick. */
+export function casesForRun(suite: LoadedSuite, selection: Selection, io: Io): LoadedCase[] {
   const { cases, problems } = loadCases(suite.root, suite.casesGlob);
   const first = problems[0];
   if (first) throw new ConfigError(shortPath(io.cwd, first.file), first.key, first.problem);
-  const selected = selectCases(cases, flags.dataset ?? [], flags.case ?? []);
+  const { datasets, cases: picked, sample } = selection;
+  const selected = selectCases(cases, datasets, picked);
   if (selected.length === 0) {
     const what = [
-      flags.dataset?.length ? `-d ${flags.dataset.join(',')}` : '',
-      flags.case?.length ? `-c ${flags.case.join(',')}` : '',
+      datasets.length ? `-d ${datasets.join(',')}` : '',
+      picked.length ? `-c ${picked.join(',')}` : '',
     ]
       .filter(Boolean)
       .join(' ');
@@ -39,7 +34,7 @@ export function casesForRun(
       `selects no case (the suite has ${cases.length})`,
     );
   }
-  return flags.sample ? sampleCases(selected, flags.sample, flags.seed ?? 0) : selected;
+  return sample ? sampleCases(selected, sample.size, sample.seed) : selected;
 }
 
 /** Cases per dataset. */
@@ -63,16 +58,12 @@ export function sampleShare(sampled: Record<string, number>, population: Record<
  * What a `--sample` run says before it starts: that it is a sample, of how many out of how many, and what it can tell
  * apart (the smallest difference a paired test over that many cases detects).
  */
-export function sampleLine(
-  planned: PlannedRun,
-  flags: Pick<RunFlags, 'sample' | 'seed'>,
-  width?: number,
-): string {
+export function sampleLine(planned: PlannedRun, sample: Sample, width?: number): string {
   const perDataset = countByDataset(planned.cases);
   const smallest = Math.min(...Object.values(perDataset));
   return (
     `a sample: ${sampleShare(perDataset, planned.population ?? perDataset)}, stratified by variant ` +
-    `(--seed ${flags.seed ?? 0}), ${planned.cases.length} in all; ` +
+    `(--seed ${sample.seed}), ${planned.cases.length} in all; ` +
     renderDetectableLine(smallest, undefined, width).replace(/^with/, 'per dataset, with')
   );
 }
@@ -96,36 +87,33 @@ export interface PlannedRun {
   catalogs?: ReadonlyMap<string, ReadCatalog>;
 }
 
-/** Opens the suite and expands it into a Plan from the flags of `run`/`compare`; warns about refusals on stderr. */
-export async function planRun(flags: RunFlags, io: Io, models?: string[]): Promise<PlannedRun> {
-  return planSuite(await openSuite(flags, io), flags, io, models);
+/** Opens the suite the request names and expands it into a Plan; warns about refusals on stderr. */
+export async function planRun(request: RunRequest, io: Io): Promise<PlannedRun> {
+  return planSuite(await openSuite(request.suite, io), request, io);
 }
 
-/** Expands an open suite into a Plan from the flags of `run`/`compare`/`start`; warns about refusals on stderr. */
-export async function planSuite(
-  suite: LoadedSuite,
-  flags: RunFlags,
-  io: Io,
-  models?: string[],
-): Promise<PlannedRun> {
-  const selected = casesForRun(suite, { ...flags, sample: undefined }, io);
-  const cases = flags.sample ? sampleCases(selected, flags.sample, flags.seed ?? 0) : selected;
+/** Expands an open suite into a Plan as the request asks; warns about refusals on stderr. */
+export async function planSuite(suite: LoadedSuite, request: RunRequest, io: Io): Promise<PlannedRun> {
+  const { selection, contenders: chosen } = request;
+  const { sample } = selection;
+  const selected = casesForRun(suite, { ...selection, sample: undefined }, io);
+  const cases = sample ? sampleCases(selected, sample.size, sample.seed) : selected;
   const plan = buildPlan(suite, cases, {
-    models: models && (await resolveModelIds(suite, models)),
+    models: chosen.models && (await resolveModelIds(suite, chosen.models)),
     overrides: {
-      ...(flags.effort ? { effort: flags.effort } : {}),
-      ...(flags.temperature ? { temperature: flags.temperature } : {}),
-      ...(flags.maxTokens ? { maxTokens: flags.maxTokens } : {}),
+      ...(chosen.effort ? { effort: chosen.effort } : {}),
+      ...(chosen.temperature ? { temperature: chosen.temperature } : {}),
+      ...(chosen.maxTokens ? { maxTokens: chosen.maxTokens } : {}),
     },
-    parallelism: flags.parallelism,
-    repeat: flags.repeat,
-    cache: cacheModeOf(flags),
-    ...(flags.batch ? { batch: batchPoll(io.env) } : {}),
-    concurrency: flags.concurrency ?? availableParallelism(),
-    options: JSON.parse(JSON.stringify(flags)) as Record<string, Json>,
+    parallelism: chosen.parallelism,
+    repeat: chosen.repeat,
+    cache: request.cache,
+    ...(request.batch ? { batch: batchPoll(io.env) } : {}),
+    concurrency: chosen.concurrency ?? availableParallelism(),
+    options: request.recorded,
   });
   for (const r of plan.refused) io.stderr.write(pc.yellow(`warning: ${r.message}`) + '\n');
-  const online = Boolean(flags.dryRun);
+  const online = request.dryRun;
   const read = await readCatalogs(
     suite.registry,
     plan.contenders.map((c) => c.provider),
@@ -138,6 +126,6 @@ export async function planSuite(
     cases,
     plan,
     catalogs: read.catalogs,
-    ...(flags.sample ? { population: countByDataset(selected) } : {}),
+    ...(sample ? { population: countByDataset(selected) } : {}),
   };
 }

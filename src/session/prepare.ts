@@ -20,7 +20,7 @@ export async function prepareSuite(suite: LoadedSuite, io: Io): Promise<void> {
  */
 export async function checkBeforeRun(
   { suite, cases, plan }: PlannedRun,
-  flags: { verify?: boolean },
+  checks: boolean,
   io: Io,
 ): Promise<void> {
   // The judge's calls are provider calls: its key, endpoint and model are checked like the contenders'.
@@ -28,17 +28,16 @@ export async function checkBeforeRun(
   const providers = [...new Set([...plan.contenders, ...judges].map((c) => c.provider))];
   // Without the checks, keys still are: a run without them would fail every case.
   const warnings: string[] = [];
-  const problems =
-    flags.verify === false
-      ? missingKeys(suite, providers, io.env)
-      : await suiteProblems(suite, cases, {
-          cwd: io.cwd,
-          env: io.env,
-          providers,
-          models: [...plan.contenders, ...judges],
-          contenders: plan.contenders,
-          warnings,
-        });
+  const problems = !checks
+    ? missingKeys(suite, providers, io.env)
+    : await suiteProblems(suite, cases, {
+        cwd: io.cwd,
+        env: io.env,
+        providers,
+        models: [...plan.contenders, ...judges],
+        contenders: plan.contenders,
+        warnings,
+      });
   for (const w of warnings) io.stderr.write(pc.yellow(`warning: ${w}`) + '\n');
   if (problems.length === 0) return;
   for (const p of problems) io.stderr.write(`${pc.red('✗')} ${p}\n`);

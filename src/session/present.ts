@@ -1,5 +1,5 @@
 import type { Io } from '../cli/io.ts';
-import type { RunFlags } from '../cli/options.ts';
+import type { Showing } from '../core/request.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { deliverReports } from '../output/deliver.ts';
 import { openInBrowser } from '../output/open-browser.ts';
@@ -14,7 +14,7 @@ import pc from 'picocolors';
 export type Display = 'none' | 'tui' | 'browser' | 'both';
 
 /**
- * Shows a saved run as the flags and the lineup's `results.display` ask, rendered from the snapshot exactly as saved
+ * Shows a saved run as the request and the lineup's `results.display` ask, rendered from the snapshot exactly as saved
  * (`saveSnapshot` left it as its file reads back, so `render` rebuilds the same report later). Returns the exit code:
  * an aborted or partial run is 1, and so is one in which a contender produced no scored case, unless
  * `--allow-failures`.
@@ -23,29 +23,28 @@ export async function presentRun(
   snapshot: Snapshot,
   file: string,
   suite: LoadedSuite,
-  flags: RunFlags,
+  show: Showing,
   io: Io,
   defaults: { display?: Display; breakdown?: boolean } = {},
 ): Promise<number> {
   await deliverReports(
     snapshot,
     {
-      display: flags.display ?? defaults.display ?? suite.config.values.results?.display ?? 'both',
-      // markdown and junit are the --baseline gate's formats, which compare writes itself.
-      format: flags.format === 'markdown' || flags.format === 'junit' ? undefined : flags.format,
-      output: flags.output,
-      open: flags.open !== false,
+      display: show.display ?? defaults.display ?? suite.config.values.results?.display ?? 'both',
+      format: show.format,
+      output: show.output,
+      open: show.open,
       snapshotFile: file,
       baseDir: suite.projectDir,
-      totals: flags.totals,
-      scores: flags.scores,
+      totals: show.totals,
+      scores: show.scores,
       breakdown: Boolean(defaults.breakdown),
     },
     io,
   );
   for (const line of renderTracking(snapshot)) io.stderr.write(line + '\n');
   // The remote tracker's page opens like the report's, unless --no-open.
-  if (flags.open !== false) {
+  if (show.open) {
     for (const page of trackerPages(snapshot)) {
       const why = await openInBrowser(page, io.env);
       if (why) io.stderr.write(`not opened: ${why}\n`);
@@ -59,7 +58,7 @@ export async function presentRun(
   if (snapshot.status !== 'completed') return 1;
   // A contender with nothing scored is a broken setup (a wrong id, a server down), not a result: say so in the code.
   const failed = namedFailures(snapshot).filter((f) => f.scored === 0);
-  if (failed.length === 0 || flags.allowFailures) return 0;
+  if (failed.length === 0 || show.allowFailures) return 0;
   const names = failed.map((f) => f.name).join(', ');
   io.stderr.write(
     pc.red(`${failed.length === 1 ? 'a contender' : 'contenders'} with no scored case: ${names}`) +

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import pc from 'picocolors';
 import type { Case, Json } from '../api/types.ts';
 import type { Io } from '../cli/io.ts';
-import type { RunFlags } from '../cli/options.ts';
+import type { RunRequest } from '../core/request.ts';
 import { failedScore, type Scorer, type ScorerTools } from '../api/scorer.ts';
 import { cachedJudgeTools, type JudgeCalls } from '../cache/judge-tools.ts';
 import { ReplyStore, replyCacheDir } from '../cache/store.ts';
@@ -77,8 +77,8 @@ function casesToGrade(snapshot: Snapshot, onDisk: readonly LoadedCase[], io: Io)
  * `rescore RUN|FILE`: grades a run's saved replies again with the suite's current scorer and weights, calling no
  * model, and saves a new snapshot that names the original; then shows it like `report`.
  */
-export async function rescoreRun(target: string, flags: RunFlags, io: Io): Promise<number> {
-  const suite = await openSuite(flags, io);
+export async function rescoreRun(target: string, request: RunRequest, io: Io): Promise<number> {
+  const suite = await openSuite(request.suite, io);
   const { cases: onDisk } = loadCases(suite.root, suite.casesGlob);
   const { snapshot: original, file } = await originalOf(target, suite, onDisk, io);
   const metrics = suite.scorer.metrics();
@@ -141,7 +141,7 @@ export async function rescoreRun(target: string, flags: RunFlags, io: Io): Promi
   const graded = original.results.filter(canRescore).length;
   const truncated = original.results.filter((r) => canRescore(r) && r.replyTruncated).length;
   attachAgreement(rescored, suite, io);
-  const saved = saveRunSnapshot(rescored, suite, flags);
+  const saved = saveRunSnapshot(rescored, suite, request.save);
   const calls = tools
     ? `the judge made ${judged.calls} call${judged.calls === 1 ? '' : 's'} ($${judged.usd.toFixed(4)}), ${judged.cached} verdict${judged.cached === 1 ? '' : 's'} from the cache`
     : 'no model was called';
@@ -157,5 +157,5 @@ export async function rescoreRun(target: string, flags: RunFlags, io: Io): Promi
   }
   // Exits as `report` of the same run does: 1 when a contender scored nothing (unless --allow-failures), or when the
   // run did not complete; the line saying "(exit 1; …)" and the code agree.
-  return presentRun(rescored, saved, suite, flags, io, { display: 'tui' });
+  return presentRun(rescored, saved, suite, request.show, io, { display: 'tui' });
 }

@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
-import type { RunFlags } from '../cli/options.ts';
+import type { RunRequest } from '../core/request.ts';
 import { planExperiments } from '../core/matrix.ts';
 import type { Plan } from '../core/plan.ts';
 import type { RunInput } from '../core/run-input.ts';
@@ -78,7 +78,7 @@ export function announceRetry(original: Pick<Snapshot, 'runId' | 'results'>, io:
   );
 }
 
-/** Flags for the new run: resume's own, reading the cache whatever the first run did. */
-export function retryFlags(flags: RunFlags): RunFlags {
-  return { ...flags, cache: true, cacheOnly: false, batch: false };
+/** The request of the new run: resume's own, reading the cache whatever the first run did. */
+export function retryRequest(request: RunRequest): RunRequest {
+  return { ...request, cache: 'read', batch: false };
 }

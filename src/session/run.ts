@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
-import type { RunFlags } from '../cli/options.ts';
+import type { RunRequest } from '../core/request.ts';
 import { sumEstimates, type Estimate } from '../core/estimate.ts';
 import { inputTooLarge, plannedCases, toRunInput, type RunInput } from '../core/run-input.ts';
 import { ConfigError } from '../errors.ts';
@@ -109,7 +109,7 @@ export function announce(link: TemporalLink, runId: string, io: Io): void {
  */
 export async function runPlanned(
   planned: PlannedRun,
-  flags: RunFlags,
+  request: RunRequest,
   io: Io,
   command: string,
   begun: RunBegun,
@@ -117,13 +117,13 @@ export async function runPlanned(
 ): Promise<{ snapshot: Snapshot; file: string }> {
   // With an OTLP endpoint set, one trace shows the command, its workflows, their activities and each provider call.
   return traceCommand(io.env, `llm-evals ${command}`, (span) =>
-    runTraced(planned, flags, io, command, begun, span, underWay),
+    runTraced(planned, request, io, command, begun, span, underWay),
   );
 }
 
 async function runTraced(
   planned: PlannedRun,
-  flags: RunFlags,
+  request: RunRequest,
   io: Io,
   command: string,
   { runId, tracking }: RunBegun,
@@ -150,7 +150,15 @@ async function runTraced(
     io.watchInterrupt?.();
     announce(link, runId, io);
     io.lastWords?.(resumeHint(runId));
-    const served = await serveRun(link, worker, runId, start.input, io, pausePolicy(flags.yes, io), underWay);
+    const served = await serveRun(
+      link,
+      worker,
+      runId,
+      start.input,
+      io,
+      pausePolicy(request.yes, io),
+      underWay,
+    );
     if (served === 'interrupted') {
       io.stderr.write(resumeHint(runId) + '\n');
       throw new Interrupted(`run ${runId} interrupted`);
@@ -159,7 +167,7 @@ async function runTraced(
     const snapshot = await collectSnapshot(link, planned.cases, runId);
     mark('collected');
     attachAgreement(snapshot, planned.suite, io);
-    return { snapshot, file: saveRunSnapshot(snapshot, planned.suite, flags) };
+    return { snapshot, file: saveRunSnapshot(snapshot, planned.suite, request.save) };
   } finally {
     // A worker made for a run that did not start is shut down before the connection it polls on closes.
     await made?.then((w) => w.discard()).catch(() => undefined);

@@ -1,5 +1,4 @@
 import type { Io } from '../cli/io.ts';
-import type { ScheduleFlags } from '../cli/options.ts';
 import { flipsAcrossRuns } from '../core/consistency.ts';
 import { diffRuns, primaryMetric } from '../core/run-change.ts';
 import type { ScheduleShow } from '../report/schedule-text.ts';
@@ -59,17 +58,17 @@ export async function scheduleShow(
   };
 }
 
-/** `schedule show NAME`: the schedule as text, or as JSON with `--json`. */
+/** `schedule show NAME`: the schedule as text, or as JSON when asked; `flaky` runs back for the flaky cases. */
 export async function showSchedule(
   link: TemporalLink,
   project: string,
   name: string,
-  flags: ScheduleFlags,
+  asked: { flaky?: number; json?: boolean },
   io: Io,
   render: (show: ScheduleShow, now: Date, fit: { width?: number }) => string,
 ): Promise<number> {
-  const show = await scheduleShow(link, project, name, flags.flaky);
-  if (flags.json) io.stdout.write(JSON.stringify(show, null, 2) + '\n');
+  const show = await scheduleShow(link, project, name, asked.flaky);
+  if (asked.json) io.stdout.write(JSON.stringify(show, null, 2) + '\n');
   else io.stdout.write(render(show, new Date(), { width: io.columns }) + '\n');
   return 0;
 }

@@ -1,5 +1,5 @@
 import type { Io } from '../cli/io.ts';
-import type { RunFlags } from '../cli/options.ts';
+import type { TrackingChoice } from '../core/request.ts';
 import type { Tracking } from '../core/tracking.ts';
 import { ConfigError } from '../errors.ts';
 import type { LoadedSuite } from '../suite/load.ts';
@@ -20,8 +20,8 @@ export function trackerSuite(suite: LoadedSuite): TrackerSuite {
 }
 
 /** The tracker project: `--project`, else the lineup's `project`, else the suite's name. */
-export function trackerProject(suite: LoadedSuite, flag: string | undefined): string {
-  return flag ?? suite.config.values.project ?? suite.name;
+export function trackerProject(suite: LoadedSuite, project: string | undefined): string {
+  return project ?? suite.config.values.project ?? suite.name;
 }
 
 /**
@@ -30,20 +30,21 @@ export function trackerProject(suite: LoadedSuite, flag: string | undefined): st
  */
 export async function chooseTracking(
   suite: LoadedSuite,
-  flags: Pick<RunFlags, 'tracker' | 'local' | 'project' | 'verbose'>,
+  choice: TrackingChoice,
+  verbose: boolean | undefined,
   io: Io,
 ): Promise<Tracking> {
   const { tracker, reason } = selectTracker({
-    flag: flags.tracker,
-    local: flags.local,
+    asked: choice.tracker,
+    local: choice.local,
     configured: suite.config.values.tracker,
     configFile: suite.config.file,
     env: io.env,
     trackers: remoteTrackers(suite),
   });
   if (tracker) await checkTracker(tracker, io.env, suite.projectDir);
-  if (flags.verbose) io.stderr.write(`tracker ${reason}; the local log goes to ${LOCAL_LOG_DIR}/\n`);
-  return { ...(tracker ? { tracker: tracker.name } : {}), project: trackerProject(suite, flags.project) };
+  if (verbose) io.stderr.write(`tracker ${reason}; the local log goes to ${LOCAL_LOG_DIR}/\n`);
+  return { ...(tracker ? { tracker: tracker.name } : {}), project: trackerProject(suite, choice.project) };
 }
 
 /**
@@ -54,11 +55,11 @@ export async function checkTracking(
   suite: LoadedSuite,
   runId: string,
   tracking: Tracking | undefined,
-  flags: Pick<RunFlags, 'verbose'>,
+  verbose: boolean | undefined,
   io: Io,
 ): Promise<void> {
   const name = tracking?.tracker;
-  if (flags.verbose) {
+  if (verbose) {
     const what = name
       ? `${name}, chosen when run ${runId} started`
       : 'none: the run sends to the local log only';

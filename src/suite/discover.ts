@@ -22,7 +22,7 @@ export interface Discovery {
   how: 'upward' | 'downward' | 'flag';
 }
 
-/** How to look for a suite: the flags and variables . */
+/** How to look for a suite: the folder, and the lineup or helper file asked for. */
 export interface DiscoverOptions {
   cwd: string;
   config?: string;
@@ -82,7 +82,7 @@ function searchDownward(cwd: string): Discovery | undefined {
   return undefined;
 }
 
-/** Finds the suite as the README says: the flags, else upward for `evals/`, else downward for a config; undefined if none. */
+/** Finds the suite as the README says: the file asked for, else upward for `evals/`, else downward for a config; undefined if none. */
 export function discover(options: DiscoverOptions): Discovery | undefined {
   const helper = options.helper;
   if (helper || options.config) {

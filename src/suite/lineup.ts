@@ -5,7 +5,7 @@ import type { ProviderRegistry } from '../providers/registry.ts';
 import type { ModelEntry, RateLimitEntry } from './config-schema.ts';
 import type { SuiteConfig } from './config.ts';
 
-/** Settings given as flags; they beat the lineup's entries and defaults. */
+/** Settings asked for the run; they beat the lineup's entries and defaults. */
 export interface SettingOverrides {
   effort?: string[];
   temperature?: number[];
@@ -31,7 +31,7 @@ interface RawEntry {
 
 const toLimit = (limit: RateLimitEntry): RateLimit => ({ burst: limit.burst, perMinute: limit.per_minute });
 
-/** Where the lineup's pieces are read from: the config, the providers, the flags. */
+/** Where the lineup's pieces are read from: the config, the providers, the run's choices. */
 export interface LineupSource {
   config: SuiteConfig;
   registry: ProviderRegistry;
@@ -88,7 +88,7 @@ function collect(source: LineupSource): Pick<Lineup, 'limits' | 'inFlight'> & { 
   return { raw, limits, inFlight };
 }
 
-function fromFlags(source: LineupSource, raw: RawEntry[]): RawEntry[] {
+function chosenModels(source: LineupSource, raw: RawEntry[]): RawEntry[] {
   const picked: RawEntry[] = [];
   for (const id of source.models ?? []) {
     const listed = raw.filter((r) => r.id === id);
@@ -105,11 +105,11 @@ function fromFlags(source: LineupSource, raw: RawEntry[]): RawEntry[] {
   return picked;
 }
 
-/** Reads the lineup's sections into entries with defaults and flags applied, and refuses what the suite cannot ask. */
+/** Reads the lineup's sections into entries with defaults and overrides applied, and refuses what the suite cannot ask. */
 export function readLineup(source: LineupSource): Lineup {
   const { config, registry, overrides = {} } = source;
   const { raw: listed, limits, inFlight } = collect(source);
-  const raw = source.models?.length ? fromFlags(source, listed) : listed;
+  const raw = source.models?.length ? chosenModels(source, listed) : listed;
   const defaults = config.values.defaults ?? {};
   const requestTypes: readonly string[] = config.values.request_types;
   const entries: LineupEntry[] = [];

@@ -1,10 +1,10 @@
 import { ConfigError, editDistance, quote } from '../errors.ts';
 import type { Env, TrackerDefinition } from './types.ts';
 
-/** What selection reads: the flags, the lineup's `tracker:`, the env and the remote trackers registered. */
+/** What selection reads: the tracker asked for, the lineup's `tracker:`, the env and the remote trackers registered. */
 export interface SelectionInput<T extends Pick<TrackerDefinition, 'name' | 'envKey'>> {
-  /** `--tracker NAME`. */
-  flag?: string;
+  /** The tracker asked for by name (`--tracker NAME`). */
+  asked?: string;
   /** `--local`. */
   local?: boolean;
   /** The lineup's `tracker:` key, and the file it is in. */
@@ -51,18 +51,18 @@ function byName<T extends Pick<TrackerDefinition, 'name'>>(
 export function selectTracker<T extends Pick<TrackerDefinition, 'name' | 'envKey'>>(
   input: SelectionInput<T>,
 ): Selection<T> {
-  const { flag, local, configured, env, trackers } = input;
+  const { asked, local, configured, env, trackers } = input;
   if (local) {
-    if (flag !== undefined && !NONE.includes(flag)) {
-      throw new ConfigError(undefined, '--local', `contradicts --tracker ${flag}: choose one`);
+    if (asked !== undefined && !NONE.includes(asked)) {
+      throw new ConfigError(undefined, '--local', `contradicts --tracker ${asked}: choose one`);
     }
     return { reason: 'no remote tracker: --local' };
   }
-  if (flag !== undefined) {
-    const tracker = byName(flag, trackers, { key: '--tracker' });
+  if (asked !== undefined) {
+    const tracker = byName(asked, trackers, { key: '--tracker' });
     return tracker
       ? { tracker, reason: `${tracker.name}: chosen with --tracker` }
-      : { reason: `no remote tracker: --tracker ${flag}` };
+      : { reason: `no remote tracker: --tracker ${asked}` };
   }
   if (configured !== undefined) {
     const tracker = byName(configured, trackers, { file: input.configFile, key: 'tracker' });

@@ -7,7 +7,7 @@ import { loadSuite, type LoadedSuite } from '../suite/load.ts';
 export type CasesOf = (project: string) => Promise<readonly LoadedCase[]>;
 
 /**
- * Loads the suite found as the flags say from `options.cwd` (a run's project folder: the suite of that project only),
+ * Loads the suite found as `options` say from `options.cwd` (a run's project folder: the suite of that project only),
  * or `undefined` when there is none or it does not load.
  */
 export async function suiteOf(options: DiscoverOptions, project?: string): Promise<LoadedSuite | undefined> {

@@ -113,6 +113,18 @@ describe('the rooms rule', () => {
       'src/agent may not import values from src/session',
     ],
     ['src/agent', "import { Client } from '@temporalio/client';", "may not import '@temporalio/client'"],
+    [
+      'src/session',
+      "import type { RunFlags } from '../cli/options.ts';",
+      'src/session may not import from src/cli/options.ts',
+    ],
+    [
+      'src/suite',
+      "import type { SuiteFlags } from '../cli/options.ts';",
+      'below the commands nothing knows a flag',
+    ],
+    ['src/view', "import type { RunFlags } from '../cli/options.ts';", 'from src/cli/options.ts'],
+    ['src/cache', "import { type RunFlags } from '../cli/options.ts';", 'from src/cli/options.ts'],
     ['src/nowhere', 'export const x = 1;', 'is in no room'],
   ])('%s: %s fails', async (room, code, expected) => {
     const messages = await lint(room, `${code}\nexport const keep = 1;\n`);
@@ -120,7 +132,9 @@ describe('the rooms rule', () => {
   });
 
   it.each<[string, string]>([
-    ['src/core', "import type { RunFlags } from '../cli/options.ts';"],
+    ['src/core', "import type { Io } from '../cli/io.ts';"],
+    ['src/commands', "import type { RunFlags } from '../cli/options.ts';"],
+    ['src/core', "import type { RunRequest } from './request.ts';"],
     [
       'src/core',
       "import { z } from 'zod';\nimport { UsageSchema } from '../api/types.ts';\nexport const y = [z, UsageSchema];",

@@ -30,19 +30,19 @@ describe('selectTracker (T4)', () => {
     ],
     [
       'the flag over the env',
-      { flag: 'braintrust', env: { LOGFIRE_TOKEN: 'l' } },
+      { asked: 'braintrust', env: { LOGFIRE_TOKEN: 'l' } },
       'braintrust',
       'braintrust: chosen with --tracker',
     ],
     [
       'the flag settles two keys',
-      { flag: 'logfire', env: BOTH },
+      { asked: 'logfire', env: BOTH },
       'logfire',
       'logfire: chosen with --tracker',
     ],
     [
       'the flag over the lineup',
-      { flag: 'logfire', configured: 'braintrust', env: {} },
+      { asked: 'logfire', configured: 'braintrust', env: {} },
       'logfire',
       'logfire: chosen with --tracker',
     ],
@@ -52,12 +52,12 @@ describe('selectTracker (T4)', () => {
       'braintrust',
       'braintrust: tracker: braintrust in evals/.llm-evals.config.yml',
     ],
-    ['--tracker none', { flag: 'none', env: BOTH }, undefined, 'no remote tracker: --tracker none'],
-    ['--tracker local', { flag: 'local', env: BOTH }, undefined, 'no remote tracker: --tracker local'],
+    ['--tracker none', { asked: 'none', env: BOTH }, undefined, 'no remote tracker: --tracker none'],
+    ['--tracker local', { asked: 'local', env: BOTH }, undefined, 'no remote tracker: --tracker local'],
     ['--local', { local: true, configured: 'logfire', env: BOTH }, undefined, 'no remote tracker: --local'],
     [
       '--local with --tracker none',
-      { local: true, flag: 'none', env: {} },
+      { local: true, asked: 'none', env: {} },
       undefined,
       'no remote tracker: --local',
     ],
@@ -81,12 +81,12 @@ describe('selectTracker (T4)', () => {
     ],
     [
       'an unknown flag',
-      { flag: 'logfir', env: {} },
+      { asked: 'logfir', env: {} },
       '--tracker: unknown tracker "logfir"; did you mean "logfire"? (known: braintrust, logfire, weave, none)',
     ],
     [
       'a far-off name',
-      { flag: 'datadog', env: {} },
+      { asked: 'datadog', env: {} },
       '--tracker: unknown tracker "datadog" (known: braintrust, logfire, weave, none)',
     ],
     [
@@ -96,7 +96,7 @@ describe('selectTracker (T4)', () => {
     ],
     [
       '--local against a tracker',
-      { local: true, flag: 'logfire', env: {} },
+      { local: true, asked: 'logfire', env: {} },
       '--local: contradicts --tracker logfire: choose one',
     ],
   ])('refuses %s', (_, input, message) => {

@@ -1,0 +1,99 @@
+import pc from 'picocolors';
+import type { Io } from '../cli/io.ts';
+import { estimateJudge, estimateRun, maxTokensWarnings, previousSpread } from './estimate-run.ts';
+import { beginRun } from './begin-run.ts';
+import { pairUp } from './pairwise.ts';
+import { planRun, sampleLine, type PlannedRun } from './plan-run.ts';
+import { checkBeforeRun } from './prepare.ts';
+import { loadEnvFiles } from '../suite/load.ts';
+import type * as PresentModule from './present.ts';
+import { shortPath } from '../suite/cases.ts';
+import { mark } from '../timing.ts';
+import { resolve } from 'node:path';
+import { ConfigError, quote } from '../errors.ts';
+import { withoutRepeat } from '../core/matrix.ts';
+import { baselineProblem } from '../gate/verdict.ts';
+import { clustersOfCases } from '../core/cluster-se.ts';
+import { writeWhole } from '../output/write-whole.ts';
+import { noteCacheUse, refuseEmptyCache } from './cache-use.ts';
+import type { RunRequest } from '../core/request.ts';
+
+/**
+ * `compare` and `run`: plans the request; a dry run prints the matrix and estimate, else the run is made, saved and
+ * reported, and judged against its baseline when it names one. Returns the exit code.
+ */
+export async function compareRun(request: RunRequest, io: Io, command: 'run' | 'compare'): Promise<number> {
+  const planned = await planRun(request, io);
+  if (request.pairwise) pairUp(planned.plan, request.pairwise, planned.suite, request.cache === 'refresh');
+  mark('planned');
+  const { sample } = request.selection;
+  if (sample) io.stderr.write(pc.yellow(sampleLine(planned, sample, io.columns)) + '\n');
+  if (request.dryRun) return dryRun(planned, request, io);
+  if (request.cache === 'only') await refuseEmptyCache(io.env);
+  const { gate } = request;
+  // The baseline is read before any call: one that cannot be read is bad input, and nothing is paid for.
+  const { readBaseline, gateRun } = await import('./baseline.ts');
+  const baseline = gate.baseline
+    ? await readBaseline(gate.baseline, planned.suite.projectDir, io)
+    : undefined;
+  const problem =
+    baseline &&
+    baselineProblem(baseline, {
+      cases: planned.cases.map((c) => c.key),
+      contenders: planned.plan.contenders.map((c) => withoutRepeat(c).key),
+    });
+  if (problem) throw new ConfigError(undefined, '--baseline', `${quote(gate.baseline!)} ${problem}`);
+  // The checks before any call, then the run's first calls, which go out while Temporal's SDK loads (only for a
+  // run: `-n` answers at once) and the run is made.
+  const begun = await beginRun(planned, request, io);
+  mark('begun');
+  const { runPlanned } = await import('./run.ts');
+  mark('run module');
+  // What shows the run (its tables and HTML report) loads once the run's first calls are out, not before them.
+  let presenting: Promise<typeof PresentModule> | undefined;
+  const loadPresent = () => (presenting ??= import('./present.ts'));
+  const { snapshot, file } = await runPlanned(planned, request, io, command, begun, () => {
+    void loadPresent();
+  });
+  io.stderr.write(`snapshot saved: ${shortPath(io.cwd, file)}\n`);
+  const { presentRun } = await loadPresent();
+  const code = await presentRun(snapshot, file, planned.suite, request.show, io, {
+    breakdown: command === 'run',
+  });
+  await noteCacheUse(snapshot, io);
+  mark('presented');
+  if (!baseline || snapshot.status !== 'completed') return code;
+  const sampled = sample && planned.population ? { sample, population: planned.population } : undefined;
+  const judged = gateRun(baseline, snapshot, gate, io, sampled);
+  if (gate.format) {
+    const text = gate.format === 'markdown' ? judged.markdown : judged.junit();
+    if (gate.output !== undefined) {
+      const target = resolve(io.cwd, gate.output);
+      writeWhole(target, text, 'run the compare again');
+      io.stderr.write(`wrote ${shortPath(io.cwd, target)}\n`);
+    } else io.stdout.write(text);
+  }
+  return judged.fails ? 1 : code;
+}
+
+/** `-n`: the expanded matrix, its estimate and what it can tell apart, then the checks the run would make. */
+async function dryRun(planned: PlannedRun, request: RunRequest, io: Io): Promise<number> {
+  for (const warning of maxTokensWarnings(planned)) io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');
+  const { renderMatrix } = await import('../report/matrix-table.ts');
+  io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
+  const { renderDetectableLine, renderJudgeEstimate } = await import('../report/estimate-line.ts');
+  const judge = await estimateJudge(planned);
+  if (judge) {
+    const { wrapProse } = await import('../report/text-width.ts');
+    io.stdout.write(wrapProse(renderJudgeEstimate(judge.load, judge.estimate), io.columns, 2) + '\n');
+  }
+  const cases = new Set(planned.plan.experiments.flatMap((e) => e.caseKeys)).size;
+  const { clustering } = clustersOfCases(planned.cases);
+  io.stdout.write(
+    renderDetectableLine(cases, previousSpread(planned, request.save), io.columns, clustering) + '\n',
+  );
+  // The checks the run would make before any call, with its exit code: a dry run that passes is one that can go.
+  loadEnvFiles(planned.suite.root, planned.suite.envFiles, io.env);
+  await checkBeforeRun(planned, request.checks, io);
+  return 0;
+}
