@@ -10,6 +10,7 @@ import { checkReachable, ensureServer, serverStatus } from '../../temporal/serve
 import { currentServer } from '../../temporal/server-record.ts';
 import { AesGcmCodec, CODEC_KEYS, parseCodecKeys, useKeyring } from './codec.ts';
 import { engineTracing } from './engine-tracing.ts';
+import { ensureNamespace } from './namespace.ts';
 import { withProfile } from './profile.ts';
 import { Runs } from './runs.ts';
 import { Schedules } from './schedules.ts';
@@ -180,6 +181,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     dataConverter,
     ...(tracing ? { interceptors: { workflow: [tracing.clientInterceptor()] } } : {}),
   });
+  await ensureNamespace(client, address);
   const runs = new Runs(client);
   return {
     address,
