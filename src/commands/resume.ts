@@ -31,6 +31,10 @@ import {
 } from '../session/retry-errors.ts';
 import { runPlanned } from '../session/run.ts';
 import { noteCacheUse } from './cache.ts';
+import { buildLine } from './status.ts';
+import type { TemporalLink } from '../client/connect.ts';
+import type { RunRecord } from '../client/runs.ts';
+import { currentUnlessSet, describeBuild, type Build } from '../client/versioning.ts';
 
 /**
  * `resume RUN`: a worker plus the live view; the run continues where it stopped, finished cases are not called again.
@@ -84,6 +88,7 @@ async function resumeServed(
     io.lastWords?.(resumeHint(runId));
     warnKeyless(suite, io, record.input.contenders);
     const worker = await suiteWorker(link, record.taskQueue, { suite, cases }, io.env);
+    if (worker.build) await sayBuild(link, runId, record, worker.build, io);
     const served = await serveRun(link, worker, runId, record.input, io, pausePolicy(flags.yes, io));
     if (served === 'interrupted') {
       io.stderr.write(resumeHint(runId) + '\n');
@@ -97,6 +102,36 @@ async function resumeServed(
   } finally {
     await link.close();
   }
+}
+
+/**
+ * With Worker Versioning, whether this resume's worker can serve the run: one pinned to another build waits for a
+ * worker of that build, said in `status`'s words and with what to do; one not pinned goes to the deployment's current
+ * version, which this build becomes when there is none or no worker of it polls (said when it stays another's).
+ */
+async function sayBuild(
+  link: TemporalLink,
+  runId: string,
+  record: RunRecord,
+  own: Build,
+  io: Io,
+): Promise<void> {
+  const pinned = record.build;
+  if (pinned) {
+    if (pinned.deploymentName === own.deploymentName && pinned.buildId === own.buildId) return;
+    const polling = (await link.runs.buildPollers(record.taskQueue, pinned)).length;
+    io.stderr.write(buildLine({ ...pinned, polling }, false));
+    return;
+  }
+  void currentUnlessSet(link.client, own, record.taskQueue)
+    .then((current) => {
+      if (current !== own.buildId)
+        io.stderr.write(
+          `run ${runId} is not pinned: it goes to ${describeBuild({ ...own, buildId: current })}, ` +
+            `the current version, whose workers serve it (this checkout is build ${own.buildId})\n`,
+        );
+    })
+    .catch(() => undefined);
 }
 
 /** Runs the plan that calls a run's errored cases again, as `compare` runs its own: checks, run, save, report. */

@@ -38,8 +38,8 @@ describe('buildIdOf', () => {
 
 describe('versioningOn', () => {
   it.for([
-    [undefined, false],
-    ['', false],
+    [undefined, true],
+    ['', true],
     ['0', false],
     ['1', true],
   ] as const)('LLM_EVALS_WORKER_VERSIONING=%s → %s', ([value, on]) => {
