@@ -117,6 +117,8 @@ async function sayBuild(
   io: Io,
 ): Promise<void> {
   const pinned = record.build;
+  // A closed run needs no worker: nothing to say, and no current version to set for it.
+  if (record.closed) return;
   if (pinned) {
     if (pinned.deploymentName === own.deploymentName && pinned.buildId === own.buildId) return;
     const polling = (await link.runs.buildPollers(record.taskQueue, pinned)).length;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
+import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
 import {
   recordFileIn,
   statusOf,
@@ -128,4 +128,27 @@ describe('runs pinned to their build through a fleet upgrade (Worker Versioning)
       ).toBe(true);
     }
   }, 400_000);
+
+  it('LLM_EVALS_WORKER_VERSIONING=0: the worker polls unversioned, and the run it serves is pinned to no build', async () => {
+    const dir = dirs.inRepo('unversioned-');
+    writeRecordingSuite(dir, 4);
+    const env = {
+      TEMPORAL_ADDRESS: temporalAddress(),
+      LLM_EVALS_TASK_QUEUE: `unversioned-${randomUUID()}`,
+      LLM_EVALS_WORKER_VERSIONING: '0',
+      XDG_CACHE_HOME: await warmCache(),
+      RECORDING_API_KEY: 'test-key',
+      RECORD_FILE: recordFileIn(dir),
+      CALL_DELAY_MS: '10',
+    };
+    const start = await runCli(['start', '--no-worker'], { cwd: dir, env });
+    expect(start.code, start.stderr).toBe(0);
+    const runId = start.stdout.trim();
+    const served = await runCliLong(['worker', '--until', runId], { cwd: dir, env, timeoutMs: 120_000 });
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stderr).not.toMatch(/\bbuild\b/);
+    const status = await statusOf(dir, env, runId);
+    expect(status).toMatchObject({ state: 'completed', done: 8, total: 8 });
+    expect((status as Pinned).build).toBeUndefined();
+  }, 150_000);
 });
