@@ -21,11 +21,11 @@ import type { Client } from '@temporalio/client';
 
 /**
  * With Worker Versioning: the build this worker polls as, whether it is its deployment's current version (made so when
- * the deployment had none), and the runs pinned to it that it may serve. Said once it polls; never stops the worker.
+ * the deployment had none, or no worker of its current build polls), and the runs pinned to it that it may serve. Said once it polls; never stops the worker.
  */
-async function sayBuild(client: Client, build: Build, io: Io): Promise<void> {
+async function sayBuild(client: Client, build: Build, taskQueue: string, io: Io): Promise<void> {
   try {
-    const current = await currentUnlessSet(client, build);
+    const current = await currentUnlessSet(client, build, taskQueue);
     const pinned = await runsPinnedTo(client, build);
     const role =
       current === build.buildId
@@ -74,7 +74,7 @@ export async function workerMain(flags: WorkerFlags, io: Io): Promise<number> {
       versioned: taskQueue === taskQueueFor(suite.name, io.env),
     });
     io.stderr.write(`worker serving ${pc.bold(taskQueue)} on ${link.address} (pid ${process.pid})\n`);
-    if (worker.build) void sayBuild(link.client, worker.build, io);
+    if (worker.build) void sayBuild(link.client, worker.build, taskQueue, io);
     // The run's own contenders when it serves one run (`-m` may name models outside the lineup), else the lineup's.
     warnKeyless(suite, io, record?.input.contenders);
     // A lost server is waited out, never taken for the run's close: the run goes on once it answers again.

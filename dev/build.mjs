@@ -138,6 +138,20 @@ export async function build() {
       js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     },
   });
+  // The failure converter every client and worker requires by path (src/client/connect.ts): CommonJS, which any Node
+  // requires, its SDK left in node_modules.
+  await esbuild({
+    absWorkingDir: ROOT,
+    entryPoints: [{ in: 'src/client/failure-converter.ts', out: 'failure-converter' }],
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    packages: 'external',
+    outExtension: { '.js': '.cjs' },
+    outdir: out,
+    logLevel: 'warning',
+  });
   mkdirSync(DIST, { recursive: true });
   // Chunks first (their names change with their content), then the entries that import them.
   const entry = (file) => Object.keys(ENTRIES).some((name) => file.startsWith(`${name}.js`));

@@ -43,7 +43,14 @@ export async function setup(project: TestProject): Promise<(() => Promise<void>)
         stateDir,
         binary,
         port: await freeServerPort(),
-        extraArgs: ['--dynamic-config-value', 'limit.historyCount.suggestContinueAsNew=200'],
+        extraArgs: [
+          '--dynamic-config-value',
+          'limit.historyCount.suggestContinueAsNew=200',
+          // Every suite's queue a worker serves with Worker Versioning is a deployment, and tests name queues by the
+          // dozen: the server's 100 per namespace would refuse the workers of the last ones.
+          '--dynamic-config-value',
+          'matching.maxDeployments=10000',
+        ],
         log,
       });
     } catch (error) {

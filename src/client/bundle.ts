@@ -35,7 +35,15 @@ export function withoutSourcesContent(code: string): string {
   return `${code.slice(0, data)}${Buffer.from(JSON.stringify(map)).toString('base64')}\n`;
 }
 
-/** Bundles the workflows for Temporal's sandbox, the tracing interceptors registered, the source map kept small. */
+/** The failure converter the workflows encode their failures with, beside them in the package's sources. */
+function failureConverterSource(workflowsPath: string): string {
+  return join(dirname(dirname(workflowsPath)), 'src', 'client', 'failure-converter.ts');
+}
+
+/**
+ * Bundles the workflows for Temporal's sandbox, the tracing interceptors registered, failures encoded (their messages
+ * and stacks encrypted with the payloads), the source map kept small.
+ */
 export async function buildWorkflowBundle(
   workflowsPath: string,
   logger?: Parameters<typeof bundleWorkflowCode>[0]['logger'],
@@ -44,6 +52,7 @@ export async function buildWorkflowBundle(
     workflowsPath,
     // Registered in every bundle; it traces only runs started with a trace context (engine-tracing.ts).
     workflowInterceptorModules: [join(dirname(workflowsPath), 'tracing.ts')],
+    failureConverterPath: failureConverterSource(workflowsPath),
     ...(logger ? { logger } : {}),
   });
   return withoutSourcesContent(code);
@@ -62,7 +71,11 @@ export async function workflowBundle(
   }
   const root = dirname(dirname(workflowsPath));
   const hash = createHash('sha256');
-  for (const file of [...sourcesUnder(dirname(workflowsPath)), ...sourcesUnder(join(root, 'src', 'core'))]) {
+  for (const file of [
+    ...sourcesUnder(dirname(workflowsPath)),
+    ...sourcesUnder(join(root, 'src', 'core')),
+    failureConverterSource(workflowsPath),
+  ]) {
     hash.update(file).update(readFileSync(file));
   }
   hash.update((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version);

@@ -1,13 +1,16 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, Connection, type DataConverter, type TLSConfig } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { userStateDir } from '../dirs.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import { ConfigError } from '../errors.ts';
 import { TemporalTlsFailed } from '../../temporal/errors.ts';
 import { checkReachable, ensureServer, serverStatus } from '../../temporal/server.ts';
 import { currentServer } from '../../temporal/server-record.ts';
 import { AesGcmCodec, CODEC_KEYS, parseCodecKeys, useKeyring } from './codec.ts';
 import { engineTracing } from './engine-tracing.ts';
+import { ensureNamespace } from './namespace.ts';
 import { withProfile } from './profile.ts';
 import { Runs } from './runs.ts';
 import { Schedules } from './schedules.ts';
@@ -90,6 +93,12 @@ function tlsFrom(env: NodeJS.ProcessEnv): { tls: TLSConfig; files: TlsFiles } | 
   return { tls, files: { ...(ca ? { ca } : {}), ...(cert ? { cert } : {}) } };
 }
 
+/**
+ * The failure converter (failure-converter.ts) as every client and worker loads it, by path, built to CommonJS in
+ * dist/: failures' messages and stack traces travel encoded, so the codec encrypts them with the payloads.
+ */
+export const FAILURE_CONVERTER_PATH = join(PACKAGE_ROOT, 'dist', 'failure-converter.cjs');
+
 /** The largest message the client takes from the server: a page of a big experiment's history. */
 const RECEIVE_LIMIT = 64 * 1024 * 1024;
 
@@ -100,7 +109,10 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
   const keyring = parseCodecKeys(env[CODEC_KEYS]);
   useKeyring(keyring);
   // Always the codec, keys or none: a run encrypted elsewhere is then named by its key id, never read as garbage.
-  const dataConverter: DataConverter = { payloadCodecs: [new AesGcmCodec(keyring)] };
+  const dataConverter: DataConverter = {
+    payloadCodecs: [new AesGcmCodec(keyring)],
+    failureConverterPath: FAILURE_CONVERTER_PATH,
+  };
   const namespace = env.TEMPORAL_NAMESPACE ?? 'default';
   let address = env.TEMPORAL_ADDRESS;
   let uiUrl: string | undefined = env.TEMPORAL_UI_URL;
@@ -169,6 +181,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     dataConverter,
     ...(tracing ? { interceptors: { workflow: [tracing.clientInterceptor()] } } : {}),
   });
+  await ensureNamespace(client, address);
   const runs = new Runs(client);
   return {
     address,

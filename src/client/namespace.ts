@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { ConfigError } from '../errors.ts';
 
 /** A protobuf timestamp or duration as the API returns it. */
 type ProtoTime =
@@ -27,6 +28,31 @@ export async function ensureSearchAttribute(client: Client, name: string): Promi
   const { customAttributes } = await operator.listSearchAttributes({ namespace });
   if (customAttributes && name in customAttributes) return;
   await operator.addSearchAttributes({ namespace, searchAttributes: { [name]: KEYWORD } });
+}
+
+/**
+ * Refuses a namespace the server does not have (TEMPORAL_NAMESPACE, or a profile's), as bad input before anything is
+ * sent into it: the server's own words are "Namespace not found" at the first call, a stack under -v.
+ */
+export async function ensureNamespace(client: Client, address: string): Promise<void> {
+  const namespace = client.options.namespace;
+  try {
+    // A server that does not answer is the command's own calls' to say: this look waits 10 s at most.
+    await client.connection.withDeadline(Date.now() + 10_000, () =>
+      client.workflowService.describeNamespace({ namespace }),
+    );
+  } catch (error) {
+    const { code, message } = error as { code?: unknown; message?: unknown };
+    // gRPC's NOT_FOUND (5). Anything else (a key that may not describe it) is left to the command's own calls.
+    if (code !== 5 && !/namespace.*not found/i.test(String(message))) return;
+    throw new ConfigError(
+      undefined,
+      `TEMPORAL_NAMESPACE=${namespace}`,
+      `the Temporal server at ${address} has no such namespace; create it ` +
+        `(temporal operator namespace create --namespace ${namespace}) or name one it has`,
+      { cause: error },
+    );
+  }
 }
 
 /** How many days the namespace keeps a closed workflow before deleting it. */

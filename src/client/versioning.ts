@@ -4,10 +4,10 @@ import { ConfigError } from '../errors.ts';
 import { POLLED_WITHIN_MS } from '../core/cancel-wait.ts';
 import { pollersOf, type Poller } from './pollers.ts';
 
-// Worker Versioning (Temporal's Worker Deployments): with LLM_EVALS_WORKER_VERSIONING=1 every worker polls as one
-// build of its suite's deployment, and each run is pinned to the build of the llm-evals that started it, so a worker
-// of a newer build never replays an old run's history with changed workflow code. Off by default (see README §Fleet
-// upgrades).
+// Worker Versioning (Temporal's Worker Deployments): every worker of a suite's shared queue polls as one build of its
+// suite's deployment, and each run is pinned to the build of the llm-evals that started it, so a worker of a newer
+// build never replays an old run's history with changed workflow code. On unless LLM_EVALS_WORKER_VERSIONING=0 (see
+// README §Fleet upgrades); a compare's run, on a queue of its own, is never versioned.
 
 /** One build of a suite's workers: the deployment (one per suite's task queue) and the build id. */
 export interface Build {
@@ -15,11 +15,11 @@ export interface Build {
   buildId: string;
 }
 
-/** Whether workers and runs use Worker Versioning: LLM_EVALS_WORKER_VERSIONING, `1` or `0` (the default). */
+/** Whether workers and runs use Worker Versioning: LLM_EVALS_WORKER_VERSIONING, `1` (the default) or `0`. */
 export function versioningOn(env: NodeJS.ProcessEnv): boolean {
   const value = env.LLM_EVALS_WORKER_VERSIONING ?? '';
-  if (value === '' || value === '0') return false;
-  if (value === '1') return true;
+  if (value === '' || value === '1') return true;
+  if (value === '0') return false;
   throw new ConfigError(undefined, `LLM_EVALS_WORKER_VERSIONING=${value}`, 'expected 1 (on) or 0 (off)');
 }
 
@@ -58,14 +58,26 @@ async function whileUnregistered<T>(attempt: () => Promise<T>, timeoutMs: number
 }
 
 /**
- * Makes `build` its deployment's current version when the deployment has none: the version runs a schedule starts
- * (and any run started without a pin) go to. A deployment whose current version is another build keeps it; the
- * upgrade is the operator's step (README §Fleet upgrades). Returns the current build id afterwards.
+ * Makes `build` its deployment's current version when the deployment has none, or when no worker of its current build
+ * has polled `taskQueue` lately (its workers all gone: the llm-evals this one replaced on a machine); the current
+ * version is where runs a schedule starts, and runs started without a pin, go. A current build whose workers still poll
+ * keeps it: moving a live fleet is the operator's step (README §Fleet upgrades). Returns the current build id after.
  */
-export async function currentUnlessSet(client: Client, build: Build, timeoutMs = 30_000): Promise<string> {
+export async function currentUnlessSet(
+  client: Client,
+  build: Build,
+  taskQueue: string,
+  timeoutMs = 30_000,
+): Promise<string> {
   const namespace = client.options.namespace;
   const current = await currentBuildOf(client, build.deploymentName);
-  if (current) return current;
+  if (current === build.buildId) return current;
+  const live = (buildId: string) =>
+    buildPollers(client, taskQueue, { deploymentName: build.deploymentName, buildId }).then(
+      (pollers) => pollers.length > 0,
+      () => true,
+    );
+  if (current && (await live(current))) return current;
   await whileUnregistered(
     () =>
       client.workflowService.setWorkerDeploymentCurrentVersion({

@@ -25,8 +25,8 @@ export function taskQueueFor(suite: string, env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * The build a worker of this checkout polls as on its suite's queue, and runs started there are pinned to, when Worker
- * Versioning is on (LLM_EVALS_WORKER_VERSIONING=1): the deployment of the suite's queue, the package's version and
+ * The build a worker of this checkout polls as on its suite's queue, and runs started there are pinned to, with Worker
+ * Versioning on (unless LLM_EVALS_WORKER_VERSIONING=0): the deployment of the suite's queue, the package's version and
  * the workflow bundle's hash. Undefined when it is off.
  */
 export async function buildOf(
@@ -80,7 +80,7 @@ export interface SuiteWorkerOptions {
    */
   project?: string;
   /**
-   * Polls as this checkout's build (Worker Versioning, when LLM_EVALS_WORKER_VERSIONING=1): for the suite's shared
+   * Polls as this checkout's build (Worker Versioning, unless LLM_EVALS_WORKER_VERSIONING=0): for the suite's shared
    * queue, where workers of several builds meet. A run's own queue (a compare's) has one worker and stays unversioned.
    */
   versioned?: boolean;

@@ -19,8 +19,8 @@ import { renderTable } from '../report/table.ts';
 import { linkForCommand, runPage } from '../session/link.ts';
 import type { TemporalLink } from '../client/connect.ts';
 import type { RunRecord, RunResult } from '../client/runs.ts';
-import { describeBuild, type Build } from '../client/versioning.ts';
 import { countedProgress } from '../session/serve.ts';
+import { buildLine } from '../session/build-line.ts';
 import { suitePlaceOf } from './request.ts';
 
 /**
@@ -137,15 +137,6 @@ function batchWaits(experiments: readonly { id: string; batch?: BatchWait }[]): 
   return experiments
     .flatMap((e) => (e.batch ? [`${e.id}: ${renderBatchWait(e.batch, Date.now())}\n`] : []))
     .join('');
-}
-
-/** The build a pinned run stays on, and whether a worker of it polls: what `status` says of Worker Versioning. */
-export function buildLine(build: Build & { polling: number }, closed: boolean): string {
-  const pinned = `pinned to ${describeBuild(build)}`;
-  if (closed) return `${pinned}\n`;
-  return build.polling > 0
-    ? `${pinned}, ${build.polling} worker(s) of it polling\n`
-    : `${pinned}, ${pc.yellow('no worker of that build polls')} (start \`llm-evals worker\` from a checkout at that build)\n`;
 }
 
 /** `status [RUN]`: per experiment done/total, errors and state; the run's state, time, ETA and Temporal UI link. */

@@ -24,6 +24,7 @@ import type { PlannedRun } from './plan-run.ts';
 import { announceRetry, cannotRetry, retryErrorsHint, retryRequest, retryPlan } from './retry-errors.ts';
 import { runPlanned } from './run.ts';
 import { noteCacheUse } from './cache-use.ts';
+import { sayBuild } from './build-line.ts';
 import type { RunRequest } from '../core/request.ts';
 
 /**
@@ -83,6 +84,7 @@ async function resumeServed(
     io.lastWords?.(resumeHint(runId));
     warnKeyless(suite, io, record.input.contenders);
     const worker = await suiteWorker(link, record.taskQueue, { suite, cases }, io.env);
+    if (worker.build) await sayBuild(link, runId, record, worker.build, io);
     const served = await serveRun(link, worker, runId, record.input, io, pausePolicy(request.yes, io));
     if (served === 'interrupted') {
       io.stderr.write(resumeHint(runId) + '\n');

@@ -12,7 +12,7 @@ import type { LoadedCase } from '../suite/cases.ts';
 import type { LoadedSuite } from '../suite/load.ts';
 import type { TemporalLink } from '../client/connect.ts';
 import type { RunResult } from '../client/runs.ts';
-import { createSuiteWorker, type SuiteDeps, type SuiteWorker } from '../client/worker.ts';
+import { createSuiteWorker, taskQueueFor, type SuiteDeps, type SuiteWorker } from '../client/worker.ts';
 import { LiveLines } from './live-lines.ts';
 import { answerPause, type PausePolicy } from './pause.ts';
 import { mark } from '../timing.ts';
@@ -39,7 +39,8 @@ export function suiteDeps({ suite, cases }: Served, env: NodeJS.ProcessEnv): Sui
 
 /**
  * Creates the worker of a command that serves its own run (compare, run, resume) on the run's task queue, with the
- * suite's code, cases and trackers; its workflows run in this thread, which starts the run sooner.
+ * suite's code, cases and trackers; its workflows run in this thread, which starts the run sooner. On the suite's
+ * shared queue (a `start`ed run resumed) it polls as this checkout's build, as `llm-evals worker` does there.
  */
 export function suiteWorker(
   link: TemporalLink,
@@ -52,6 +53,7 @@ export function suiteWorker(
   return createSuiteWorker(link, taskQueue, suiteDeps(served, env), {
     workflowsInProcess: true,
     project: served.suite.projectDir,
+    versioned: taskQueue === taskQueueFor(served.suite.name, env),
   });
 }
 

@@ -147,6 +147,29 @@ describe.concurrent('checks before any call', () => {
   }, 60_000);
 });
 
+// Issue 48: a cluster that refuses the namespace (the dev server knows only those it was given) is bad input. One at a
+// time: the concurrent block above is long enough on a loaded machine.
+describe('a namespace the cluster does not have', () => {
+  it.for([['compare', '--display', 'none'], ['start'], ['status']])(
+    '%s with a TEMPORAL_NAMESPACE the server does not have: exit 2 naming it, nothing called',
+    async ([command, ...flags], { expect }) => {
+      const { url, server } = await listening();
+      const project = providerSuite(dirs, `lan:\n  base_url: ${url}\n  models: [m]\n`, numberedCases(2));
+      const namespace = `nowhere-${process.pid}`;
+      const run = await runCli([command!, ...flags], {
+        cwd: project,
+        env: cliEnv(await warmCache(), { TEMPORAL_NAMESPACE: namespace }),
+      });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain(`TEMPORAL_NAMESPACE=${namespace}`);
+      expect(run.stderr).toContain('has no such namespace');
+      expect(run.stderr).not.toMatch(STACK);
+      expect(server.of('m')).toHaveLength(0);
+      expect(existsSync(join(project, 'evals/results'))).toBe(false);
+    },
+  );
+});
+
 // Never a wrong word (issue 28): `verify` said "no problems" of a lineup that `compare` refused. verify, compare -n and
 // the run's own checks are one set of checks, with one exit code (2), each problem named the same way.
 describe.concurrent('verify, compare -n and compare: one set of checks', () => {

@@ -6,7 +6,7 @@ import {
   pinnedBuildOf,
   versioningOn,
 } from '../../src/client/versioning.ts';
-import { buildLine } from '../../src/commands/status.ts';
+import { buildLine } from '../../src/session/build-line.ts';
 
 describe('deploymentNameOf', () => {
   it.for([
@@ -38,8 +38,8 @@ describe('buildIdOf', () => {
 
 describe('versioningOn', () => {
   it.for([
-    [undefined, false],
-    ['', false],
+    [undefined, true],
+    ['', true],
     ['0', false],
     ['1', true],
   ] as const)('LLM_EVALS_WORKER_VERSIONING=%s → %s', ([value, on]) => {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliLong, startCli } from '../helpers/cli.ts';
@@ -15,6 +15,8 @@ import { freeServerPort, temporalBinary } from '../helpers/temporal.ts';
 const dirs = new TempDirs();
 // Held out: written into one case's input and expected answer, which the recording provider echoes as its reply.
 const MARKER = `held-out-${randomUUID()}`;
+// Held out too: the message of a provider error, which fails one case's retry (an activity failure) before it answers.
+const FAILURE_MARKER = `failure-marker-${randomUUID()}`;
 const KEY = randomBytes(32).toString('base64');
 const KEYS = `team1:${KEY}`;
 let dir: string;
@@ -66,12 +68,19 @@ beforeAll(async () => {
     LLM_EVALS_TEMPORAL_PORT: String(await freeServerPort()),
     RECORD_FILE: recordFileIn(dir),
     RECORDING_API_KEY: 'sk-codec',
-    CALL_DELAY_MS: '10',
+    // One case's first try and the first attempt of its retry activity fail: the second attempt's start event carries
+    // that failure, written once the retry ends, while the experiment's other case (6 s) still runs.
+    CALL_DELAY_MS: '6000',
+    RETRY_CALL_MS: '10',
+    FAIL_ONCE: 'rec/alpha south/clear/002',
+    FAIL_TIMES: '2',
+    FAIL_MESSAGE: `overloaded (${FAILURE_MARKER})`,
   };
   for (const [name, keys] of [
     ['sealed', KEYS],
     ['clear', undefined],
   ] as const) {
+    rmSync(`${env.RECORD_FILE}.failed`, { force: true });
     const result = await runCliLong(['compare', '--no-open'], {
       cwd: dir,
       env: { ...env, ...(keys ? { LLM_EVALS_CODEC_KEYS: keys } : {}) },
@@ -98,9 +107,16 @@ describe('payloads encrypted with LLM_EVALS_CODEC_KEYS (issue 48)', () => {
     const sealedTexts = sealed.map(rawHistory);
     expect(sealedTexts.filter((t) => t.includes(MARKER))).toEqual([]);
     expect(sealedTexts.filter((t) => t.includes('north/clear/001'))).toEqual([]);
+    // Failures too: their messages and stack traces are encrypted (encodeCommonAttributes), not only payloads.
+    expect(sealedTexts.filter((t) => t.includes(FAILURE_MARKER)).length, 'histories with it in clear').toBe(
+      0,
+    );
     expect(sealedTexts.some((t) => t.includes('binary/encrypted') && t.includes('team1'))).toBe(true);
-    // The same reading finds the marker where no codec was on: the check above can see it.
+    // A failure was recorded (its start event carries the retry's), its message and stack left out of the clear text.
+    expect(sealedTexts.some((t) => t.includes('Encoded failure'))).toBe(true);
+    // The same reading finds the markers where no codec was on: the checks above can see them.
     expect(clear.map(rawHistory).some((t) => t.includes(MARKER))).toBe(true);
+    expect(clear.map(rawHistory).some((t) => t.includes(FAILURE_MARKER))).toBe(true);
   });
 
   it('with the key, status and report read the encrypted run in full', async () => {

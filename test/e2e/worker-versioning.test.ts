@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
+import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
 import {
   recordFileIn,
   statusOf,
@@ -9,13 +9,15 @@ import {
   waitForState,
   writeRecordingSuite,
 } from '../helpers/recording-suite.ts';
+import { warmCache } from '../helpers/fault-server.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
-// Fleet upgrades with Worker Versioning (LLM_EVALS_WORKER_VERSIONING=1): a run stays on the build that started it.
-// Build b1 starts run A and serves it; mid-run, build b2's worker comes up and b2 starts run B. Each worker records
-// its calls in a file of its own: b2 never calls a case of A, b1 none of B. With b1 stopped, A waits rather than
-// move to b2; b1 back, A finishes. On the shared server, or the cluster.
+// Fleet upgrades with Worker Versioning (on by default): a run stays on the build that started it. Build b1 starts
+// run A and serves it; mid-run, build b2's worker comes up and b2 starts run B. Each worker records its calls in a
+// file of its own: b2 never calls a case of A, b1 none of B. With b1 stopped, A waits rather than move to b2, and
+// `status` and a `resume` from b2 say so; b1's workers gone, a new b2 worker takes over as the current version; b1
+// back, A finishes. On the shared server, or the cluster.
 
 const dirs = new TempDirs();
 const started: CliProcess[] = [];
@@ -35,7 +37,8 @@ describe('runs pinned to their build through a fleet upgrade (Worker Versioning)
     const env = {
       TEMPORAL_ADDRESS: temporalAddress(),
       LLM_EVALS_TASK_QUEUE: `versioning-${randomUUID()}`,
-      LLM_EVALS_WORKER_VERSIONING: '1',
+      // The workflow bundle built once for the test run: a worker that built its own took over a minute when loaded.
+      XDG_CACHE_HOME: await warmCache(),
       RECORDING_API_KEY: 'test-key',
     };
     // b1's calls are slow, so run A is still running once b2 is up and run B done; b2's are quick.
@@ -82,19 +85,38 @@ describe('runs pinned to their build through a fleet upgrade (Worker Versioning)
     first.child.kill('SIGTERM');
     expect((await first.done).code).toBe(0);
     await waitForState(dir, env, runB, 'completed');
-    const waiting = await runCli(['status', runA], { cwd: dir, env });
-    expect(waiting.stdout).toMatch(/pinned to versioning-\S+ build b1/);
     const stalled = await statusOf(dir, env, runA);
     expect(stalled.state).toBe('running');
-    await sleep(3000);
+    // Once b1's last poll is older than a live worker's can be (90 s), `status` says no worker of b1 polls.
+    const deadline = Date.now() + 150_000;
+    let waiting = await runCli(['status', runA], { cwd: dir, env });
+    while (!/no worker of that build polls/.test(waiting.stdout) && Date.now() < deadline) {
+      await sleep(5000);
+      waiting = await runCli(['status', runA], { cwd: dir, env });
+    }
+    const noWorker = /pinned to versioning-\S+ build b1, no worker of that build polls .*\n/.exec(
+      waiting.stdout,
+    );
+    expect(noWorker, waiting.stdout).not.toBeNull();
     // b2 polls the same queue all along, and takes none of A's cases.
     expect((await statusOf(dir, env, runA)).done).toBe(stalled.done);
+    // `resume` from b2's checkout says it in the same words, and what to do, rather than wait in silence.
+    const resumed = startCli(['resume', runA], { cwd: dir, env: b2, timeoutMs: 90_000 });
+    started.push(resumed);
+    await resumed.waitFor(/pinned to versioning-\S+ build b1, .*\n/, 45_000);
+    expect(resumed.output().stderr).toContain(noWorker![0]);
+    resumed.child.kill('SIGINT');
+    await resumed.done;
+    expect((await statusOf(dir, env, runA)).done).toBe(stalled.done);
+    // A current build none of whose workers polls gives way: the next worker of b2 makes b2 the current version.
+    const third = worker(b2);
+    expect((await third.waitFor(/build \S+ build b2, (.*)\n/, 60_000))[1]).toContain('the current version');
 
-    // b1 back: A finishes on it.
+    // b1 back: A, pinned to it, finishes on it.
     const again = worker(b1);
     await waitForState(dir, env, runA, 'completed');
-    for (const cli of [second, again]) cli.child.kill('SIGTERM');
-    await Promise.all([second.done, again.done]);
+    for (const cli of [second, third, again]) cli.child.kill('SIGTERM');
+    await Promise.all([second.done, third.done, again.done]);
 
     // Each build called each case of its own run once, and none of the other's.
     for (const record of [b1.RECORD_FILE, b2.RECORD_FILE]) {
@@ -105,5 +127,28 @@ describe('runs pinned to their build through a fleet upgrade (Worker Versioning)
         JSON.stringify([...counts]),
       ).toBe(true);
     }
-  }, 240_000);
+  }, 400_000);
+
+  it('LLM_EVALS_WORKER_VERSIONING=0: the worker polls unversioned, and the run it serves is pinned to no build', async () => {
+    const dir = dirs.inRepo('unversioned-');
+    writeRecordingSuite(dir, 4);
+    const env = {
+      TEMPORAL_ADDRESS: temporalAddress(),
+      LLM_EVALS_TASK_QUEUE: `unversioned-${randomUUID()}`,
+      LLM_EVALS_WORKER_VERSIONING: '0',
+      XDG_CACHE_HOME: await warmCache(),
+      RECORDING_API_KEY: 'test-key',
+      RECORD_FILE: recordFileIn(dir),
+      CALL_DELAY_MS: '10',
+    };
+    const start = await runCli(['start', '--no-worker'], { cwd: dir, env });
+    expect(start.code, start.stderr).toBe(0);
+    const runId = start.stdout.trim();
+    const served = await runCliLong(['worker', '--until', runId], { cwd: dir, env, timeoutMs: 120_000 });
+    expect(served.code, served.stderr).toBe(0);
+    expect(served.stderr).not.toMatch(/\bbuild\b/);
+    const status = await statusOf(dir, env, runId);
+    expect(status).toMatchObject({ state: 'completed', done: 8, total: 8 });
+    expect((status as Pinned).build).toBeUndefined();
+  }, 150_000);
 });

@@ -98,16 +98,22 @@ class RecordingProvider implements Provider {
     if (process.env.RECORD_FILE) appendFileSync(process.env.RECORD_FILE, JSON.stringify(line) + '\\n');
     let delay = Number(process.env.CALL_DELAY_MS ?? 200);
     // FAIL_ONCE names one call, '<model> <case key>', that answers 503 the first time (in any process) and then
-    // takes RETRY_CALL_MS.
+    // takes RETRY_CALL_MS; FAIL_TIMES=N fails it N times (one process at a time), FAIL_MESSAGE says why.
     const expectedId = (JSON.parse(request.user) as { id: string }).id;
     if (process.env.FAIL_ONCE === model.id + ' ' + expectedId) {
+      const failed = process.env.RECORD_FILE + '.failed';
+      const times = Number(process.env.FAIL_TIMES ?? 1);
       let first = true;
       try {
-        writeFileSync(process.env.RECORD_FILE + '.failed', '', { flag: 'wx' });
+        if (times > 1) {
+          first = (existsSync(failed) ? readFileSync(failed, 'utf8').length : 0) < times;
+          if (first) appendFileSync(failed, 'x');
+        } else writeFileSync(failed, '', { flag: 'wx' });
       } catch {
         first = false;
       }
-      if (first) throw Object.assign(new Error('overloaded, try again'), { status: 503 });
+      const why = process.env.FAIL_MESSAGE ?? 'overloaded, try again';
+      if (first) throw Object.assign(new Error(why), { status: 503 });
       delay = Number(process.env.RETRY_CALL_MS ?? delay);
     }
     await sleep(delay);

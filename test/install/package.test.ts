@@ -81,6 +81,8 @@ describe('the installed package', () => {
       'dist/workflow-bundle.js',
       // The view's browser script, bundled by `npm pack` (an installed package has no src/ to bundle it from).
       'dist/view.js',
+      // The failure converter every worker and client requires by path (failures encoded, so the codec encrypts them).
+      'dist/failure-converter.cjs',
       'dist/types/src/index.d.ts',
       'bin/llm-evals.mjs',
     ])
