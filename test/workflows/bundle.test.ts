@@ -34,7 +34,9 @@ describe('the workflow bundle', () => {
       sourcesContent?: unknown;
     };
     expect(map.sourcesContent).toBeUndefined();
-    expect(code.length).toBeLessThan(1_000_000);
+    // A budget, not a measure: 1,000,708 characters with the failure converter bundled (its code was there already,
+    // as the runtime's default); a schema library pulled in would add hundreds of thousands.
+    expect(code.length).toBeLessThan(1_050_000);
     const lines = code.slice(0, at).split('\n');
     const line = lines.findIndex((l) => /\basync function compareRun\(/.test(l));
     expect(line).toBeGreaterThan(0);
