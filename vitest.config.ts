@@ -27,9 +27,9 @@ const UNIT = [
 /**
  * The fault tests: files that measure time (back-off gaps, rate limits, the durable kill tests) or drive many
  * processes. With WAITING below they are `npm run test:faults`, which `npm test` (CI) runs and `npm run check` leaves
- * to commits that touch the engine. They run one at a time, alone, after the rest. The rest run three at a time on 2 cores: with two the processors
- * stood idle a third of the time (tests waiting on calls, timers and processes), and unit + parallel took 638 s; with
- * three, 560 s (one run each on a quiet machine, load 2-6, every test passing).
+ * to commits that touch the engine. They run one at a time, alone, after the rest. The rest run three at a time on
+ * 2 cores: with two, the processors stood idle a third of the time (tests waiting on calls, timers and processes) and
+ * unit + parallel took 638 s; with three, 560 s (one run each on a quiet machine, load 2-6, every test passing).
  */
 const TIMED = ['test/pressure/**/*.test.ts', 'test/durable/**/*.test.ts'];
 /** The tests of a production-shaped cluster: `npm run test:cluster` runs them (vitest.cluster.config.ts), not `npm test`. */
