@@ -165,6 +165,10 @@ frontend.workerVersioningWorkflowAPIs:
   - value: true
 system.enableDeploymentVersions:
   - value: true
+# Each suite's queue is a Worker Deployment; the tests make a queue per test, and the data folder keeps them across
+# runs: Temporal's default of 100 per namespace would refuse new workers after a few runs.
+matching.maxDeployments:
+  - value: 10000
 YAML
   cat "${LLM_EVALS_CLUSTER_DYNAMIC_CONFIG:-/dev/null}" >>"$state/dynamicconfig.yaml"
   cat >"$state/config.yaml" <<YAML
