@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { join, resolve } from 'node:path';
 import type { SaveChoice } from '../core/request.ts';
@@ -181,6 +181,16 @@ export function readSnapshot(file: string, wholeReadLimit = WHOLE_READ_LIMIT): S
     throw new ConfigError(file, keyPath(issue.path), `not a snapshot: ${issue.message}`);
   }
   return parsed.data;
+}
+
+/** The newest snapshot file in `dir`: snapshot files are named by run id, which starts with the time it was made. */
+export function newestSnapshotFile(dir: string): string | undefined {
+  if (!existsSync(dir)) return undefined;
+  const newest = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .at(-1);
+  return newest && join(dir, newest);
 }
 
 /** The folder a run's snapshot is saved in, as the request and the lineup's `results:` say. */

@@ -20,12 +20,10 @@ import type { Contender } from '../core/matrix.ts';
 import { readCatalogs } from '../providers/catalog-check.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { PlannedRun } from './plan-run.ts';
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SaveChoice } from '../core/request.ts';
 import { clustersOfCases } from '../core/cluster-se.ts';
 import { differenceDesignEffect, differenceSpread } from '../core/comparisons.ts';
-import { readSnapshot, snapshotDir } from '../output/save.ts';
+import { newestSnapshotFile, readSnapshot, snapshotDir } from '../output/save.ts';
 
 /**
  * The first request the adapter builds for a case, caught by a model that answers nothing: what the provider is sent,
@@ -64,16 +62,6 @@ function counter(provider: Provider | undefined, c: Contender) {
 /** The share of the list price a provider's calls pay: a `--batch` run pays its provider's batch price. */
 function priceShare(planned: PlannedRun, provider: string): number {
   return 1 - (planned.plan.settings.batch?.discounts[provider] ?? 0);
-}
-
-/** The newest snapshot file in a folder: snapshot files are named by run id, which starts with the time it was made. */
-function newestSnapshotFile(dir: string): string | undefined {
-  if (!existsSync(dir)) return undefined;
-  const newest = readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .at(-1);
-  return newest && join(dir, newest);
 }
 
 const newestRuns = new WeakMap<PlannedRun, Snapshot | null>();

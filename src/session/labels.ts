@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Io } from '../cli/io.ts';
 import type { SaveChoice } from '../core/request.ts';
 import type { Snapshot } from '../core/snapshot.ts';
 import { ConfigError, quote } from '../errors.ts';
 import { judgeAgreements, parseLabels, type JudgeColumns, type Label } from '../judge/labels.ts';
-import { readSnapshot, snapshotDir } from '../output/save.ts';
+import { newestSnapshotFile, readSnapshot, snapshotDir } from '../output/save.ts';
 import { contenderName } from '../report/columns.ts';
 import { contenderLabels } from '../report/value-chart.ts';
 import { writeWhole } from '../output/write-whole.ts';
@@ -76,15 +76,9 @@ export async function runSnapshot(
 ): Promise<Snapshot> {
   const dir = snapshotDir(suite, { ...save, autosave: true });
   if (target === undefined) {
-    // Snapshot files are named by run id, which starts with the time it was made: the last name is the newest run.
-    const newest = existsSync(dir)
-      ? readdirSync(dir)
-          .filter((f) => f.endsWith('.json'))
-          .sort()
-          .at(-1)
-      : undefined;
+    const newest = newestSnapshotFile(dir);
     if (!newest) throw new ConfigError(shortPath(suite.projectDir, dir), undefined, 'no saved run to read');
-    return readSnapshot(join(dir, newest));
+    return readSnapshot(newest);
   }
   for (const file of [resolve(io.cwd, target), join(dir, `${target}.json`)])
     if (existsSync(file) && file.endsWith('.json')) return readSnapshot(file);

@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
+import { describe, expect, it } from 'vitest';
+import { runCli, startCli } from '../helpers/cli.ts';
 import { recordFileIn, writeRecordingSuite } from '../helpers/recording-suite.ts';
-import { TempDirs } from '../helpers/suite-dir.ts';
+import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { until } from '../helpers/until.ts';
 
 // D5 on the cluster: a schedule (the server's own schedules, kept in PostgreSQL) fires, a worker serves its runs, and
 // `schedule show` finds them through the cluster's SQL visibility.
 
-const dirs = new TempDirs();
-const started: CliProcess[] = [];
-afterAll(() => {
-  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  dirs.removeAll();
-});
+const { dirs, spawned: started } = cliFixtures();
 
 interface Shown {
   schedule: { fired: number };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { completion } from '../providers/chat-server.ts';
-import { runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import { runCliLong, startCli } from '../helpers/cli.ts';
 import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { cliEnv, numberedCases, providerSuite, savedSnapshot } from '../providers/cli-suite.ts';
@@ -10,11 +10,7 @@ import { cliEnv, numberedCases, providerSuite, savedSnapshot } from '../provider
 // server on 127.0.0.1 that answers the contender at once and holds each verdict: no answer is paid twice (it is in the
 // reply cache before its verdict is asked), and no verdict is paid twice but those in flight at the kill.
 
-const { dirs, servers } = cliFixtures();
-const started: CliProcess[] = [];
-afterAll(() => {
-  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-});
+const { dirs, servers, spawned: started } = cliFixtures();
 
 const CASES = 8;
 const HOLD_MS = 1500;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
+import { describe, expect, it } from 'vitest';
+import { runCli, runCliLong, startCli } from '../helpers/cli.ts';
 import {
   recordFileIn,
   statusOf,
@@ -10,7 +10,7 @@ import {
   writeRecordingSuite,
 } from '../helpers/recording-suite.ts';
 import { warmCache } from '../helpers/fault-server.ts';
-import { TempDirs } from '../helpers/suite-dir.ts';
+import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
 // Fleet upgrades with Worker Versioning (on by default): a run stays on the build that started it. Build b1 starts
@@ -19,12 +19,7 @@ import { temporalAddress } from '../helpers/temporal.ts';
 // `status` and a `resume` from b2 say so; b1's workers gone, a new b2 worker takes over as the current version; b1
 // back, A finishes. On the shared server, or the cluster.
 
-const dirs = new TempDirs();
-const started: CliProcess[] = [];
-afterAll(() => {
-  for (const cli of started) if (cli.child.exitCode === null) cli.child.kill('SIGKILL');
-  dirs.removeAll();
-});
+const { dirs, spawned: started } = cliFixtures();
 
 interface Pinned {
   build?: { deploymentName: string; buildId: string; polling: number };
