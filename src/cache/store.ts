@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -82,7 +83,9 @@ export class ReplyStore {
   async get(key: string): Promise<ReplyEntry | undefined> {
     let text: string;
     try {
-      text = await readFile(this.fileOf(key), 'utf8');
+      // Read at once: an entry is a few kilobytes, and the promise form's four hops through the thread pool (open,
+      // stat, read, close) took a cached 1,000-step agent compare from 1.23 s to 1.49 s.
+      text = readFileSync(this.fileOf(key), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') await this.#corrupt(key, error);
       return undefined;
