@@ -61,8 +61,8 @@ export function renderEstimateLine(snapshot: Snapshot): string {
 
 /**
  * `compare -n`'s line on the judge, apart from the contenders' estimate: `judge: 8 calls (2 replies × 2 samples × 2
- * judges), estimated 1,234 tokens in, 480 tokens out, $0.0012`; with `--pairwise`, `…, 2 pairs × 2 orders × 2
- * judges)`.
+ * judges), estimated 1,234 tokens in, 480 tokens out, $0.0012…`; with `--pairwise`, `…, 2 pairs × 2 orders × 2
+ * judges)`. An upper bound: replies alike share one verdict through the reply cache, which the estimate cannot foresee.
  */
 export function renderJudgeEstimate(load: JudgeLoad, e: Estimate): string {
   const plural = (n: number, word: string) => `${formatCount(n)} ${word}${n === 1 ? '' : 's'}`;
@@ -73,7 +73,8 @@ export function renderJudgeEstimate(load: JudgeLoad, e: Estimate): string {
     `judge: ${plural(e.calls, 'call')} (${plural(load.replies, 'reply').replace(/ys$/, 'ies')} × ` +
     `${plural(load.samples, 'sample')} × ${plural(load.members, 'judge')}${pairs}), estimated ` +
     `${formatCount(e.inputTokens)} tokens in, ${formatCount(e.outputTokens)} tokens out, ${formatCost(e.costUsd)}` +
-    `${e.costUsd === null ? ' (some prices unknown)' : ''}, apart from the contenders'`
+    `${e.costUsd === null ? ' (some prices unknown)' : ''}, apart from the contenders'; at most: a verdict on ` +
+    'a reply another contender gave word for word, or one already in the reply cache, is not paid again'
   );
 }
 

@@ -27,7 +27,7 @@ describe('compare -n with a judge', () => {
     expect(run.code, run.stderr).toBe(0);
     const line = run.stdout.split('\n').find((l) => l.startsWith('judge: '));
     expect(line, run.stdout).toMatch(
-      /^judge: 12 calls \(2 replies × 3 samples × 2 judges\), estimated ([\d,]+) tokens in, ([\d,]+) tokens out, \$(\d+\.\d+), apart from the contenders'$/,
+      /^judge: 12 calls \(2 replies × 3 samples × 2 judges\), estimated ([\d,]+) tokens in, ([\d,]+) tokens out, \$(\d+\.\d+), apart from the contenders'; at most: /,
     );
     const [, tokensIn, tokensOut, usd] =
       /estimated ([\d,]+) tokens in, ([\d,]+) tokens out, \$(\d+\.\d+)/.exec(line!)!;
