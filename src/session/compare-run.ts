@@ -89,9 +89,7 @@ async function dryRun(planned: PlannedRun, request: RunRequest, io: Io): Promise
   }
   const cases = new Set(planned.plan.experiments.flatMap((e) => e.caseKeys)).size;
   const { clustering } = clustersOfCases(planned.cases);
-  io.stdout.write(
-    renderDetectableLine(cases, previousSpread(planned, request.save), io.columns, clustering) + '\n',
-  );
+  io.stdout.write(renderDetectableLine(cases, previousSpread(planned), io.columns, clustering) + '\n');
   // The checks the run would make before any call, with its exit code: a dry run that passes is one that can go.
   loadEnvFiles(planned.suite.root, planned.suite.envFiles, io.env);
   await checkBeforeRun(planned, request.checks, io);

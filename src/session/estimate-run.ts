@@ -20,7 +20,6 @@ import type { Contender } from '../core/matrix.ts';
 import { readCatalogs } from '../providers/catalog-check.ts';
 import type { LoadedCase } from '../suite/cases.ts';
 import type { PlannedRun } from './plan-run.ts';
-import type { SaveChoice } from '../core/request.ts';
 import { clustersOfCases } from '../core/cluster-se.ts';
 import { differenceDesignEffect, differenceSpread } from '../core/comparisons.ts';
 import { newestSnapshotFile, readSnapshot, snapshotDir } from '../output/save.ts';
@@ -67,13 +66,14 @@ function priceShare(planned: PlannedRun, provider: string): number {
 const newestRuns = new WeakMap<PlannedRun, Snapshot | null>();
 
 /**
- * The suite's newest run saved where its lineup's `results:` keeps runs, read once per plan, for what the estimate
- * measures rather than guesses (an agent's steps, a verdict's tokens); `undefined` without one that reads.
+ * The suite's newest run saved where this request would save its own (`--destination`, else the lineup's
+ * `results:`), read once per plan, for what the estimate measures rather than guesses (an agent's steps, a verdict's
+ * tokens, the spread of per-case differences); `undefined` without one that reads.
  */
 function newestRun(planned: PlannedRun): Snapshot | undefined {
   let run = newestRuns.get(planned);
   if (run === undefined) {
-    const file = newestSnapshotFile(snapshotDir(planned.suite, { autosave: true }));
+    const file = newestSnapshotFile(snapshotDir(planned.suite, { ...planned.save, autosave: true }));
     try {
       run = file ? readSnapshot(file) : null;
     } catch {
@@ -253,12 +253,10 @@ export function maxTokensWarnings(planned: PlannedRun): string[] {
  */
 export function previousSpread(
   planned: PlannedRun,
-  save: SaveChoice,
 ): { runId: string; spread: number; designEffect?: number } | undefined {
-  const newest = newestSnapshotFile(snapshotDir(planned.suite, { ...save, autosave: true }));
-  if (!newest) return undefined;
+  const snapshot = newestRun(planned);
+  if (!snapshot) return undefined;
   try {
-    const snapshot = readSnapshot(newest);
     const spread = differenceSpread(snapshot);
     const { clusters } = clustersOfCases(snapshot.cases);
     const designEffect = clusters.size ? differenceDesignEffect({ ...snapshot, clusters }) : undefined;

@@ -4,7 +4,7 @@ import type { Plan } from '../core/plan.ts';
 import { readCatalogs, type ReadCatalog } from '../providers/catalog-check.ts';
 import type { Io } from '../cli/io.ts';
 import { openSuite } from './open-suite.ts';
-import type { RunRequest, Sample, Selection } from '../core/request.ts';
+import type { RunRequest, Sample, SaveChoice, Selection } from '../core/request.ts';
 import { parseBatchPoll } from '../core/batch.ts';
 import { ConfigError, quote } from '../errors.ts';
 import { loadCases, selectCases, shortPath, type LoadedCase } from '../suite/cases.ts';
@@ -85,6 +85,8 @@ export interface PlannedRun {
   population?: Record<string, number>;
   /** The catalogs read while planning: online for a dry run (its estimate reuses them), else from caches only. */
   catalogs?: ReadonlyMap<string, ReadCatalog>;
+  /** Where the request saves its run, and so where the suite's earlier runs are found. */
+  save: SaveChoice;
 }
 
 /** Opens the suite the request names and expands it into a Plan; warns about refusals on stderr. */
@@ -126,6 +128,7 @@ export async function planSuite(suite: LoadedSuite, request: RunRequest, io: Io)
     cases,
     plan,
     catalogs: read.catalogs,
+    save: request.save,
     ...(sample ? { population: countByDataset(selected) } : {}),
   };
 }

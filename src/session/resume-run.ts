@@ -49,7 +49,7 @@ export async function resumeRun(
     const why = cannotRetry(snapshot);
     if (!why) {
       announceRetry(snapshot, io);
-      return callAgain(retryPlan(suite, cases, snapshot, input), retryRequest(request), io);
+      return callAgain(retryPlan(suite, cases, snapshot, input, request.save), retryRequest(request), io);
     }
     io.stderr.write(`--retry-errors: ${why}\n`);
   }

@@ -1,6 +1,6 @@
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
-import type { RunRequest } from '../core/request.ts';
+import type { RunRequest, SaveChoice } from '../core/request.ts';
 import { planExperiments } from '../core/matrix.ts';
 import type { Plan } from '../core/plan.ts';
 import type { RunInput } from '../core/run-input.ts';
@@ -34,6 +34,7 @@ export function retryPlan(
   onDisk: readonly LoadedCase[],
   original: Pick<Snapshot, 'runId' | 'results' | 'settings' | 'options' | 'weights'>,
   input: Pick<RunInput, 'contenders' | 'limits' | 'inFlight' | 'abortAfter' | 'parallelism' | 'concurrency'>,
+  save: SaveChoice,
 ): PlannedRun {
   const keys = new Set(original.results.map((r) => r.caseKey));
   const cases = onDisk.filter((c) => keys.has(c.key));
@@ -58,7 +59,7 @@ export function retryPlan(
     ...(input.abortAfter ? { abortAfter: input.abortAfter } : {}),
     options: { ...original.options, retryErrorsOf: original.runId },
   };
-  return { suite, cases, plan };
+  return { suite, cases, plan, save };
 }
 
 /** Why `--retry-errors` calls nothing after this run, or undefined when it calls its errored cases again. */

@@ -61,24 +61,31 @@ describe("the toy suite's estimate holds, through the real CLI", () => {
 });
 
 describe("the judge's estimate holds against a run, through the real CLI", () => {
-  it("measures a verdict's tokens in the newest saved run: within ±25 % of what the next run's judge line reports", async () => {
+  it("measures a verdict's tokens in the newest run saved where the run saves (--destination): within ±25 % of what the next run's judge line reports", async () => {
     const dir = dirs.toySuite();
     const env = { TEMPORAL_ADDRESS: temporalAddress(), LLM_EVALS_TASK_QUEUE: `estimate-judge-${Date.now()}` };
+    const saved = ['--destination', dirs.os('llm-evals-estimate-runs-')];
     const compare = (...flags: string[]) =>
-      runCli(['compare', '-d', 'capitals', '--display', 'tui', '--no-open', ...flags], { cwd: dir, env });
+      runCli(['compare', '-d', 'capitals', '--display', 'tui', '--no-open', ...saved, ...flags], {
+        cwd: dir,
+        env,
+      });
     const first = await compare();
     expect(first.code, first.stderr).toBe(0);
-    const dryRun = await runCli(['compare', '-n', '-d', 'capitals'], { cwd: dir, env });
+    const dryRun = await runCli(['compare', '-n', '-d', 'capitals', ...saved], { cwd: dir, env });
     expect(dryRun.code, dryRun.stderr).toBe(0);
+    // Where no run is saved, the verdict's size is guessed: the run saved in the destination is what was read.
+    const guessed = await runCli(['compare', '-n', '-d', 'capitals'], { cwd: dir, env });
+    expect(guessed.code, guessed.stderr).toBe(0);
     // Every verdict asked again, none from the cache: what the judge really writes.
     const run = await compare('--no-cache');
     expect(run.code, run.stderr).toBe(0);
-    const estimated = /judge: 9 calls .*estimated ([\d,]+) tokens in, ([\d,]+) tokens out/.exec(
-      dryRun.stdout,
-    );
+    const estimate = /judge: 9 calls .*estimated ([\d,]+) tokens in, ([\d,]+) tokens out/;
+    const estimated = estimate.exec(dryRun.stdout);
     const used = /judge: 9 calls, ([\d,]+) tokens in, ([\d,]+) out/.exec(run.stderr);
     expect(estimated, dryRun.stdout).not.toBeNull();
     expect(used, run.stderr).not.toBeNull();
+    expect(estimate.exec(guessed.stdout)?.[2], guessed.stdout).not.toBe(estimated![2]);
     const off = (i: number) => Math.abs(count(used![i]!) / count(estimated![i]!) - 1);
     expect(off(1), `${estimated![0]}\n${used![0]}`).toBeLessThanOrEqual(0.25);
     expect(off(2), `${estimated![0]}\n${used![0]}`).toBeLessThanOrEqual(0.25);
