@@ -26,6 +26,9 @@ export const SERVER_SETTINGS: readonly (readonly [string, string])[] = [
   // command's pools and its progress loop read the run's gate at once: 1 toy compare in 10-20 had its calls wait
   // 1.5-2 s for a look at the gate.
   ['--dynamic-config-value', 'history.MaxBufferedQueryCount=100'],
+  // With Worker Versioning each suite's queue is a deployment, and every project of the user shares this server: its
+  // default of 100 deployments per namespace would refuse the workers of the 101st suite ever started on the machine.
+  ['--dynamic-config-value', 'matching.maxDeployments=10000'],
   ...SEARCH_ATTRIBUTES.map((name) => ['--search-attribute', `${name}=Keyword`] as const),
 ];
 

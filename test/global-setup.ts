@@ -46,10 +46,7 @@ export async function setup(project: TestProject): Promise<(() => Promise<void>)
         extraArgs: [
           '--dynamic-config-value',
           'limit.historyCount.suggestContinueAsNew=200',
-          // Every suite's queue a worker serves with Worker Versioning is a deployment, and tests name queues by the
-          // dozen: the server's 100 per namespace would refuse the workers of the last ones.
-          '--dynamic-config-value',
-          'matching.maxDeployments=10000',
+          // Tests name suite queues by the dozen, each a Worker Deployment: the server's own settings allow them.
         ],
         log,
       });
