@@ -2,7 +2,8 @@
 // answering after L = 200 ms, at concurrency C = 16 (`-p 16`: the judge's calls ride the contender's pool): the real
 // `llm-evals compare` on its own embedded Temporal server against a chat-completions server on 127.0.0.1 that answers
 // the contender at once and the judge after L. It prints the judge calls' span (first call in to last verdict out, at
-// the server), the command's wall, and each's ratio to N·L/C (target: the span within 1.15×).
+// the server), the command's wall, and each's ratio to N·L/C (target: the wall within 1.15×, its start and close
+// included).
 // With `control` as the fourth argument, the same N calls of L ms are the contender's own and nothing is judged: the
 // engine's bound on this machine at this load, to read the judged run's ratio against.
 // Usage: node --import tsx bench/judge.ts [N] [L ms] [C] [control]     (default: 1000 200 16)
@@ -108,7 +109,9 @@ try {
   console.log(`calls held ${judged.length}, scored ${scored}/${n}, most held calls in flight ${most}`);
   console.log(`N·L/C of ${what}: ${bound.toFixed(2)} s`);
   console.log(`held calls' span: ${span.toFixed(2)} s (${(span / bound).toFixed(3)}× N·L/C)`);
-  console.log(`compare's wall: ${run.seconds.toFixed(2)} s (${(run.seconds / bound).toFixed(3)}× N·L/C)`);
+  console.log(
+    `compare's wall: ${run.seconds.toFixed(2)} s (${(run.seconds / bound).toFixed(3)}× N·L/C; target ≤ 1.15)`,
+  );
 } finally {
   await cli(['server', 'stop']).catch(() => undefined);
   server.close();
