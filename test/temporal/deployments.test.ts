@@ -54,7 +54,7 @@ it(`keeps a deployment for each of ${SUITES} suites' versioned workers`, async (
   });
   const connection = await NativeConnection.connect({ address });
   try {
-    // A batch at a time: each worker polls for a moment, which registers its deployment, and stops.
+    // A batch at a time: each worker polls, which registers its deployment, and stops.
     for (let from = 0; from < SUITES; from += 25) {
       const batch = Array.from({ length: Math.min(25, SUITES - from) }, (_, i) => `suite-${from + i}`);
       const workers = await Promise.all(
@@ -71,7 +71,17 @@ it(`keeps a deployment for each of ${SUITES} suites' versioned workers`, async (
           }),
         ),
       );
-      await Promise.all(workers.map((w) => w.runUntil(new Promise((done) => setTimeout(done, 1000)))));
+      // Until the server lists each of the batch's deployments (it registers them as it hears their polls, later
+      // under load), or 20 s: a deployment it refused is never listed.
+      const listed = (async () => {
+        const until = Date.now() + 20_000;
+        while (Date.now() < until) {
+          const names = new Set(await deploymentNames());
+          if (batch.every((name) => names.has(name))) return;
+          await new Promise((done) => setTimeout(done, 250));
+        }
+      })();
+      await Promise.all(workers.map((w) => w.runUntil(listed)));
     }
   } finally {
     await connection.close();
@@ -80,4 +90,4 @@ it(`keeps a deployment for each of ${SUITES} suites' versioned workers`, async (
   expect(names.filter((n) => n.startsWith('suite-')).sort()).toEqual(
     Array.from({ length: SUITES }, (_, i) => `suite-${i}`).sort(),
   );
-}, 120_000);
+}, 180_000);
