@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PlannedCases, PlanRef } from '../core/run-input.ts';
 import { userStateDir } from '../dirs.ts';
+import { replaceFile } from './replace-file.ts';
 
 /** Where runs' case lists are kept: `plans` beside the embedded server's state, per user, shared by every project. */
 export function plansDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -30,11 +31,8 @@ export class PlanStore {
     for (const [name, list] of Object.entries(cases))
       datasets[name] = { size: list.length, digest: datasetDigest(list) };
     const digest = createHash('sha256').update(JSON.stringify(datasets)).digest('hex');
-    mkdirSync(this.dir, { recursive: true });
     const file = this.fileOf(digest);
-    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    writeFileSync(tmp, JSON.stringify(cases));
-    renameSync(tmp, file);
+    replaceFile(file, `${file}.${randomBytes(6).toString('hex')}.tmp`, JSON.stringify(cases));
     return { digest, datasets };
   }
 

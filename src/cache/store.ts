@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ToolCallMadeSchema, UsageSchema } from '../api/types.ts';
+import { replaceFile } from './replace-file.ts';
 import { defaultCacheRoot } from '../dirs.ts';
 
 /** The reply cache's folder: `LLM_EVALS_CACHE_DIR`, else `$XDG_CACHE_HOME/llm-evals/replies` (`~/.cache/…`). */
@@ -107,31 +108,13 @@ export class ReplyStore {
    * spanned 13.3-13.5 s so, and 13.2 s written at once.
    */
   put(entry: ReplyEntry): Promise<void> {
+    const folder = join(this.dir, entry.key.slice(0, 2));
+    const temporary = join(folder, `.${entry.key}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     try {
-      this.#write(entry);
+      replaceFile(this.fileOf(entry.key), temporary, JSON.stringify(entry));
       return Promise.resolve();
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-    }
-  }
-
-  #write(entry: ReplyEntry): void {
-    const folder = join(this.dir, entry.key.slice(0, 2));
-    const temporary = join(folder, `.${entry.key}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    const text = JSON.stringify(entry);
-    try {
-      writeFileSync(temporary, text);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      // A new folder, or one another process's `cache clear` removed since.
-      mkdirSync(folder, { recursive: true });
-      writeFileSync(temporary, text);
-    }
-    try {
-      renameSync(temporary, this.fileOf(entry.key));
-    } catch (error) {
-      rmSync(temporary, { force: true });
-      throw error;
     }
   }
 
