@@ -26,24 +26,19 @@ afterAll(async () => {
 });
 
 /** The Worker Deployments the server lists in the default namespace. */
-async function deploymentNames(): Promise<string[]> {
-  const connection = await Connection.connect({ address });
-  try {
-    const names: string[] = [];
-    let nextPageToken: Uint8Array | undefined;
-    do {
-      const page = await connection.workflowService.listWorkerDeployments({
-        namespace: 'default',
-        pageSize: 1000,
-        ...(nextPageToken ? { nextPageToken } : {}),
-      });
-      names.push(...(page.workerDeployments ?? []).map((d) => d.name ?? ''));
-      nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
-    } while (nextPageToken);
-    return names;
-  } finally {
-    await connection.close();
-  }
+async function deploymentNames(client: Connection): Promise<string[]> {
+  const names: string[] = [];
+  let nextPageToken: Uint8Array | undefined;
+  do {
+    const page = await client.workflowService.listWorkerDeployments({
+      namespace: 'default',
+      pageSize: 1000,
+      ...(nextPageToken ? { nextPageToken } : {}),
+    });
+    names.push(...(page.workerDeployments ?? []).map((d) => d.name ?? ''));
+    nextPageToken = page.nextPageToken?.length ? page.nextPageToken : undefined;
+  } while (nextPageToken);
+  return names;
 }
 
 it(`keeps a deployment for each of ${SUITES} suites' versioned workers`, async () => {
@@ -53,6 +48,7 @@ it(`keeps a deployment for each of ${SUITES} suites' versioned workers`, async (
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
   });
   const connection = await NativeConnection.connect({ address });
+  const client = await Connection.connect({ address });
   try {
     // A batch at a time: each worker polls, which registers its deployment, and stops.
     for (let from = 0; from < SUITES; from += 25) {
@@ -76,18 +72,18 @@ it(`keeps a deployment for each of ${SUITES} suites' versioned workers`, async (
       const listed = (async () => {
         const until = Date.now() + 20_000;
         while (Date.now() < until) {
-          const names = new Set(await deploymentNames());
+          const names = new Set(await deploymentNames(client));
           if (batch.every((name) => names.has(name))) return;
           await new Promise((done) => setTimeout(done, 250));
         }
       })();
       await Promise.all(workers.map((w) => w.runUntil(listed)));
     }
+    const names = await deploymentNames(client);
+    expect(names.filter((n) => n.startsWith('suite-')).sort()).toEqual(
+      Array.from({ length: SUITES }, (_, i) => `suite-${i}`).sort(),
+    );
   } finally {
-    await connection.close();
+    await Promise.all([connection.close(), client.close()]);
   }
-  const names = await deploymentNames();
-  expect(names.filter((n) => n.startsWith('suite-')).sort()).toEqual(
-    Array.from({ length: SUITES }, (_, i) => `suite-${i}`).sort(),
-  );
 }, 180_000);
