@@ -62,6 +62,16 @@ describe('compare --baseline', () => {
     expect(markdown).toContain('### ❌ llm-evals: 1 regression against');
     expect(markdown).toMatch(/\| lan\/m \| pets \| 100\.0% → 66\.7% \| −33\.3 \[/);
 
+    // 2 of 30 cases answered wrong: worse, but too few cases to tell from chance, so unchanged and exit 0 in CI.
+    wrong = 2;
+    const few = await runCliLong(
+      ['compare', '--display', 'none', '--no-open', '--no-cache', '--baseline', baseline],
+      { cwd: project, env },
+    );
+    expect(few.code, few.stderr).toBe(0);
+    expect(few.stderr).toContain('gate: no regression against');
+    expect(few.stderr).toMatch(/lan\/m on pets: unchanged \(-3\.3 points, n = 30\)/);
+
     // Not in CI, a regression is said and does not fail the command (each CLI here has a reply cache of its own).
     wrong = 20;
     const local = await runCliLong(['compare', '--display', 'none', '--no-open', '--baseline', baseline], {
@@ -82,7 +92,7 @@ describe('compare --baseline', () => {
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toContain('<testsuites name="llm-evals" tests="1" failures="1">');
     expect(xml).toMatch(
-      /<testcase classname="llm-evals.gate" name="lan\/m on pets"><failure message="worse by 33\.3 points/,
+      /<testcase classname="llm-evals.gate" name="lan\/m on pets"><failure message="worse by 33\.3 points \(p &lt; 0\.0001 after Holm\)"/,
     );
 
     // A baseline that cannot be read: exit 2, one message naming the flag and the value, nothing called.
