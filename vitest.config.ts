@@ -21,7 +21,7 @@ const UNIT = [
   'test/trackers/{braintrust,check,from-snapshot,local,otlp-target,otlp,select,send}.test.ts',
   'test/temporal/zip.test.ts',
   'test/cache/**/*.test.ts',
-  'test/client/{codec,profile,tls-probe,unavailable,versioning}.test.ts',
+  'test/client/{codec,profile,stack-trace-hook,tls-probe,unavailable,versioning}.test.ts',
 ];
 
 /**

@@ -12,6 +12,7 @@ import { temporalGate, type TemporalGate } from './gate-client.ts';
 import { temporalExperiments } from './experiment-client.ts';
 import { previousScheduledRun } from './schedule-runs.ts';
 import { processReplyCache } from './reply-cache.ts';
+import { dropStackTraceHook } from './stack-trace-hook.ts';
 import { buildIdOf, deploymentNameOf, versioningOn, type Build } from './versioning.ts';
 import type { TrackerSuite } from '../trackers/track.ts';
 import type { Env } from '../trackers/types.ts';
@@ -152,6 +153,7 @@ export async function createSuiteWorker(
       track: { runs: link.runs, cases: deps.cases, trackers: deps.trackers, env: deps.env },
     }),
   });
+  if (options.workflowsInProcess) dropStackTraceHook();
   return {
     worker,
     ...(build ? { build } : {}),
