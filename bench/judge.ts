@@ -93,6 +93,7 @@ await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
 writeSuite(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 await cli(['server', 'start']).catch((error: Error) => console.error(error.message));
 try {
+  const began = performance.now();
   const run = await cli(['compare', '-p', String(concurrency), '--display', 'none', '--no-open', '-y']);
   const dir = join(suiteDir, 'evals', 'results');
   const file = readdirSync(dir).find((f) => f.endsWith('.json'))!;
@@ -112,6 +113,16 @@ try {
   console.log(
     `compare's wall: ${run.seconds.toFixed(2)} s (${(run.seconds / bound).toFixed(3)}× N·L/C; target ≤ 1.15)`,
   );
+  // With LLM_EVALS_TIMINGS set, where the wall beyond the span went: the compare's phase marks, and the first held
+  // call in and the last out, in seconds since the command was spawned.
+  if (process.env.LLM_EVALS_TIMINGS) {
+    const marks = run.stderr.split('\n').filter((line) => line.startsWith('timing '));
+    console.error(marks.map((line) => line.replace(/^timing /, '').replace(/ \(.*\)$/, '')).join('\n'));
+    const since = (t: number) => ((t - began) / 1000).toFixed(3);
+    console.error(
+      `first held call in at ${since(Math.min(...judged.map((j) => j.start)))} s, last out at ${since(Math.max(...judged.map((j) => j.end)))} s`,
+    );
+  }
 } finally {
   await cli(['server', 'stop']).catch(() => undefined);
   server.close();
