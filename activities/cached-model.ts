@@ -18,13 +18,7 @@ import type { CallLog } from './gated-model.ts';
 /** How a worker's calls reach the reply cache: its entries, and how each run uses it. */
 export interface ReplyCache {
   get(key: string): Promise<ReplyEntry | undefined>;
-  /** Keeps an entry; resolved once it is on disk. `get` finds it at once, before then. */
   put(entry: ReplyEntry): Promise<void>;
-  /**
-   * Resolved once every entry put so far is on disk (or failed, told to `writeFailed`): a case is reported only after
-   * its replies are kept, so a crash that loses a reply loses its case's report too, and resume asks it again.
-   */
-  written?(): Promise<void>;
   /** The run's cache mode; absent (a run that names none) calls everything and keeps the replies. */
   modeOf(runId: string): Promise<CacheMode | undefined>;
   /** Told when an entry could not be written (a full disk): the run's results are in Temporal all the same. */
@@ -65,7 +59,7 @@ export const SKIPPED_NOTE = 'no reply in the cache (--cache-only)';
 
 /**
  * An agent's tool results kept in the reply cache beside the step whose reply called them, keyed by that step's
- * request and the call's id: kept (atomically, as every entry) the moment the tool returns, read back by a resumed
+ * request and the call's id: written (atomically, as every entry) the moment the tool returns, read back by a resumed
  * case so that no finished step runs its tools again. `--no-cache` reads none; `--cache-only` runs a tool it lacks.
  */
 function toolResultLog(
@@ -87,7 +81,7 @@ function toolResultLog(
         ? { status, result: entry.response.text }
         : undefined;
     },
-    put: (asked, callId, run) => {
+    put: async (asked, callId, run) => {
       const entry: ReplyEntry = {
         version: 1,
         key: keyOf(asked, callId),
@@ -102,9 +96,7 @@ function toolResultLog(
         latency: null,
         run: runId,
       };
-      // Written behind, as a step's reply: the pool waits for it before reporting the case.
-      void cache.put(entry).catch((error: unknown) => cache.writeFailed?.(error));
-      return Promise.resolve();
+      await cache.put(entry).catch((error: unknown) => cache.writeFailed?.(error));
     },
   };
 }
@@ -161,8 +153,7 @@ export function cachedModel(
       latency: (log.latency ?? 0) - before,
       run: runId,
     };
-    // Written behind: the reply goes on while its entry is written; the pool waits for it before reporting the case.
-    void cache.put(entry).catch((error: unknown) => cache.writeFailed?.(error));
+    await cache.put(entry).catch((error: unknown) => cache.writeFailed?.(error));
     return entry;
   };
   return {
@@ -209,30 +200,9 @@ export function replyCache(
   writeFailed?: (error: unknown) => void,
 ): ReplyCache {
   const modes = new Map<string, Promise<CacheMode | undefined>>();
-  /** Entries being written, by key: found by `get` before their files exist. */
-  const writing = new Map<string, ReplyEntry>();
-  /** Their writes, each settled once its file is in place or failed: what `written` awaits. */
-  const landing = new Set<Promise<void>>();
   return {
-    get: (key) => {
-      const kept = writing.get(key);
-      return kept ? Promise.resolve(kept) : store.get(key);
-    },
-    put: (entry) => {
-      const done = store.put(entry);
-      writing.set(entry.key, entry);
-      const settled: Promise<void> = done
-        .catch(() => undefined)
-        .then(() => {
-          landing.delete(settled);
-          if (writing.get(entry.key) === entry) writing.delete(entry.key);
-        });
-      landing.add(settled);
-      return done;
-    },
-    written: async () => {
-      await Promise.all(landing);
-    },
+    get: (key) => store.get(key),
+    put: (entry) => store.put(entry),
     flights: new SingleFlight<ReplyEntry>(),
     modeOf: (runId) => {
       let mode = modes.get(runId);

@@ -60,8 +60,6 @@ export function createRunCase(deps: PoolDeps) {
       if ('declined' in outcome) return { deferred: 'paused' };
       if ('result' in outcome) {
         const { result } = outcome;
-        // Its replies are kept before it is reported (the reply cache writes behind the calls).
-        await deps.replies?.written?.();
         if (index !== undefined) await deps.experiments.retry(workflowId, { index, result });
         // The gate counts a retried case's outcome too; the pools act on what it answers.
         await deps.gate.report(task.runId, [outcomeOf(result, task.contender.key, task.dataset)]);

@@ -74,7 +74,6 @@ export function createRunCases(deps: PoolDeps) {
   const runOne = createCaseRunner(deps);
   const tell = missingTeller(deps.gate);
   const plans = deps.plans ?? createPlanCases(deps);
-  const written = () => deps.replies?.written?.() ?? Promise.resolve();
   return async function runCases(input: PoolInput): Promise<PoolResult> {
     const context = Context.current();
     const { cancellationSignal: cancelled } = context;
@@ -133,13 +132,10 @@ export function createRunCases(deps: PoolDeps) {
                 (error: unknown) => feed({ callFailed: asError(error) }),
               );
           } else if ('exchange' in effect) {
-            // The cases it reports have their replies kept first (the reply cache writes behind the calls).
-            written()
-              .then(() => deps.experiments.exchange(input.workflowId, { holder, ...effect.exchange }))
-              .then(
-                (answer) => feed({ leased: answer }),
-                (error: unknown) => feed({ exchangeFailed: asError(error) }),
-              );
+            deps.experiments.exchange(input.workflowId, { holder, ...effect.exchange }).then(
+              (answer) => feed({ leased: answer }),
+              (error: unknown) => feed({ exchangeFailed: asError(error) }),
+            );
           } else if ('tellGate' in effect) {
             deps.gate.report(runId, effect.tellGate).then(
               (gate) => feed({ gate }),
@@ -167,8 +163,6 @@ export function createRunCases(deps: PoolDeps) {
         void before.then(() => feed({ ready: true }));
       });
     } finally {
-      // A pool ended, failed or cancelled leaves no reply of its calls unwritten behind it.
-      await written();
       clearInterval(beat);
       clearTimeout(timer);
       // The worker's drain signal outlives this pool: a listener left on it would pile up, one per pool.

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedModel, replyCache } from '../../activities/cached-model.ts';
+import { cachedModel, type ReplyCache } from '../../activities/cached-model.ts';
 import { MAX_STEPS, runAgent, type AgentTool } from '../../src/agent/run-agent.ts';
 import type { Model, ModelRequest, ProviderResponse, ToolCallMade } from '../../src/api/types.ts';
 import { FakeProvider } from '../../src/api/testing.ts';
@@ -196,18 +196,15 @@ describe('runAgent through the reply cache', () => {
 
   /** The run's model as a worker builds it: the reply cache (a real store on disk) before the model. */
   function cached(store: ReplyStore, inner: Model) {
-    // A worker's cache, which writes behind the calls: an attempt ends with its writes, as a pool does before it reports.
-    const cache = replyCache(store, {
-      inputOf: () => Promise.resolve({ header: { settings: { cache: 'read' } } }),
-    });
+    const cache: ReplyCache = {
+      get: (k) => store.get(k),
+      put: (e) => store.put(e),
+      modeOf: () => Promise.resolve('read'),
+    };
     const hits = { replies: 0, calls: 0, paidUsd: 0 };
     const log = { usage: { inputTokens: null, outputTokens: null, costUsd: null }, latency: null, waited: 0 };
     const provider = new FakeProvider({ models: {} });
-    return {
-      model: cachedModel(inner, CONTENDER, provider, 'run-1', cache, log, hits),
-      hits,
-      written: () => cache.written!(),
-    };
+    return { model: cachedModel(inner, CONTENDER, provider, 'run-1', cache, log, hits), hits };
   }
 
   it('resumes a case interrupted at step 3 by replaying steps 1-2 from the cache: no finished step paid again', async () => {
@@ -223,13 +220,11 @@ describe('runAgent through the reply cache', () => {
     const first = new ScriptedModel(steps.slice(0, 2));
     const run1 = cached(store, first);
     await expect(runAgent(run1.model, { messages: USER, tools: tools([]) })).rejects.toThrow(/no reply left/);
-    await run1.written();
     expect(run1.hits).toMatchObject({ calls: 3, replies: 0 });
     // The resumed attempt has only step 3 to pay for; steps 1-2 come from the cache, keyed by the conversation.
     const second = new ScriptedModel(steps.slice(2));
     const run2 = cached(store, second);
     const reply = await runAgent(run2.model, { messages: USER, tools: tools([]) });
-    await run2.written();
     expect(reply.output).toBe('booked');
     expect(run2.hits).toMatchObject({ calls: 1, replies: 2 });
     expect(second.requests).toHaveLength(1);
