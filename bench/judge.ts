@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Snapshot } from '../src/core/snapshot.ts';
-import { benchEnv, runToyCli, writeToySuite } from './toy-cli.ts';
+import { benchEnv, phaseMarks, runToyCli, writeToySuite } from './toy-cli.ts';
 
 const n = Number(process.argv[2] ?? 1000);
 const latencyMs = Number(process.argv[3] ?? 200);
@@ -93,7 +93,6 @@ await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
 writeSuite(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
 await cli(['server', 'start']).catch((error: Error) => console.error(error.message));
 try {
-  const began = performance.now();
   const run = await cli(['compare', '-p', String(concurrency), '--display', 'none', '--no-open', '-y']);
   const dir = join(suiteDir, 'evals', 'results');
   const file = readdirSync(dir).find((f) => f.endsWith('.json'))!;
@@ -101,7 +100,9 @@ try {
   const scored = snapshot.results.filter(
     (r) => r.status === 'scored' && (control || r.metrics.judge === 1),
   ).length;
-  const span = (Math.max(...judged.map((j) => j.end)) - Math.min(...judged.map((j) => j.start))) / 1000;
+  const first = Math.min(...judged.map((j) => j.start));
+  const last = Math.max(...judged.map((j) => j.end));
+  const span = (last - first) / 1000;
   const bound = (judged.length * latencyMs) / 1000 / concurrency;
   const what = control ? "the contender's calls (control: no judge)" : 'the judge calls';
   console.log(
@@ -116,12 +117,9 @@ try {
   // With LLM_EVALS_TIMINGS set, where the wall beyond the span went: the compare's phase marks, and the first held
   // call in and the last out, in seconds since the command was spawned.
   if (process.env.LLM_EVALS_TIMINGS) {
-    const marks = run.stderr.split('\n').filter((line) => line.startsWith('timing '));
-    console.error(marks.map((line) => line.replace(/^timing /, '').replace(/ \(.*\)$/, '')).join('\n'));
-    const since = (t: number) => ((t - began) / 1000).toFixed(3);
-    console.error(
-      `first held call in at ${since(Math.min(...judged.map((j) => j.start)))} s, last out at ${since(Math.max(...judged.map((j) => j.end)))} s`,
-    );
+    console.error(phaseMarks(run.stderr).join('\n'));
+    const since = (t: number) => ((t - run.started) / 1000).toFixed(3);
+    console.error(`first held call in at ${since(first)} s, last out at ${since(last)} s`);
   }
 } finally {
   await cli(['server', 'stop']).catch(() => undefined);

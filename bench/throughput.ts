@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { EchoAdapter } from '../src/api/testing.ts';
 import type { Case } from '../src/api/types.ts';
 import { FixedLatencyProvider, meanInFlight, type LatencyStats } from './fixed-latency.ts';
-import { benchEnv, fixedLatencyHelper, numberedCase, writeBenchSuite } from './toy-cli.ts';
+import { benchEnv, fixedLatencyHelper, numberedCase, phaseMarks, writeBenchSuite } from './toy-cli.ts';
 
 const rows = (
   process.argv.length > 2 ? process.argv.slice(2) : ['2000/200/16', '500/1000/50', '1000/0/16']
@@ -167,8 +167,7 @@ try {
       ]);
       // With LLM_EVALS_TIMINGS set, where the compare's own time went (its phase marks, the fake's first and last call).
       if (process.env.LLM_EVALS_TIMINGS) {
-        const marks = run.stderr.split('\n').filter((line) => line.startsWith('timing '));
-        console.error(marks.map((line) => line.replace(/^timing /, '').replace(/ \(.*\)$/, '')).join(' · '));
+        console.error(phaseMarks(run.stderr).join(' · '));
       }
     }
     console.error(

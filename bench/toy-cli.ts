@@ -132,7 +132,7 @@ export function writeToySuite(suiteDir: string, lines: readonly string[], n: num
   }));
 }
 
-/** Runs `llm-evals args` in `cwd` and times it; throws with the end of its stderr when it does not exit 0. */
+/** Runs `llm-evals args` in `cwd` and times it (`started`: when it was spawned, on this process's clock); throws with the end of its stderr when it does not exit 0. */
 export async function runToyCli(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
   const started = performance.now();
   const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -143,7 +143,15 @@ export async function runToyCli(args: string[], cwd: string, env: NodeJS.Process
   const code = await new Promise<number | null>((done) => child.on('close', done));
   const seconds = (performance.now() - started) / 1000;
   if (code !== 0) throw new Error(`llm-evals ${args.join(' ')} exited ${code}:\n${stderr.slice(-4000)}`);
-  return { seconds, stdout, stderr };
+  return { started, seconds, stdout, stderr };
+}
+
+/** A command's phase marks (LLM_EVALS_TIMINGS, src/timing.ts) from its stderr: `0.934s cpu 1.147s rss 179 MB started`. */
+export function phaseMarks(stderr: string): string[] {
+  return stderr
+    .split('\n')
+    .filter((line) => line.startsWith('timing '))
+    .map((line) => line.replace(/^timing /, '').replace(/ \(.*\)$/, ''));
 }
 
 /**

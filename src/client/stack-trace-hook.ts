@@ -24,10 +24,11 @@ function sdkHandlers(): Handlers | undefined {
  * the activities too, compiling a function for each one's creation and settling to ask whether it belonged to a
  * workflow; for a judged compare of 1,000 cases at 200 ms and 16 lanes that was 0.7 s of the lanes' one thread, and
  * the wall went from 14.82 s to 14.47 s without it (medians of four, paired, bench/judge.ts, on a tree that also
- * wrote the reply cache behind its calls). What goes: Temporal's
- * "stack trace" query on those workflows (the Web UI's stack tab), which nothing here reads; a standalone worker
- * runs its workflows on their own thread and keeps it. Where the SDK no longer has the switch (or its file), the hook
- * stays on and this returns false (`test/client/stack-trace-hook.test.ts` fails then, to say so).
+ * wrote the reply cache behind its calls). What goes: Temporal's "stack trace" query on those workflows (the Web UI's
+ * stack tab), which nothing here reads; a standalone worker runs its workflows on their own thread and keeps it. Where
+ * the SDK no longer has the switch (or its file), the hook stays on and this returns false
+ * (`test/client/stack-trace-hook.test.ts` fails then, to say so). Called again for a second worker, it stops nothing
+ * more: the SDK installs its hook once per process.
  */
 export function dropStackTraceHook(handlers = sdkHandlers()): boolean {
   if (
