@@ -1,11 +1,9 @@
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
-import { estimateJudge, estimateRun, maxTokensWarnings, previousSpread } from './estimate-run.ts';
 import { beginRun } from './begin-run.ts';
 import { pairUp } from './pairwise.ts';
-import { planRun, sampleLine, type PlannedRun } from './plan-run.ts';
-import { checkBeforeRun } from './prepare.ts';
-import { loadEnvFiles } from '../suite/load.ts';
+import { planRun, sampleLine } from './plan-run.ts';
+import { dryRun } from './dry-run.ts';
 import type * as PresentModule from './present.ts';
 import { shortPath } from '../suite/cases.ts';
 import { mark } from '../timing.ts';
@@ -13,7 +11,6 @@ import { resolve } from 'node:path';
 import { ConfigError, quote } from '../errors.ts';
 import { withoutRepeat } from '../core/matrix.ts';
 import { baselineProblem } from '../gate/verdict.ts';
-import { clustersOfCases } from '../core/cluster-se.ts';
 import { writeWhole } from '../output/write-whole.ts';
 import { noteCacheUse, refuseEmptyCache } from './cache-use.ts';
 import type { RunRequest } from '../core/request.ts';
@@ -74,24 +71,4 @@ export async function compareRun(request: RunRequest, io: Io, command: 'run' | '
     } else io.stdout.write(text);
   }
   return judged.fails ? 1 : code;
-}
-
-/** `-n`: the expanded matrix, its estimate and what it can tell apart, then the checks the run would make. */
-async function dryRun(planned: PlannedRun, request: RunRequest, io: Io): Promise<number> {
-  for (const warning of maxTokensWarnings(planned)) io.stderr.write(pc.yellow(`warning: ${warning}`) + '\n');
-  const { renderMatrix } = await import('../report/matrix-table.ts');
-  io.stdout.write(renderMatrix(planned.plan, await estimateRun(planned), { width: io.columns }) + '\n');
-  const { renderDetectableLine, renderJudgeEstimate } = await import('../report/estimate-line.ts');
-  const judge = await estimateJudge(planned);
-  if (judge) {
-    const { wrapProse } = await import('../report/text-width.ts');
-    io.stdout.write(wrapProse(renderJudgeEstimate(judge.load, judge.estimate), io.columns, 2) + '\n');
-  }
-  const cases = new Set(planned.plan.experiments.flatMap((e) => e.caseKeys)).size;
-  const { clustering } = clustersOfCases(planned.cases);
-  io.stdout.write(renderDetectableLine(cases, previousSpread(planned), io.columns, clustering) + '\n');
-  // The checks the run would make before any call, with its exit code: a dry run that passes is one that can go.
-  loadEnvFiles(planned.suite.root, planned.suite.envFiles, io.env);
-  await checkBeforeRun(planned, request.checks, io);
-  return 0;
 }

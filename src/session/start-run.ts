@@ -5,6 +5,7 @@ import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { linkForCommand } from './link.ts';
+import { dryRun } from './dry-run.ts';
 import { planRun } from './plan-run.ts';
 import { checkBeforeRun, prepareSuite } from './prepare.ts';
 import { newRunId } from './run-id.ts';
@@ -41,6 +42,7 @@ function spawnWorker(runId: string, projectDir: string, place: SuitePlace, io: I
  */
 export async function startRun(request: RunRequest, worker: boolean, io: Io): Promise<number> {
   const planned = await planRun(request, io);
+  if (request.dryRun) return dryRun(planned, request, io);
   await prepareSuite(planned.suite, io);
   await checkBeforeRun(planned, request.checks, io);
   const tracking = await chooseTracking(planned.suite, request.tracking, request.suite.verbose, io);

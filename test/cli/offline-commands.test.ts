@@ -1,10 +1,11 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.ts';
 import { CONFIG_ONLY_SUITE, REPO, TempDirs, TOY_SUITE } from '../helpers/suite-dir.ts';
 import { ChatServer } from '../providers/chat-server.ts';
+import { temporalAddress } from '../helpers/temporal.ts';
 
 const dirs = new TempDirs();
 afterAll(() => dirs.removeAll());
@@ -155,6 +156,21 @@ describe.concurrent('the CLI', () => {
       ['fake/parrot', 'high', '0'],
       ['fake/parrot', 'high', '0.5'],
     ]);
+  });
+
+  it('start -n plans like compare -n, and starts no run and no worker', async () => {
+    const project = dirs.toySuite();
+    // A reachable Temporal: a start that ignored -n would start the run there and spawn its worker.
+    const env = { TEMPORAL_ADDRESS: temporalAddress(), LLM_EVALS_TASK_QUEUE: `start-dry-${process.pid}` };
+    const [start, compare] = await Promise.all([
+      runCli(['start', '-n'], { cwd: project, env }),
+      runCli(['compare', '-n'], { cwd: project, env }),
+    ]);
+    expect(start.code, start.stderr).toBe(0);
+    expect(start.stdout).toBe(compare.stdout);
+    expect(start.stderr).not.toContain('worker');
+    expect(readdirSync(project)).not.toContain('log');
+    expect(readdirSync(join(project, 'evals'))).not.toContain('results');
   });
 
   it('runs -m with a model outside the lineup through the registry', async () => {
