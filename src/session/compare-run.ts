@@ -28,11 +28,10 @@ export async function compareRun(request: RunRequest, io: Io, command: 'run' | '
   if (request.dryRun) return dryRun(planned, request, io);
   if (request.cache === 'only') await refuseEmptyCache(io.env);
   const { gate } = request;
-  // The baseline is read before any call: one that cannot be read is bad input, and nothing is paid for.
-  const { readBaseline, gateRun } = await import('./baseline.ts');
-  const baseline = gate.baseline
-    ? await readBaseline(gate.baseline, planned.suite.projectDir, io)
-    : undefined;
+  // The baseline is read before any call: one that cannot be read is bad input, and nothing is paid for. Without one
+  // the gate's modules are not loaded.
+  const gating = gate.baseline ? await import('./baseline.ts') : undefined;
+  const baseline = gating && (await gating.readBaseline(gate.baseline!, planned.suite.projectDir, io));
   const problem =
     baseline &&
     baselineProblem(baseline, {
@@ -40,8 +39,8 @@ export async function compareRun(request: RunRequest, io: Io, command: 'run' | '
       contenders: planned.plan.contenders.map((c) => withoutRepeat(c).key),
     });
   if (problem) throw new ConfigError(undefined, '--baseline', `${quote(gate.baseline!)} ${problem}`);
-  // The checks before any call, then the run's first calls, which go out while Temporal's SDK loads (only for a
-  // run: `-n` answers at once) and the run is made.
+  // The checks before any call (env files, beforeRun, verify's, the keys), then Temporal's SDK loads and the run is
+  // made.
   const begun = await beginRun(planned, request, io);
   mark('begun');
   const { runPlanned } = await import('./run.ts');
@@ -59,9 +58,9 @@ export async function compareRun(request: RunRequest, io: Io, command: 'run' | '
   });
   await noteCacheUse(snapshot, io);
   mark('presented');
-  if (!baseline || snapshot.status !== 'completed') return code;
+  if (!gating || !baseline || snapshot.status !== 'completed') return code;
   const sampled = sample && planned.population ? { sample, population: planned.population } : undefined;
-  const judged = gateRun(baseline, snapshot, gate, io, sampled);
+  const judged = gating.gateRun(baseline, snapshot, gate, io, sampled);
   if (gate.format) {
     const text = gate.format === 'markdown' ? judged.markdown : judged.junit();
     if (gate.output !== undefined) {

@@ -5,6 +5,7 @@ import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { linkForCommand } from './link.ts';
+import { refuseEmptyCache } from './cache-use.ts';
 import { dryRun } from './dry-run.ts';
 import { planRun } from './plan-run.ts';
 import { checkBeforeRun, prepareSuite } from './prepare.ts';
@@ -43,6 +44,7 @@ function spawnWorker(runId: string, projectDir: string, place: SuitePlace, io: I
 export async function startRun(request: RunRequest, worker: boolean, io: Io): Promise<number> {
   const planned = await planRun(request, io);
   if (request.dryRun) return dryRun(planned, request, io);
+  if (request.cache === 'only') await refuseEmptyCache(io.env);
   await prepareSuite(planned.suite, io);
   await checkBeforeRun(planned, request.checks, io);
   const tracking = await chooseTracking(planned.suite, request.tracking, request.suite.verbose, io);

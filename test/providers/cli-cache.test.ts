@@ -262,18 +262,23 @@ describe('the reply cache through the real CLI', () => {
     expect(newestSnapshot(project).results).toHaveLength(6);
   }, 60_000);
 
-  it('--cache-only on an empty cache exits 2 with a clear message, calling nothing', async () => {
-    const mark = server.completions().length;
-    const empty = dirs.os('llm-evals-empty-replies-');
-    const run = await runCli(['compare', '--cache-only'], {
-      cwd: project,
-      env: { ...env, LLM_EVALS_CACHE_DIR: empty },
-    });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`--cache-only: the reply cache (${empty}) holds no reply yet`);
-    expect(run.stderr).not.toMatch(/at .*\.js:\d+/);
-    expect(server.completions().length).toBe(mark);
-  }, 60_000);
+  it.each(['compare', 'start'])(
+    '%s --cache-only on an empty cache exits 2 with a clear message, calling and starting nothing',
+    async (command) => {
+      const mark = server.completions().length;
+      const empty = dirs.os('llm-evals-empty-replies-');
+      const run = await runCli([command, '--cache-only'], {
+        cwd: project,
+        env: { ...env, LLM_EVALS_CACHE_DIR: empty },
+      });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`--cache-only: the reply cache (${empty}) holds no reply yet`);
+      expect(run.stderr).not.toMatch(/at .*\.js:\d+/);
+      expect(run.stdout).toBe('');
+      expect(server.completions().length).toBe(mark);
+    },
+    60_000,
+  );
 
   it('cache prune refuses a bad age, naming the flag, and cache clear empties it', async () => {
     const bad = await runCli(['cache', 'prune', '--older-than', 'a month'], { cwd: project, env });
