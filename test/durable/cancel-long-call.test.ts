@@ -1,11 +1,12 @@
 import { Client, Connection } from '@temporalio/client';
 import { afterAll, describe, it, type ExpectStatic } from 'vitest';
+import { pendingWork } from '../../src/client/cancel-wait.ts';
 import { protoMs } from '../../src/client/namespace.ts';
 import { experimentWorkflowId, gateWorkflowId } from '../../src/core/run-input.ts';
 import { runCli, startCli, stripAnsi, type CliProcess } from '../helpers/cli.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { completion, userText } from '../providers/chat-server.ts';
-import { reportOf, waitForState } from '../helpers/recording-suite.ts';
+import { reportOf, waitForState } from '../helpers/run-reads.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
@@ -45,7 +46,29 @@ async function slowCallUnderWay(replyMs = REPLY_MS) {
     if (tries > 600) throw new Error('the provider was not called in 60 s');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { server, project, env, runId, worker, calledAt: Date.now() };
+  const calledAt = Date.now();
+  await callHeartbeatRecorded(runId);
+  return { server, project, env, runId, worker, calledAt };
+}
+
+/**
+ * Waits until Temporal has recorded a heartbeat of the run's pool that counts its call in flight: cancel reads the
+ * calls it waits for from there, and a heartbeat sent just before the call started still says none (on a loaded
+ * machine the next one can come after cancel's first look).
+ */
+async function callHeartbeatRecorded(runId: string): Promise<void> {
+  const connection = await Connection.connect({ address: temporalAddress() });
+  try {
+    const client = new Client({ connection });
+    for (let tries = 0; tries < 400; tries++) {
+      const { pending } = await pendingWork(client, runId);
+      if (pending.some((work) => (work.calls ?? 0) > 0)) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('no heartbeat of the pool counted its call in flight in 20 s');
+  } finally {
+    await connection.close();
+  }
 }
 
 /**
