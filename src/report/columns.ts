@@ -142,7 +142,7 @@ export function reportColumns(snapshot: Snapshot, all = false): ReportColumn[] {
       .forEach((c, i) => {
         c.description += i
           ? ` Over ${repeat} repeats: mean ± as above.`
-          : ` Over ${repeat} repeats: the mean ± half its 95 % t-interval (Student's t on the repeats' means, ${repeat - 1} degrees of freedom).`;
+          : ` Over ${repeat} repeats: the mean ± half its 95 % t-interval (Student's t on the repeats' means, ${repeat - 1} ${repeat === 2 ? 'degree' : 'degrees'} of freedom).`;
       });
   }
   // A lineup of one contender has no best to differ from.

@@ -105,6 +105,11 @@ describe('--repeat standings: one row per contender, means with 95 % t-intervals
       'd: best and best value fake/b, 90.0% ±4.4 score at $0.0500, tied with fake/a (p = 1.00, 1 case)',
     );
     expect(text).toContain("95 % t-interval (Student's t on the repeats' means, 4 degrees of freedom)");
+    const twice = { ...repeated({ 'fake/a': A, 'fake/b': B }) };
+    twice.settings = { ...twice.settings, repeat: 2 };
+    expect(stripAnsi(renderLeaderboard(twice, { width: 200 }))).toContain(
+      "repeats' means, 1 degree of freedom)",
+    );
   });
 
   it('wscore gets an interval from each repeat’s weighted table', () => {
