@@ -2,7 +2,7 @@ import { describe, it } from 'vitest';
 import { runCli, runCliLong, startCli } from '../helpers/cli.ts';
 import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
-import { statusOf } from '../helpers/recording-suite.ts';
+import { statusOf } from '../helpers/run-reads.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
 
 // Ctrl-C is obeyed within 15 s in every state. A provider that hangs (frozen, not refused) held the first Ctrl-C's

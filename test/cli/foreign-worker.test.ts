@@ -4,7 +4,7 @@ import { describe, it } from 'vitest';
 import { runCli, runCliLong, startCli } from '../helpers/cli.ts';
 import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
-import { statusOf } from '../helpers/recording-suite.ts';
+import { statusOf } from '../helpers/run-reads.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
 
 // Two projects whose suites share a name meet on one task queue. A worker of one must not fail the other's cases for

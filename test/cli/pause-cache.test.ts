@@ -4,7 +4,7 @@ import { describe, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.ts';
 import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
-import { statusOf, waitForState } from '../helpers/recording-suite.ts';
+import { statusOf, waitForState } from '../helpers/run-reads.ts';
 import { failure } from '../providers/chat-server.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
 

@@ -4,7 +4,7 @@ import { experimentWorkflowId } from '../../src/core/run-input.ts';
 import { BatchServer } from '../helpers/batch-server.ts';
 import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
 import { warmCache } from '../helpers/fault-server.ts';
-import { statusOf } from '../helpers/recording-suite.ts';
+import { statusOf } from '../helpers/run-reads.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { testClient } from '../helpers/temporal.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';

@@ -3,7 +3,7 @@ import { describe, it, type ExpectStatic } from 'vitest';
 import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
 import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { FaultServer, warmCache } from '../helpers/fault-server.ts';
-import { statusOf } from '../helpers/recording-suite.ts';
+import { statusOf } from '../helpers/run-reads.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
 
 // A worker without a contender's key says so when it starts, calls none of its cases and records none as an error:

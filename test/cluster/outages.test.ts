@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, it } from 'vitest';
-import { once, reportOf, waitForCalls } from '../helpers/recording-suite.ts';
+import { waitForCalls } from '../helpers/recording-suite.ts';
+import { once, reportOf } from '../helpers/run-reads.ts';
 import { expectResumed, OwnServerProjects, startRun, uninterruptedCompare } from '../helpers/durable.ts';
 import { cluster } from './cluster.ts';
 

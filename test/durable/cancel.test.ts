@@ -3,14 +3,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
 import {
-  callsOf,
   recordFileIn,
-  reportOf,
-  statusOf,
   waitForCalls,
   writeRecordingSuite,
   type RecordingSuite,
 } from '../helpers/recording-suite.ts';
+import { callsOf, reportOf, statusOf } from '../helpers/run-reads.ts';
 import { ownServerEnv, recordingEnv, startRun, startServer } from '../helpers/durable.ts';
 import { keepHistories, keptHistoriesDir } from '../helpers/keep-histories.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';

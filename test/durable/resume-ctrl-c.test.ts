@@ -1,12 +1,7 @@
 import { afterAll, describe, it } from 'vitest';
 import { runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
-import {
-  once,
-  recordFileIn,
-  reportOf,
-  waitForCalls,
-  writeRecordingSuite,
-} from '../helpers/recording-suite.ts';
+import { recordFileIn, waitForCalls, writeRecordingSuite } from '../helpers/recording-suite.ts';
+import { once, reportOf } from '../helpers/run-reads.ts';
 import { CASES, expectResumed, recordingEnv, RUN_FLAGS, uninterruptedCompare } from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';

@@ -4,14 +4,12 @@ import { afterAll, describe, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import {
   auditCalls,
-  once,
-  outcomes,
   RECORDING_MODELS,
   recordFileIn,
-  reportOf,
   waitForCalls,
   writeRecordingSuite,
 } from '../helpers/recording-suite.ts';
+import { once, outcomes, reportOf } from '../helpers/run-reads.ts';
 import {
   CASES,
   expectResumed,

@@ -2,16 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
 import {
-  once,
-  outcomes,
   recordFileIn,
-  reportOf,
   waitForCalls,
-  waitForState,
   writeRecordingSuite,
   type RecordingSuite,
-  type RunReport,
 } from '../helpers/recording-suite.ts';
+import { once, outcomes, reportOf, waitForState, type RunReport } from '../helpers/run-reads.ts';
 import {
   CASES,
   expectResumed,

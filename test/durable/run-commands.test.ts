@@ -4,16 +4,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, runCliLong, startCli, type CliProcess } from '../helpers/cli.ts';
-import {
-  callsOf,
-  outcomes,
-  recordFileIn,
-  reportOf,
-  statusOf,
-  waitForCalls,
-  waitForState,
-  writeRecordingSuite,
-} from '../helpers/recording-suite.ts';
+import { recordFileIn, waitForCalls, writeRecordingSuite } from '../helpers/recording-suite.ts';
+import { callsOf, outcomes, reportOf, statusOf, waitForState } from '../helpers/run-reads.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, it } from 'vitest';
 import { runCli, runCliLong } from '../helpers/cli.ts';
-import { auditCalls, reportOf, waitForCalls } from '../helpers/recording-suite.ts';
+import { auditCalls, waitForCalls } from '../helpers/recording-suite.ts';
+import { reportOf } from '../helpers/run-reads.ts';
 import { IN_FLIGHT, killServer, OwnServerProjects, RUN_FLAGS } from '../helpers/durable.ts';
 
 // Honest numbers, finding 5: the Temporal server gone for 20 s or more while `compare` serves its run in-process.

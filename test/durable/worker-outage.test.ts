@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
-import { auditCalls, reportOf, waitForCalls } from '../helpers/recording-suite.ts';
+import { auditCalls, waitForCalls } from '../helpers/recording-suite.ts';
+import { reportOf } from '../helpers/run-reads.ts';
 import { IN_FLIGHT, killServer, OwnServerProjects, startRun } from '../helpers/durable.ts';
 
 // Honest numbers: `worker --until RUN` took a Temporal server gone for good as the run's close and left with the run

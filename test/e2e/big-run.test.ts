@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCliLong } from '../helpers/cli.ts';
-import { reportOf, statusOf } from '../helpers/recording-suite.ts';
+import { reportOf, statusOf } from '../helpers/run-reads.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 

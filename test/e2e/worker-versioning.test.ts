@@ -2,13 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { runCli, runCliLong, startCli } from '../helpers/cli.ts';
-import {
-  recordFileIn,
-  statusOf,
-  waitForCalls,
-  waitForState,
-  writeRecordingSuite,
-} from '../helpers/recording-suite.ts';
+import { recordFileIn, waitForCalls, writeRecordingSuite } from '../helpers/recording-suite.ts';
+import { statusOf, waitForState } from '../helpers/run-reads.ts';
 import { warmCache } from '../helpers/fault-server.ts';
 import { cliFixtures } from '../helpers/cli-fixtures.ts';
 import { temporalAddress } from '../helpers/temporal.ts';

@@ -6,12 +6,11 @@ import { runCli, runCliLong, startCli, type CliProcess } from './cli.ts';
 import {
   expectResumedCleanly,
   recordFileIn,
-  reportOf,
   writeRecordingSuite,
   type CallAudit,
   type RecordingSuite,
-  type RunReport,
 } from './recording-suite.ts';
+import { reportOf, type RunReport } from './run-reads.ts';
 import { keepHistories, keptHistoriesDir } from './keep-histories.ts';
 import { TempDirs } from './suite-dir.ts';
 import { freeServerPort } from './temporal.ts';

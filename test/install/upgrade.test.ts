@@ -8,11 +8,11 @@ import { packCheckout } from '../helpers/pack.ts';
 import {
   expectResumedCleanly,
   recordFileIn,
-  reportOf,
   waitForCalls,
   writeRecordingSuite,
   type RecordingSuite,
 } from '../helpers/recording-suite.ts';
+import { reportOf } from '../helpers/run-reads.ts';
 import { REPO, TempDirs } from '../helpers/suite-dir.ts';
 import { freeServerPort } from '../helpers/temporal.ts';
 

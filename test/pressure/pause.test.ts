@@ -6,7 +6,7 @@ import { gateWorkflowId } from '../../src/core/run-input.ts';
 import { gateQuery } from '../../workflows/messages.ts';
 import { always, FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { runCli, startCli, type CliProcess } from '../helpers/cli.ts';
-import { reportOf, statusOf } from '../helpers/recording-suite.ts';
+import { reportOf, statusOf } from '../helpers/run-reads.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { failure } from '../providers/chat-server.ts';
