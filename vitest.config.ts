@@ -19,7 +19,7 @@ const UNIT = [
   'test/report/{breakdown,failed-replies,format,html,judge-column,judge-line,leaderboard,progress,silence-line,standings,table-fit,table-size,text-width,value-chart,weights-table}.test.ts',
   'test/providers/{catalog-cache,chat-completions,registry,tool-wire}.test.ts',
   'test/trackers/{braintrust,check,from-snapshot,local,otlp-target,otlp,select,send}.test.ts',
-  'test/temporal/zip.test.ts',
+  'test/temporal/{server-settings,zip}.test.ts',
   'test/cache/**/*.test.ts',
   'test/client/{codec,profile,stack-trace-hook,tls-probe,unavailable,versioning}.test.ts',
 ];

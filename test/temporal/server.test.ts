@@ -1,11 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,31 +11,26 @@ import {
   TemporalServerExited,
   TemporalUnreachable,
 } from '../../temporal/errors.ts';
-import { checkReachable, ensureServer, serverStatus, stopServer } from '../../temporal/server.ts';
-import { currentServer, recordedServer } from '../../temporal/server-record.ts';
 import {
-  SEARCH_ATTRIBUTES,
-  SERVER_SETTINGS,
-  isOlder,
-  missingSettings,
-  settingsToApply,
-} from '../../temporal/server-settings.ts';
-import type { ServerInfo } from '../../temporal/server.ts';
-import { VERSION } from '../../src/package-root.ts';
+  checkReachable,
+  ensureServer,
+  serverStatus,
+  stopServer,
+  type ServerInfo,
+} from '../../temporal/server.ts';
+import { SEARCH_ATTRIBUTES } from '../../temporal/server-settings.ts';
 import { runCli } from '../helpers/cli.ts';
+import { serverDirs, withClient } from '../helpers/own-server.ts';
 import { freeServerPort, temporalBinary } from '../helpers/temporal.ts';
+
+// The embedded dev server: started, found again, on its ports, with its settings, stopped and started again on its
+// db. The settings' tables are server-settings.test.ts; a server an earlier release started, server-upgrade.test.ts.
 
 const runIdKey = defineSearchAttributeKey('LlmEvalsRunId', SearchAttributeType.KEYWORD);
 const projectKey = defineSearchAttributeKey('LlmEvalsProject', SearchAttributeType.KEYWORD);
-const dirs: string[] = [];
+const tempDir = serverDirs();
 let stateDir: string;
 let first: ServerInfo & { reused: boolean };
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'llm-evals-server-'));
-  dirs.push(dir);
-  return dir;
-}
 
 function isAlive(pid: number): boolean {
   try {
@@ -49,31 +41,12 @@ function isAlive(pid: number): boolean {
   }
 }
 
-async function withClient<T>(address: string, fn: (client: Client) => Promise<T>): Promise<T> {
-  const connection = await Connection.connect({ address });
-  try {
-    return await fn(new Client({ connection }));
-  } finally {
-    await connection.close();
-  }
-}
-
-/** Resolves once visibility counts a running workflow; throws after 20 s. */
-async function untilVisible(client: Client): Promise<void> {
-  const until = Date.now() + 20_000;
-  while ((await client.workflow.count('ExecutionStatus="Running"')).count === 0) {
-    if (Date.now() > until) throw new Error('the started workflow never showed in visibility');
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 beforeAll(async () => {
   stateDir = await tempDir();
   first = await ensureServer({ stateDir, binary: temporalBinary(), port: await freeServerPort() });
 });
 afterAll(async () => {
   await stopServer(stateDir);
-  await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 describe('ensureServer', () => {
@@ -175,148 +148,6 @@ describe('the SQLite and dynamic-config settings', () => {
       ];
       for (const value of values) expect(args).toContain(value);
       for (const name of SEARCH_ATTRIBUTES) expect(args).toContain(`${name}=Keyword`);
-    }
-  });
-});
-
-describe('missingSettings', () => {
-  const all = SERVER_SETTINGS.flat();
-  it.each([
-    { name: 'every setting given', args: ['server', 'start-dev', ...all], missing: [] },
-    { name: 'a command line it cannot read', args: undefined, missing: [] },
-    {
-      name: 'one left out',
-      args: all.filter((arg) => arg !== 'history.MaxBufferedQueryCount=100'),
-      missing: ['history.MaxBufferedQueryCount=100'],
-    },
-    {
-      name: 'a value under another flag',
-      args: ['--dynamic-config-value', 'journal_mode=wal', ...all.slice(2)],
-      missing: ['journal_mode=wal'],
-    },
-  ])('$name', ({ args, missing }) => {
-    expect(missingSettings(args)).toEqual(missing);
-  });
-});
-
-describe('settingsToApply', () => {
-  const lacking = SERVER_SETTINGS.flat().filter((arg) => arg !== 'journal_mode=wal');
-  it.each([
-    { startedBy: undefined, ours: '0.2.0', apply: ['journal_mode=wal'] },
-    { startedBy: '0.1.0', ours: '0.2.0', apply: ['journal_mode=wal'] },
-    { startedBy: '0.2.0', ours: '0.2.0', apply: [] },
-    { startedBy: '0.10.0', ours: '0.9.3', apply: [] },
-    { startedBy: '1.0.0-beta.2', ours: '1.0.1', apply: ['journal_mode=wal'] },
-  ])('started by $startedBy, this one $ours: $apply', ({ startedBy, ours, apply }) => {
-    expect(settingsToApply(lacking, startedBy, ours)).toEqual(apply);
-  });
-  it.each([
-    ['0.1.0', '0.1.1', true],
-    ['0.9.9', '0.10.0', true],
-    ['1.2.3', '1.2.3', false],
-    ['2.0.0', '1.99.99', false],
-  ] as const)('%s before %s: %s', (a, b, older) => {
-    expect(isOlder(a, b)).toBe(older);
-  });
-});
-
-describe('a server an earlier llm-evals started, without a setting of this version', () => {
-  const LEFT_OUT = 'history.MaxBufferedQueryCount=100';
-
-  /** Starts the server as a version without LEFT_OUT did, and records it as that version would have. */
-  async function olderServer(
-    startedBy?: string,
-  ): Promise<{ dir: string; info: ServerInfo; child: ChildProcess }> {
-    const dir = await tempDir();
-    const port = await freeServerPort();
-    const dbFile = join(dir, 'temporal.db');
-    const settings = SERVER_SETTINGS.filter(([, value]) => value !== LEFT_OUT).flat();
-    const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port)];
-    args.push('--ui-port', String(port + 1000), '--db-filename', dbFile, '--log-level', 'warn', ...settings);
-    const child = spawn(temporalBinary(), args, { cwd: dir, stdio: 'ignore' });
-    const info: ServerInfo = {
-      pid: child.pid!,
-      address: `127.0.0.1:${port}`,
-      uiUrl: `http://127.0.0.1:${port + 1000}`,
-      port,
-      uiPort: port + 1000,
-      dbFile,
-      logFile: join(dir, 'server.log'),
-      binary: temporalBinary(),
-      startedAt: new Date().toISOString(),
-      ...(startedBy ? { startedBy } : {}),
-    };
-    await writeFile(join(dir, 'server.json'), JSON.stringify(info));
-    return { dir, info, child };
-  }
-
-  it('is started again with them when no workflow runs on it, on its ports and db', async () => {
-    const { dir, info, child } = await olderServer();
-    const lines: string[] = [];
-    try {
-      await expect(currentServer(dir)).resolves.toBeUndefined();
-      const started = await ensureServer({
-        stateDir: dir,
-        binary: temporalBinary(),
-        log: (l) => lines.push(l),
-      });
-      expect(started.reused).toBe(false);
-      expect(started.pid).not.toBe(info.pid);
-      expect([started.port, started.dbFile]).toEqual([info.port, info.dbFile]);
-      expect(lines[0]).toBe(
-        `Starting the Temporal dev server again: it was started without ${LEFT_OUT} (by an earlier llm-evals).`,
-      );
-      expect(child.exitCode ?? child.signalCode).not.toBeNull();
-      const args = (await readFile(`/proc/${started.pid}/cmdline`, 'utf8')).split('\0');
-      expect(args).toContain(LEFT_OUT);
-      await expect(currentServer(dir)).resolves.toMatchObject({ pid: started.pid, startedBy: VERSION });
-      const again = await ensureServer({ stateDir: dir, binary: temporalBinary() });
-      expect([again.reused, again.pid]).toEqual([true, started.pid]);
-    } finally {
-      child.kill('SIGKILL');
-      await stopServer(dir);
-    }
-  });
-
-  it('is kept as it is while a workflow runs on it, and says how to start it with them', async () => {
-    const { dir, info, child } = await olderServer();
-    const lines: string[] = [];
-    try {
-      await checkReachable(info.address, { timeoutMs: 30_000 });
-      await withClient(info.address, async (client) => {
-        await client.workflow.start('noSuchWorkflow', {
-          taskQueue: 'nobody-polls-this',
-          workflowId: 'in-flight',
-        });
-        // The server counts running workflows through visibility, which lags a start (more so on a loaded machine):
-        // the case is a workflow it can see.
-        await untilVisible(client);
-      });
-      const kept = await ensureServer({ stateDir: dir, binary: temporalBinary(), log: (l) => lines.push(l) });
-      expect([kept.reused, kept.pid]).toEqual([true, info.pid]);
-      expect(lines).toEqual([
-        `The Temporal dev server was started without ${LEFT_OUT} (by an earlier llm-evals); it keeps running as ` +
-          "it is while a workflow runs on it. 'llm-evals server stop' once they end: the next command starts it " +
-          'with them.',
-      ]);
-      await expect(currentServer(dir)).resolves.toBeUndefined();
-      await expect(recordedServer(dir)).resolves.toMatchObject({ pid: info.pid });
-    } finally {
-      child.kill('SIGKILL');
-      await stopServer(dir);
-    }
-  });
-
-  it('is taken as it is when a newer llm-evals started it: its settings are its own', async () => {
-    const { dir, info, child } = await olderServer('999.0.0');
-    const lines: string[] = [];
-    try {
-      await expect(currentServer(dir)).resolves.toMatchObject({ pid: info.pid });
-      const kept = await ensureServer({ stateDir: dir, binary: temporalBinary(), log: (l) => lines.push(l) });
-      expect([kept.reused, kept.pid, lines]).toEqual([true, info.pid, []]);
-    } finally {
-      child.kill('SIGKILL');
-      await stopServer(dir);
     }
   });
 });

@@ -1,0 +1,40 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { afterAll } from 'vitest';
+
+// For the tests of the embedded server itself, which start dev servers of their own rather than use the shared one:
+// state folders removed after the file, a client for one call, and a wait for visibility to see a start.
+
+/** A maker of fresh state folders, each removed once the file's tests have ended. */
+export function serverDirs(): () => Promise<string> {
+  const dirs: string[] = [];
+  afterAll(async () => {
+    await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+  return async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'llm-evals-server-'));
+    dirs.push(dir);
+    return dir;
+  };
+}
+
+/** `fn` with a client of the server at `address`, its connection closed after. */
+export async function withClient<T>(address: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const connection = await Connection.connect({ address });
+  try {
+    return await fn(new Client({ connection }));
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Resolves once visibility counts a running workflow; throws after 20 s. */
+export async function untilVisible(client: Client): Promise<void> {
+  const until = Date.now() + 20_000;
+  while ((await client.workflow.count('ExecutionStatus="Running"')).count === 0) {
+    if (Date.now() > until) throw new Error('the started workflow never showed in visibility');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
