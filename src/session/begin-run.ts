@@ -1,6 +1,7 @@
 import type { Io } from '../cli/io.ts';
 import type { RunRequest } from '../core/request.ts';
 import type { Tracking } from '../core/tracking.ts';
+import { refuseEmptyCache } from './cache-use.ts';
 import type { PlannedRun } from './plan-run.ts';
 import { checkBeforeRun, prepareSuite } from './prepare.ts';
 import { newRunId } from './run-id.ts';
@@ -13,9 +14,11 @@ export interface RunBegun {
 }
 
 /**
- * Everything a run does before its first call: the suite's env files and beforeRun hook, verify's checks, the tracker.
+ * Everything a run does before its first call, for `compare` and `start` alike: `--cache-only`'s refusal of an empty
+ * cache, the suite's env files and beforeRun hook, verify's checks, the tracker.
  */
 export async function beginRun(planned: PlannedRun, request: RunRequest, io: Io): Promise<RunBegun> {
+  if (request.cache === 'only') await refuseEmptyCache(io.env);
   await prepareSuite(planned.suite, io);
   await checkBeforeRun(planned, request.checks, io);
   const tracking = await chooseTracking(planned.suite, request.tracking, request.suite.verbose, io);

@@ -12,7 +12,7 @@ import { ConfigError, quote } from '../errors.ts';
 import { withoutRepeat } from '../core/matrix.ts';
 import { baselineProblem } from '../gate/verdict.ts';
 import { writeWhole } from '../output/write-whole.ts';
-import { noteCacheUse, refuseEmptyCache } from './cache-use.ts';
+import { noteCacheUse } from './cache-use.ts';
 import type { RunRequest } from '../core/request.ts';
 
 /**
@@ -26,7 +26,6 @@ export async function compareRun(request: RunRequest, io: Io, command: 'run' | '
   const { sample } = request.selection;
   if (sample) io.stderr.write(pc.yellow(sampleLine(planned, sample, io.columns)) + '\n');
   if (request.dryRun) return dryRun(planned, request, io);
-  if (request.cache === 'only') await refuseEmptyCache(io.env);
   const { gate } = request;
   // The baseline is read before any call: one that cannot be read is bad input, and nothing is paid for. Without one
   // the gate's modules are not loaded.
@@ -39,8 +38,8 @@ export async function compareRun(request: RunRequest, io: Io, command: 'run' | '
       contenders: planned.plan.contenders.map((c) => withoutRepeat(c).key),
     });
   if (problem) throw new ConfigError(undefined, '--baseline', `${quote(gate.baseline!)} ${problem}`);
-  // The checks before any call (env files, beforeRun, verify's, the keys), then Temporal's SDK loads and the run is
-  // made.
+  // The checks before any call (an empty cache under --cache-only, env files, beforeRun, verify's, the keys), then
+  // Temporal's SDK loads and the run is made.
   const begun = await beginRun(planned, request, io);
   mark('begun');
   const { runPlanned } = await import('./run.ts');

@@ -4,14 +4,11 @@ import { join } from 'node:path';
 import pc from 'picocolors';
 import type { Io } from '../cli/io.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
+import { beginRun } from './begin-run.ts';
 import { linkForCommand } from './link.ts';
-import { refuseEmptyCache } from './cache-use.ts';
 import { dryRun } from './dry-run.ts';
 import { planRun } from './plan-run.ts';
-import { checkBeforeRun, prepareSuite } from './prepare.ts';
-import { newRunId } from './run-id.ts';
 import { estimateTotal, prepareStart, startBuild, startPrepared } from './run.ts';
-import { chooseTracking } from './trackers.ts';
 import { taskQueueFor } from '../client/worker.ts';
 import type { RunRequest, SuitePlace } from '../core/request.ts';
 
@@ -44,13 +41,10 @@ function spawnWorker(runId: string, projectDir: string, place: SuitePlace, io: I
 export async function startRun(request: RunRequest, worker: boolean, io: Io): Promise<number> {
   const planned = await planRun(request, io);
   if (request.dryRun) return dryRun(planned, request, io);
-  if (request.cache === 'only') await refuseEmptyCache(io.env);
-  await prepareSuite(planned.suite, io);
-  await checkBeforeRun(planned, request.checks, io);
-  const tracking = await chooseTracking(planned.suite, request.tracking, request.suite.verbose, io);
+  const begun = await beginRun(planned, request, io);
   const link = await linkForCommand(planned.suite.projectDir, io, 'start');
   try {
-    const start = prepareStart(planned, tracking, newRunId(), await estimateTotal(planned));
+    const start = prepareStart(planned, begun.tracking, begun.runId, await estimateTotal(planned));
     const { runId } = start;
     const taskQueue = taskQueueFor(planned.suite.name, io.env);
     await startPrepared(
