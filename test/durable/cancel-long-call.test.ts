@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { afterAll, describe, it, type ExpectStatic } from 'vitest';
 import { pendingWork } from '../../src/client/cancel-wait.ts';
 import { protoMs } from '../../src/client/namespace.ts';
@@ -8,7 +8,7 @@ import { FaultServer, warmCache } from '../helpers/fault-server.ts';
 import { completion, userText } from '../providers/chat-server.ts';
 import { reportOf, waitForState } from '../helpers/run-reads.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
-import { temporalAddress } from '../helpers/temporal.ts';
+import { temporalAddress, withClient } from '../helpers/temporal.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
 
 // `cancel` while a worker still waits for a reply that takes longer than cancel's own wait for the run to close: it
@@ -57,18 +57,14 @@ async function slowCallUnderWay(replyMs = REPLY_MS) {
  * machine the next one can come after cancel's first look).
  */
 async function callHeartbeatRecorded(runId: string): Promise<void> {
-  const connection = await Connection.connect({ address: temporalAddress() });
-  try {
-    const client = new Client({ connection });
+  await withClient(temporalAddress(), async (client) => {
     for (let tries = 0; tries < 400; tries++) {
       const { pending } = await pendingWork(client, runId);
       if (pending.some((work) => (work.calls ?? 0) > 0)) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error('no heartbeat of the pool counted its call in flight in 20 s');
-  } finally {
-    await connection.close();
-  }
+  });
 }
 
 /**
@@ -113,9 +109,8 @@ async function stallAfterHeartbeat(
   stall: { replyMs: number; afterBeatMs: number; forMs: number; marginMs: number },
   expect: ExpectStatic,
 ): Promise<void> {
-  const connection = await Connection.connect({ address: temporalAddress() });
-  try {
-    const beat = await freshHeartbeatOfCancelledPool(new Client({ connection }), runId);
+  await withClient(temporalAddress(), async (client) => {
+    const beat = await freshHeartbeatOfCancelledPool(client, runId);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, beat + stall.afterBeatMs - Date.now())));
     expect(Date.now() - calledAt, 'the stall must come while the call is under way').toBeLessThan(
       stall.replyMs - stall.marginMs,
@@ -123,9 +118,7 @@ async function stallAfterHeartbeat(
     worker.child.kill('SIGSTOP');
     await new Promise((resolve) => setTimeout(resolve, stall.forMs));
     worker.child.kill('SIGCONT');
-  } finally {
-    await connection.close();
-  }
+  });
 }
 
 describe.concurrent('cancel during a call longer than its wait', () => {
@@ -231,9 +224,9 @@ describe.concurrent('cancel during a call longer than its wait', () => {
     const again = await runCli(['cancel', runId], { cwd: project, env });
     expect(stripAnsi(again.stdout)).toContain(`run ${runId} is already cancelled: nothing to cancel`);
     // The gate the first cancel left open, as the run might still call, is closed by the one that saw it closed.
-    const connection = await Connection.connect({ address: temporalAddress() });
-    const gate = new Client({ connection }).workflow.getHandle(gateWorkflowId(runId));
-    expect((await gate.describe()).status.name).toBe('TERMINATED');
-    await connection.close();
+    const gate = await withClient(temporalAddress(), (client) =>
+      client.workflow.getHandle(gateWorkflowId(runId)).describe(),
+    );
+    expect(gate.status.name).toBe('TERMINATED');
   }, 150_000);
 });

@@ -1,11 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { afterAll } from 'vitest';
 
 // For the tests of the embedded server itself, which start dev servers of their own rather than use the shared one:
-// state folders removed after the file, a client for one call, and a wait for visibility to see a start.
+// state folders removed after the file, and a wait for visibility to see a start.
 
 /** A maker of fresh state folders, each removed once the file's tests have ended. */
 export function serverDirs(): () => Promise<string> {
@@ -18,16 +18,6 @@ export function serverDirs(): () => Promise<string> {
     dirs.push(dir);
     return dir;
   };
-}
-
-/** `fn` with a client of the server at `address`, its connection closed after. */
-export async function withClient<T>(address: string, fn: (client: Client) => Promise<T>): Promise<T> {
-  const connection = await Connection.connect({ address });
-  try {
-    return await fn(new Client({ connection }));
-  } finally {
-    await connection.close();
-  }
 }
 
 /** Resolves once visibility counts a running workflow; throws after 20 s. */

@@ -48,6 +48,16 @@ export const RUN_HEADER: RunHeader = {
   refused: [],
 };
 
+/** `fn` with a client of the server at `address`, its connection closed after. */
+export async function withClient<T>(address: string, fn: (client: Client) => Promise<T>): Promise<T> {
+  const connection = await Connection.connect({ address });
+  try {
+    return await fn(new Client({ connection }));
+  } finally {
+    await connection.close();
+  }
+}
+
 /** A client of the shared test server for the tests of one file: connected before them, closed after them. */
 export function testClient(): () => Client {
   let connection: Connection | undefined;

@@ -6,8 +6,8 @@ import { checkReachable, ensureServer, stopServer, type ServerInfo } from '../..
 import { currentServer, recordedServer } from '../../temporal/server-record.ts';
 import { SERVER_SETTINGS } from '../../temporal/server-settings.ts';
 import { VERSION } from '../../src/package-root.ts';
-import { serverDirs, untilVisible, withClient } from '../helpers/own-server.ts';
-import { freeServerPort, temporalBinary } from '../helpers/temporal.ts';
+import { serverDirs, untilVisible } from '../helpers/own-server.ts';
+import { freeServerPort, temporalBinary, withClient } from '../helpers/temporal.ts';
 
 // A dev server that an earlier llm-evals started without a setting this version gives: started again with it when
 // nothing runs on it, kept as it is (and the user told how) while something does, and taken as it is from a newer one.

@@ -20,8 +20,8 @@ import {
 } from '../../temporal/server.ts';
 import { SEARCH_ATTRIBUTES } from '../../temporal/server-settings.ts';
 import { runCli } from '../helpers/cli.ts';
-import { serverDirs, withClient } from '../helpers/own-server.ts';
-import { freeServerPort, temporalBinary } from '../helpers/temporal.ts';
+import { serverDirs } from '../helpers/own-server.ts';
+import { freeServerPort, temporalBinary, withClient } from '../helpers/temporal.ts';
 
 // The embedded dev server: started, found again, on its ports, with its settings, stopped and started again on its
 // db. The settings' tables are server-settings.test.ts; a server an earlier release started, server-upgrade.test.ts.
