@@ -25,29 +25,42 @@ const UNIT = [
 ];
 
 /**
- * The fault tests: files that measure time (back-off gaps, rate limits, the durable kill tests) or drive many
- * processes. With WAITING below they are `npm run test:faults`, which `npm test` (CI) runs and `npm run check` leaves
- * to commits that touch the engine. They run one at a time, alone, after the rest. The rest run three at a time on
- * 2 cores: with two, the processors stood idle a third of the time (tests waiting on calls, timers and processes) and
- * unit + parallel took 638 s; with three, 560 s (one run each on a quiet machine, load 2-6, every test passing).
+ * The fault tests: files that kill or stop parts mid-run, or measure time (back-off gaps, a stall, a vendor's window).
+ * With WAITING below they are `npm run test:faults`, which `npm test` (CI) runs and `npm run check` leaves to commits
+ * that touch the engine. Those not in WAITING measure a clock: they run one at a time, alone, after the rest and
+ * after WAITING. The rest run three at a time on 2 cores: with two, the processors stood idle a third of the time
+ * (tests waiting on calls, timers and processes) and unit + parallel took 638 s; with three, 560 s (one run each on a
+ * quiet machine, load 2-6, every test passing).
  */
 const TIMED = ['test/pressure/**/*.test.ts', 'test/durable/**/*.test.ts'];
 /** The tests of a production-shaped cluster: `npm run test:cluster` runs them (vitest.cluster.config.ts), not `npm test`. */
 const CLUSTER = ['test/cluster/**/*.test.ts'];
 /**
- * Timed files that mostly wait (a server gone for 25 s, a rate limit's 30-s window, a lease to lapse, a dead model's
- * back-off): about a third of a core each once started. They run side by side, before the other timed files: 245 s
- * one by one, 143 s two at a time, 82-86 s four at a time (load 4-6 as they start; every bound held, twice).
+ * Fault files that tolerate company, run side by side before the other timed files. Most of them wait (a server gone
+ * for 25 s, a rate limit's 30-s window, a lease to lapse, a dead model's back-off): about a third of a core each once
+ * started. The kill tests (a worker, a server or the command killed mid-run, then resumed) and the pause, abort and
+ * provider-restart tests check counts or a gap's least length, never an upper bound on a clock: no case paid twice,
+ * every case answered, at most so many calls past a pause. Longest first. The waiting files alone took 245 s one by
+ * one, 143 s two at a time, 82-86 s four at a time (load 4-6 as they start; every bound held, twice).
  */
 const WAITING = [
-  'test/durable/server-outage.test.ts',
-  'test/durable/worker-outage.test.ts',
-  'test/pressure/dead-model.test.ts',
-  'test/pressure/rate-limit.test.ts',
-  'test/durable/lease-lapse.test.ts',
   // A fleet upgrade: it waits out the 90 s after which a stopped build's worker no longer counts as polling.
   'test/e2e/worker-versioning.test.ts',
+  'test/durable/server-outage.test.ts',
+  'test/durable/worker-outage.test.ts',
+  'test/durable/resume-server-kill.test.ts',
+  'test/pressure/dead-model.test.ts',
+  'test/pressure/rate-limit.test.ts',
+  'test/durable/run-commands.test.ts',
+  'test/durable/resume-worker-kill.test.ts',
+  'test/durable/lease-lapse.test.ts',
+  'test/pressure/pause.test.ts',
+  'test/durable/judge-kill.test.ts',
+  'test/durable/resume-ctrl-c.test.ts',
+  'test/pressure/provider-restart.test.ts',
+  'test/pressure/abort.test.ts',
 ];
+
 /**
  * The longest files of the parallel and waiting projects (a minute or more each), started first. A clean clone has
  * no timings from an earlier run, so vitest starts its largest files first, and the 60,000-case run (a short file)
@@ -102,7 +115,7 @@ export default defineConfig({
         },
       },
       {
-        test: { name: 'waiting', include: WAITING, ...timeouts, maxWorkers: 4, sequence: { groupOrder: 2 } },
+        test: { name: 'waiting', include: WAITING, ...timeouts, maxWorkers: 5, sequence: { groupOrder: 2 } },
       },
       {
         test: {
