@@ -40,8 +40,9 @@ const CLUSTER = ['test/cluster/**/*.test.ts'];
  * for 25 s, a rate limit's 30-s window, a lease to lapse, a dead model's back-off): about a third of a core each once
  * started. The kill tests (a worker, a server or the command killed mid-run, then resumed) and the pause, abort and
  * provider-restart tests check counts or a gap's least length, never an upper bound on a clock: no case paid twice,
- * every case answered, at most so many calls past a pause. Longest first. The waiting files alone took 245 s one by
- * one, 143 s two at a time, 82-86 s four at a time (load 4-6 as they start; every bound held, twice).
+ * every case answered, at most so many calls past a pause. Longest first. These 14 files, five at a time, took
+ * 212 s, and `npm run test:faults` 307 s in all (449 s when the kill tests still ran one at a time; 13:50 UTC, load
+ * 1.1 at the start, 6-7 during). Every bound held there and in a CI run.
  */
 const WAITING = [
   // A fleet upgrade: it waits out the 90 s after which a stopped build's worker no longer counts as polling.
@@ -63,7 +64,7 @@ const WAITING = [
 
 /**
  * The longest files of the parallel project (40 s or more each in CI's last run, 12:11 UTC on 2026-12-05), started
- * first, longest first. A clean clone has no timings from an earlier run, so vitest starts its largest files first:
+ * first, longest first; then WAITING's, in its order. A clean clone has no timings from an earlier run, so vitest starts its largest files first:
  * the 60,000-case run (a short file) began 15 minutes in, and in the run above four files of 40-50 s not listed here
  * started in the last 150 s, the last of them 42 s before the end. Longest first, the workers end together.
  */
