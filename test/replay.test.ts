@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { historyFromJSON } from '@temporalio/common/lib/proto-utils.js';
 import { Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
-import { WORKFLOWS_PATH } from '../src/client/worker.ts';
+import { plainWorkflowBundle } from './helpers/plain-bundle.ts';
 import { HISTORY_PATHS, type HistoryJson } from './helpers/history-paths.ts';
 import { REPO } from './helpers/suite-dir.ts';
 
@@ -37,7 +37,10 @@ describe('replaying committed histories with the current workflow code', () => {
       history: historyFromJSON(JSON.parse(readFileSync(file, 'utf8'))),
     }));
     const failures: string[] = [];
-    for await (const result of Worker.runReplayHistories({ workflowsPath: WORKFLOWS_PATH }, histories)) {
+    for await (const result of Worker.runReplayHistories(
+      { workflowBundle: await plainWorkflowBundle() },
+      histories,
+    )) {
       if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
     }
     expect(failures).toEqual([]);

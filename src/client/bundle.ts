@@ -59,16 +59,10 @@ export async function buildWorkflowBundle(
 }
 
 /**
- * The workflow bundle for Temporal's sandbox: the prebuilt one of an installed package, else (in a checkout) one
- * built once per change of the workflow code and the SDK's version, cached on disk.
+ * What a bundle of the workflows at `workflowsPath` is made from, as 20 hex digits: their sources and the pure core's,
+ * the failure converter, the package's and the SDK's versions. A cached bundle is good while this is the same.
  */
-export async function workflowBundle(
-  workflowsPath: string,
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<{ code: string }> {
-  if (!existsSync(workflowsPath) && existsSync(PREBUILT_BUNDLE)) {
-    return { code: readFileSync(PREBUILT_BUNDLE, 'utf8') };
-  }
+export function workflowSourcesDigest(workflowsPath: string): string {
   const root = dirname(dirname(workflowsPath));
   const hash = createHash('sha256');
   for (const file of [
@@ -82,8 +76,22 @@ export async function workflowBundle(
   hash.update(sdkVersion());
   // Bundles cached before their source map was made small are made again.
   hash.update('without-sources-content');
+  return hash.digest('hex').slice(0, 20);
+}
+
+/**
+ * The workflow bundle for Temporal's sandbox: the prebuilt one of an installed package, else (in a checkout) one
+ * built once per change of the workflow code and the SDK's version, cached on disk.
+ */
+export async function workflowBundle(
+  workflowsPath: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: string }> {
+  if (!existsSync(workflowsPath) && existsSync(PREBUILT_BUNDLE)) {
+    return { code: readFileSync(PREBUILT_BUNDLE, 'utf8') };
+  }
   const cacheDir = join(defaultCacheRoot(env), 'workflows');
-  const file = join(cacheDir, `${hash.digest('hex').slice(0, 20)}.js`);
+  const file = join(cacheDir, `${workflowSourcesDigest(workflowsPath)}.js`);
   if (existsSync(file)) return { code: readFileSync(file, 'utf8') };
   // Webpack's build output goes to the runtime's logger (the command's log file), not the terminal. The runtime is the
   // one the worker's SDK installs as it loads: asked for before that, Runtime.instance() would make a default one, and

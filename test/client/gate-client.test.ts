@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newGate, type Failure } from '../../src/core/coordinator.ts';
 import { gateWorkflowId } from '../../src/core/run-input.ts';
 import { temporalGate, type TemporalGate } from '../../src/client/gate-client.ts';
-import { WORKFLOWS_PATH } from '../../src/client/worker.ts';
+import { plainWorkflowBundle } from '../helpers/plain-bundle.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
 // The gate client reads the gate's pause, abort and vendor windows with a query its calls share, on a real gate
@@ -50,7 +50,11 @@ const FAILURE: Failure = { contender: 'c', dataset: 'd', caseKey: 'd/v/001', err
 /** Runs `body` against a gate client and a fresh gate workflow served by a worker of this process. */
 async function withGate(body: (gate: TemporalGate, runId: string) => Promise<void>): Promise<void> {
   const taskQueue = `test-${randomUUID()}`;
-  const worker = await Worker.create({ connection: native, taskQueue, workflowsPath: WORKFLOWS_PATH });
+  const worker = await Worker.create({
+    connection: native,
+    taskQueue,
+    workflowBundle: await plainWorkflowBundle(),
+  });
   const runId = `t-${randomUUID().slice(0, 8)}`;
   await worker.runUntil(async () => {
     const handle = await client.workflow.start('runGate', {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { newGate } from '../../src/core/coordinator.ts';
 import { gateWorkflowId, runWorkflowId, type RunInput } from '../../src/core/run-input.ts';
 import { Runs } from '../../src/client/runs.ts';
-import { WORKFLOWS_PATH } from '../../src/client/worker.ts';
+import { plainWorkflowBundle } from '../helpers/plain-bundle.ts';
 import { RUN_HEADER, temporalAddress, testClient } from '../helpers/temporal.ts';
 
 // Runs on a real dev server. With no worker the run's workflows wait, which is all most of these tests need.
@@ -76,8 +76,8 @@ describe('Runs.closed', () => {
     const runQueue = `test-run-${randomUUID()}`;
     const gateQueue = `test-gate-${randomUUID()}`;
     const native = await NativeConnection.connect({ address: temporalAddress() });
-    const worker = (taskQueue: string) =>
-      Worker.create({ connection: native, taskQueue, workflowsPath: WORKFLOWS_PATH });
+    const worker = async (taskQueue: string) =>
+      Worker.create({ connection: native, taskQueue, workflowBundle: await plainWorkflowBundle() });
     const [runWorker, gateWorker] = await Promise.all([worker(runQueue), worker(gateQueue)]);
     const gate = await client().workflow.start('runGate', {
       workflowId: gateWorkflowId(runId),
@@ -120,7 +120,11 @@ describe('a run this process started and saw complete', () => {
     const taskQueue = `test-${randomUUID()}`;
     const native = await NativeConnection.connect({ address: temporalAddress() });
     const own = await Connection.connect({ address: temporalAddress() });
-    const worker = await Worker.create({ connection: native, taskQueue, workflowsPath: WORKFLOWS_PATH });
+    const worker = await Worker.create({
+      connection: native,
+      taskQueue,
+      workflowBundle: await plainWorkflowBundle(),
+    });
     const runs = new Runs(new Client({ connection: own }));
     runs.keepClosedResults();
     try {

@@ -18,7 +18,7 @@ import { followExperimentResults, readExperimentResults } from '../../src/client
 import { Runs } from '../../src/client/runs.ts';
 import { temporalExperiments } from '../../src/client/experiment-client.ts';
 import { temporalGate } from '../../src/client/gate-client.ts';
-import { WORKFLOWS_PATH } from '../../src/client/worker.ts';
+import { plainWorkflowBundle } from '../helpers/plain-bundle.ts';
 import { RUN_HEADER, temporalAddress } from '../helpers/temporal.ts';
 
 class EqualScorer extends Scorer {
@@ -84,7 +84,7 @@ async function runWith(
   const worker = await Worker.create({
     connection: native,
     taskQueue,
-    workflowsPath: WORKFLOWS_PATH,
+    workflowBundle: await plainWorkflowBundle(),
     activities: createActivities({
       ...suiteDeps,
       gate,
