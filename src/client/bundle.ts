@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { loadWorkerSdk } from './runtime-log.ts';
+import { replaceFile } from '../cache/replace-file.ts';
 import { defaultCacheRoot } from '../dirs.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 
@@ -90,17 +91,16 @@ export async function workflowBundle(
   if (!existsSync(workflowsPath) && existsSync(PREBUILT_BUNDLE)) {
     return { code: readFileSync(PREBUILT_BUNDLE, 'utf8') };
   }
-  const cacheDir = join(defaultCacheRoot(env), 'workflows');
-  const file = join(cacheDir, `${workflowSourcesDigest(workflowsPath)}.js`);
+  const file = join(defaultCacheRoot(env), 'workflows', `${workflowSourcesDigest(workflowsPath)}.js`);
   if (existsSync(file)) return { code: readFileSync(file, 'utf8') };
   // Webpack's build output goes to the runtime's logger (the command's log file), not the terminal. The runtime is the
   // one the worker's SDK installs as it loads: asked for before that, Runtime.instance() would make a default one, and
   // the command's install would then fail (a worker whose build id hashes a bundle not yet cached).
   const { Runtime } = await loadWorkerSdk();
   const code = await buildWorkflowBundle(workflowsPath, Runtime.instance().logger);
-  mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(`${file}.tmp`, code);
-  renameSync(`${file}.tmp`, file);
+  // Each writer through a temporary name of its own: two commands building at once wrote the same `.tmp`, and one's
+  // rename could publish the other's half-written file.
+  replaceFile(file, `${file}.${randomBytes(6).toString('hex')}.tmp`, code);
   return { code };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PAYLOAD_LIMIT } from '../../src/core/run-input.ts';
 import { runCliLong } from '../helpers/cli.ts';
 import { reportOf, statusOf } from '../helpers/run-reads.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
@@ -14,8 +15,6 @@ import { temporalAddress } from '../helpers/temporal.ts';
 // (3.7 MB) and took 135 s of a loaded machine's check, most of it running five times the cases.
 const CASES = 12_000;
 const VARIANT = `a-variant-with-a-long-name-${'x'.repeat(173)}`;
-/** The most Temporal takes in one payload, which a start input listing these cases would have exceeded. */
-const TEMPORAL_PAYLOAD_LIMIT = 2 * 1024 * 1024;
 const dirs = new TempDirs();
 // 24,000 files take a while to remove on a loaded machine.
 afterAll(() => dirs.removeAll(), 600_000);
@@ -66,7 +65,7 @@ describe('a run past the old wall of the start input', () => {
     // The list the start input no longer carries: one plan, over the payload limit.
     const plans = readdirSync(join(state, 'plans')).filter((f) => f.endsWith('.json'));
     expect(plans).toHaveLength(1);
-    expect(statSync(join(state, 'plans', plans[0]!)).size).toBeGreaterThan(TEMPORAL_PAYLOAD_LIMIT);
+    expect(statSync(join(state, 'plans', plans[0]!)).size).toBeGreaterThan(PAYLOAD_LIMIT);
     // Edited between the start and the worker: run against the case it was planned with, never mixed.
     const edited = join(dir, 'evals', 'datasets', 'd1', 'cases', VARIANT, '000007', 'expected.json');
     writeFileSync(edited, JSON.stringify({ n: -7 }));

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
+import { replaceFile } from '../../src/cache/replace-file.ts';
 import { withoutSourcesContent, workflowSourcesDigest } from '../../src/client/bundle.ts';
 import { WORKFLOWS_PATH } from '../../src/client/worker.ts';
 import { REPO } from './suite-dir.ts';
@@ -20,11 +21,8 @@ export function plainWorkflowBundle(): Promise<{ code: string }> {
     if (existsSync(file)) return { code: readFileSync(file, 'utf8') };
     const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
     const small = withoutSourcesContent(code);
-    mkdirSync(join(file, '..'), { recursive: true });
     // Another test process may build it at the same moment: each writes its own file and renames it over.
-    const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    writeFileSync(temporary, small);
-    renameSync(temporary, file);
+    replaceFile(file, `${file}.${randomBytes(6).toString('hex')}.tmp`, small);
     return { code: small };
   })());
 }
