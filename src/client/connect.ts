@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection, type DataConverter, type TLSConfig } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
+import { Client, type DataConverter, type TLSConfig } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
+import { ClosableConnection } from './closable-connection.ts';
 import { userStateDir } from '../dirs.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { ConfigError } from '../errors.ts';
@@ -159,7 +161,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     const running = await currentServer(userStateDir(env));
     if (running) early(running.address);
     connection = running
-      ? await Connection.connect({ address: running.address, connectTimeout: 2_000, ...large }).catch(
+      ? await ClosableConnection.connect({ address: running.address, connectTimeout: 2_000, ...large }).catch(
           () => undefined,
         )
       : undefined;
@@ -172,7 +174,7 @@ export async function linkTemporal(options: LinkOptions): Promise<TemporalLink> 
     address = server.address;
     uiUrl = server.uiUrl;
   }
-  connection ??= await Connection.connect({ address, ...large });
+  connection ??= await ClosableConnection.connect({ address, ...large });
   const target = address;
   const tracing = await engineTracing(env);
   const client = new Client({

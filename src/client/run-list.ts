@@ -1,4 +1,5 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
+import { ClosableConnection } from './closable-connection.ts';
 import { runStateOf, type RunState } from '../core/run-state.ts';
 import { listingClient } from './codec.ts';
 
@@ -74,7 +75,7 @@ export interface RunInFlight {
 export async function runsInFlightAt(address: string, timeoutMs = 3000): Promise<RunInFlight[]> {
   let connection: Connection | undefined;
   try {
-    connection = await Connection.connect({ address, connectTimeout: timeoutMs });
+    connection = await ClosableConnection.connect({ address, connectTimeout: timeoutMs });
     const client = listingClient(new Client({ connection }));
     const query = `WorkflowType = 'compareRun' AND ExecutionStatus = 'Running'`;
     const found: RunInFlight[] = [];

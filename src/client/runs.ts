@@ -281,9 +281,15 @@ export class Runs {
   /**
    * Resolves once the run has closed, however it closed, with what it returned if it completed — and then once its
    * gate has closed too (see gateClosed). A lost connection is waited out, never taken for a close: the run goes on
-   * in Temporal, and the wait resumes once the server answers again (or ends when `stop` aborts).
+   * in Temporal, and the wait resumes once the server answers again (or ends when `stop` aborts, its long polls too:
+   * one left waiting would be retried on a connection its owner then closed, and throw from a timer).
    */
-  async closed(runId: string, stop?: AbortSignal): Promise<RunResult | undefined> {
+  closed(runId: string, stop?: AbortSignal): Promise<RunResult | undefined> {
+    const wait = () => this.untilClosed(runId, stop);
+    return stop ? this.client.connection.withAbortSignal(stop, wait) : wait();
+  }
+
+  private async untilClosed(runId: string, stop?: AbortSignal): Promise<RunResult | undefined> {
     const stopped = new Promise<undefined>((resolve) =>
       stop?.addEventListener('abort', () => resolve(undefined), { once: true }),
     );
@@ -295,7 +301,8 @@ export class Runs {
         if (result) await Promise.race([this.gateClosed(runId), stopped]);
         return result;
       } catch (error) {
-        if (error instanceof WorkflowFailedError || error instanceof WorkflowNotFoundError) return undefined;
+        if (error instanceof WorkflowFailedError || error instanceof WorkflowNotFoundError || stop?.aborted)
+          return undefined;
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.ts';
 import { recordFileIn, writeRecordingSuite } from '../helpers/recording-suite.ts';
@@ -27,7 +28,7 @@ describe('resume of a run another release started', () => {
     expect(started.code, started.stderr).toBe(0);
     const ours = started.stdout.trim();
     // The same run as a release 9.0 would have started it.
-    const connection = await Connection.connect({ address: temporalAddress() });
+    const connection = await ClosableConnection.connect({ address: temporalAddress() });
     const runs = new Runs(new Client({ connection }));
     const { input, header, taskQueue } = await runs.read(ours);
     const theirs = `${ours}-v9`;

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
+import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AesGcmCodec, parseCodecKeys } from '../../src/client/codec.ts';
 import { runsInFlightAt } from '../../src/client/run-list.ts';
@@ -24,7 +25,7 @@ afterAll(async () => {
 
 describe('listings beside encrypted runs', () => {
   it('server stop still names a running run whose memo is encrypted with a key it does not have', async () => {
-    connection = await Connection.connect({ address: temporalAddress() });
+    connection = await ClosableConnection.connect({ address: temporalAddress() });
     const sealed = new Client({
       connection,
       dataConverter: { payloadCodecs: [new AesGcmCodec(parseCodecKeys(randomBytes(32).toString('base64')))] },

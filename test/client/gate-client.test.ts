@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection, type WorkflowClientInterceptor } from '@temporalio/client';
+import { Client, type WorkflowClientInterceptor, type Connection } from '@temporalio/client';
+import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newGate, type Failure } from '../../src/core/coordinator.ts';
@@ -26,7 +27,7 @@ const queries = (runId: string) => queryCounts.get(gateWorkflowId(runId)) ?? 0;
 let held: Promise<void> | undefined;
 
 beforeAll(async () => {
-  connection = await Connection.connect({ address: temporalAddress() });
+  connection = await ClosableConnection.connect({ address: temporalAddress() });
   native = await NativeConnection.connect({ address: temporalAddress() });
   const slowQueries: WorkflowClientInterceptor = {
     async query(input, next) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { describe, expect, it } from 'vitest';
 import { newGate } from '../../src/core/coordinator.ts';
@@ -119,7 +120,7 @@ describe('a run this process started and saw complete', () => {
     const runId = `t-${randomUUID().slice(0, 8)}`;
     const taskQueue = `test-${randomUUID()}`;
     const native = await NativeConnection.connect({ address: temporalAddress() });
-    const own = await Connection.connect({ address: temporalAddress() });
+    const own = await ClosableConnection.connect({ address: temporalAddress() });
     const worker = await Worker.create({
       connection: native,
       taskQueue,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliLong } from '../helpers/cli.ts';
 import {
@@ -58,7 +59,7 @@ describe('API keys never enter Temporal, snapshots or logs (D7)', () => {
     const server = JSON.parse(readFileSync(join(dir, '.llm-evals/server.json'), 'utf8')) as {
       address: string;
     };
-    const connection = await Connection.connect({ address: server.address });
+    const connection = await ClosableConnection.connect({ address: server.address });
     try {
       const client = new Client({ connection });
       const histories: { workflowId: string; text: string }[] = [];

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { experimentWorkflowId, gateWorkflowId, runWorkflowId } from '../../src/core/run-input.ts';
 import type { Snapshot } from '../../src/core/snapshot.ts';
@@ -117,7 +118,7 @@ describe('compare against a cluster behind mutual TLS with an API key', () => {
     const logs = filesUnder(join(dir, 'log'));
     expect(logs.filter((f) => readFileSync(f).includes(SECRET))).toEqual([]);
     // Read straight from the dev server behind the proxy: the histories as the cluster stores them.
-    const connection = await Connection.connect({ address: temporalAddress() });
+    const connection = await ClosableConnection.connect({ address: temporalAddress() });
     try {
       const client = new Client({ connection });
       const ids = [

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils.js';
 
 /**
@@ -21,7 +22,7 @@ export async function keepHistories(address: string, dir: string, label: string)
   mkdirSync(out, { recursive: true });
   let kept = 0;
   try {
-    const connection = await Connection.connect({ address, connectTimeout: 5000 });
+    const connection = await ClosableConnection.connect({ address, connectTimeout: 5000 });
     try {
       const client = new Client({ connection });
       for await (const execution of client.workflow.list()) {

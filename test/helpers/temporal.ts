@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
+import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { RunHeader } from '../../src/core/snapshot.ts';
 
@@ -50,7 +51,7 @@ export const RUN_HEADER: RunHeader = {
 
 /** `fn` with a client of the server at `address`, its connection closed after. */
 export async function withClient<T>(address: string, fn: (client: Client) => Promise<T>): Promise<T> {
-  const connection = await Connection.connect({ address });
+  const connection = await ClosableConnection.connect({ address });
   try {
     return await fn(new Client({ connection }));
   } finally {
@@ -63,7 +64,7 @@ export function testClient(): () => Client {
   let connection: Connection | undefined;
   let client: Client | undefined;
   beforeAll(async () => {
-    connection = await Connection.connect({ address: temporalAddress() });
+    connection = await ClosableConnection.connect({ address: temporalAddress() });
     client = new Client({ connection });
   });
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
+import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { GateState } from '../../src/core/coordinator.ts';
 import { gateWorkflowId } from '../../src/core/run-input.ts';
@@ -72,7 +73,7 @@ function spawnCli(args: string[], project: string, env: NodeJS.ProcessEnv): CliP
  * below), so the test reads the gate's own query to know when to answer.
  */
 async function gateOf(runId: string) {
-  const connection = await Connection.connect({ address: temporalAddress() });
+  const connection = await ClosableConnection.connect({ address: temporalAddress() });
   links.push(connection);
   const gate = new Client({ connection }).workflow.getHandle(gateWorkflowId(runId));
   return {

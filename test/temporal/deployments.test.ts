@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
+import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureServer, stopServer } from '../../temporal/server.ts';
@@ -48,7 +49,7 @@ it(`keeps a deployment for each of ${SUITES} suites' versioned workers`, async (
     logger: { log() {}, trace() {}, debug() {}, info() {}, warn() {}, error() {} },
   });
   const connection = await NativeConnection.connect({ address });
-  const client = await Connection.connect({ address });
+  const client = await ClosableConnection.connect({ address });
   try {
     // A batch at a time: each worker polls, which registers its deployment, and stops.
     for (let from = 0; from < SUITES; from += 25) {

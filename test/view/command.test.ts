@@ -8,7 +8,8 @@ import { killServer, ownServerEnv } from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { writeViewSuite } from './view-suite.ts';
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
+import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { runWorkflowId } from '../../src/core/run-input.ts';
 import { LEAN_V8_FLAGS } from '../../src/cli/lean.ts';
 
@@ -100,7 +101,7 @@ describe('llm-evals view, the command', () => {
   it('lists the runs it can read when one on the server cannot be read', async () => {
     const env = { TEMPORAL_ADDRESS: temporalAddress() };
     // A run workflow that visibility lists as ours but that holds no header: its row cannot be made.
-    const connection = await Connection.connect({ address: temporalAddress() });
+    const connection = await ClosableConnection.connect({ address: temporalAddress() });
     const client = new Client({ connection });
     const runId = `unreadable-${process.pid}`;
     const handle = await client.workflow.start('compareRun', {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client, Connection } from '@temporalio/client';
+import { Client, type Connection } from '@temporalio/client';
+import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,7 +55,7 @@ let native: NativeConnection;
 let client: Client;
 
 beforeAll(async () => {
-  connection = await Connection.connect({ address: temporalAddress() });
+  connection = await ClosableConnection.connect({ address: temporalAddress() });
   native = await NativeConnection.connect({ address: temporalAddress() });
   client = new Client({ connection });
 });
