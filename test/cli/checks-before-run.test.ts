@@ -129,7 +129,8 @@ describe.concurrent('checks before any call', () => {
     });
     expect(unchecked.code, unchecked.stderr).toBe(0);
     expect(existsSync(join(project, 'evals/results'))).toBe(true);
-  }, 60_000);
+    // The unchecked run waits out each case's back-off (1, 2, 4, 8 s): 38-40 s in a quiet check, over 60 s in CI.
+  }, 120_000);
 
   it('names a missing key even with --no-verify', async ({ expect }) => {
     const { url, server } = await listening();
