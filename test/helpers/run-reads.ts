@@ -44,18 +44,22 @@ export async function statusOf(dir: string, env: NodeJS.ProcessEnv, runId: strin
   return JSON.parse(stdout) as RunStatus;
 }
 
-/** Polls `status RUN --json` until the run is in `state`; throws with the last status after `timeoutMs`. */
+/**
+ * Polls `status RUN --json` until the run is in `state` (and `also` holds of its status, when given); throws with the
+ * last status after `timeoutMs`.
+ */
 export async function waitForState(
   dir: string,
   env: NodeJS.ProcessEnv,
   runId: string,
   state: string,
   timeoutMs = 120_000,
+  also: (status: RunStatus) => boolean = () => true,
 ): Promise<RunStatus> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = await statusOf(dir, env, runId);
-    if (status.state === state) return status;
+    if (status.state === state && also(status)) return status;
     if (Date.now() > deadline)
       throw new Error(`run ${runId} not ${state} in ${timeoutMs} ms: ${JSON.stringify(status)}`);
     await sleep(500);
