@@ -92,14 +92,23 @@ export async function workflowBundle(
     return { code: readFileSync(PREBUILT_BUNDLE, 'utf8') };
   }
   const file = join(defaultCacheRoot(env), 'workflows', `${workflowSourcesDigest(workflowsPath)}.js`);
+  return cachedBundle(file, async () => {
+    // Webpack's build output goes to the runtime's logger (the command's log file), not the terminal. The runtime is
+    // the one the worker's SDK installs as it loads: asked for before that, Runtime.instance() would make a default
+    // one, and the command's install would then fail (a worker whose build id hashes a bundle not yet cached).
+    const { Runtime } = await loadWorkerSdk();
+    return buildWorkflowBundle(workflowsPath, Runtime.instance().logger);
+  });
+}
+
+/**
+ * The bundle kept in `file` (named by workflowSourcesDigest), read when it is there, else built and written: each
+ * writer through a temporary name of its own, since two commands building at once wrote the same `.tmp`, and one's
+ * rename could publish the other's half-written file.
+ */
+export async function cachedBundle(file: string, build: () => Promise<string>): Promise<{ code: string }> {
   if (existsSync(file)) return { code: readFileSync(file, 'utf8') };
-  // Webpack's build output goes to the runtime's logger (the command's log file), not the terminal. The runtime is the
-  // one the worker's SDK installs as it loads: asked for before that, Runtime.instance() would make a default one, and
-  // the command's install would then fail (a worker whose build id hashes a bundle not yet cached).
-  const { Runtime } = await loadWorkerSdk();
-  const code = await buildWorkflowBundle(workflowsPath, Runtime.instance().logger);
-  // Each writer through a temporary name of its own: two commands building at once wrote the same `.tmp`, and one's
-  // rename could publish the other's half-written file.
+  const code = await build();
   replaceFile(file, `${file}.${randomBytes(6).toString('hex')}.tmp`, code);
   return { code };
 }

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Connection } from '@temporalio/client';
-import { Client, type DataConverter, type TLSConfig } from '@temporalio/client';
+import { Client, type Connection, type DataConverter, type TLSConfig } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { ClosableConnection } from './closable-connection.ts';
 import { userStateDir } from '../dirs.ts';
