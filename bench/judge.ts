@@ -86,6 +86,24 @@ function writeSuite(url: string): void {
   );
 }
 
+/**
+ * How long a place in flight stood empty between one held call's end and the next one's start (each end paired with
+ * the first start after it): the case's other work (its answer, the cache, the report) and the process's waits.
+ */
+function slotGaps(calls: { start: number; end: number }[]): string {
+  const starts = calls.map((c) => c.start).sort((a, b) => a - b);
+  const gaps: number[] = [];
+  let next = 0;
+  for (const end of calls.map((c) => c.end).sort((a, b) => a - b)) {
+    while (next < starts.length && starts[next]! < end) next++;
+    if (next < starts.length) gaps.push(starts[next++]! - end);
+  }
+  gaps.sort((a, b) => a - b);
+  const at = (q: number) => gaps[Math.floor(q * (gaps.length - 1))]!.toFixed(1);
+  const mean = gaps.reduce((sum, g) => sum + g, 0) / Math.max(1, gaps.length);
+  return `gaps between held calls (ms): mean ${mean.toFixed(1)}, median ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}`;
+}
+
 const cli = (args: string[]) => runToyCli(args, suiteDir, env);
 
 rmSync(root, { recursive: true, force: true });
@@ -115,11 +133,13 @@ try {
     `compare's wall: ${run.seconds.toFixed(2)} s (${(run.seconds / bound).toFixed(3)}× N·L/C; target ≤ 1.15)`,
   );
   // With LLM_EVALS_TIMINGS set, where the wall beyond the span went: the compare's phase marks, and the first held
-  // call in and the last out, in seconds since the command was spawned.
+  // call in and the last out, in seconds since the command was spawned; and where the span beyond N·L/C went: the
+  // gaps between held calls.
   if (process.env.LLM_EVALS_TIMINGS) {
     console.error(phaseMarks(run.stderr).join('\n'));
     const since = (t: number) => ((t - run.started) / 1000).toFixed(3);
     console.error(`first held call in at ${since(first)} s, last out at ${since(last)} s`);
+    console.error(slotGaps(judged));
   }
 } finally {
   await cli(['server', 'stop']).catch(() => undefined);

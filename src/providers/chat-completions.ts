@@ -254,7 +254,21 @@ export class ChatCompletionsProvider implements Provider {
     };
   }
 
+  /**
+   * The client of the last call, kept while its URL and key stay the same: making one per call cost more CPU than
+   * the call's own request (a tenth of a millisecond each, 2,000 a judged compare of 1,000 cases).
+   */
+  private made?: { baseUrl: string; key: string | undefined; client: OpenAI };
+
   private client(sdk: OpenAISdk, { baseUrl, key }: FailedCall): OpenAI {
+    const made = this.made;
+    if (made?.baseUrl === baseUrl && made.key === key) return made.client;
+    const client = this.newClient(sdk, baseUrl, key);
+    this.made = { baseUrl, key, client };
+    return client;
+  }
+
+  private newClient(sdk: OpenAISdk, baseUrl: string, key: string | undefined): OpenAI {
     return new sdk.OpenAI({
       baseURL: baseUrl,
       // The client insists on a key; a keyless endpoint gets a placeholder and no Authorization header.
