@@ -103,6 +103,7 @@ export async function createSuiteWorker(
 ): Promise<SuiteWorker> {
   const pools = new PoolRegistry();
   const gate = temporalGate(link.client);
+  const replies = processReplyCache(link.runs);
   const tracing = await engineTracing(deps.env);
   const bundle = await workflowBundle(WORKFLOWS_PATH);
   const build = options.versioned ? await buildOf(taskQueue, deps.env, bundle.code) : undefined;
@@ -147,7 +148,7 @@ export async function createSuiteWorker(
       gate,
       experiments: temporalExperiments(link.client),
       pools,
-      replies: processReplyCache(link.runs),
+      replies,
       previousRun: (scheduleId) => previousScheduledRun(link.client, scheduleId),
       digest: (runId) => link.runs.digest(runId),
       track: { runs: link.runs, cases: deps.cases, trackers: deps.trackers, env: deps.env },
@@ -165,6 +166,8 @@ export async function createSuiteWorker(
         } finally {
           // Workflow tasks are still served here, so the pools' last exchanges reach their experiments.
           await pools.drain();
+          // The replies its calls kept, written before the process may end.
+          await replies.settled?.();
         }
       }),
     discard: async () => {
