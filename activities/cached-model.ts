@@ -23,8 +23,6 @@ export interface ReplyCache {
   modeOf(runId: string): Promise<CacheMode | undefined>;
   /** Told when an entry could not be written (a full disk): the run's results are in Temporal all the same. */
   writeFailed?(error: unknown): void;
-  /** Settles once every entry asked to be kept so far is written (or failed): a worker waits for it as it stops. */
-  settled?(): Promise<void>;
   /** The worker's calls in flight by key, so that the same request asked twice at once is paid once. */
   flights?: SingleFlight<ReplyEntry>;
 }
@@ -155,10 +153,7 @@ export function cachedModel(
       latency: (log.latency ?? 0) - before,
       run: runId,
     };
-    // Written while the case goes on (its judge's call, its agent's next step), not before: the cache answers the
-    // entry from memory meanwhile, and the worker waits for its writes as it stops. A crash in the milliseconds
-    // before it is on disk repeats this call on resume, as it does a call in flight.
-    void cache.put(entry).catch((error: unknown) => cache.writeFailed?.(error));
+    await cache.put(entry).catch((error: unknown) => cache.writeFailed?.(error));
     return entry;
   };
   return {
@@ -200,7 +195,7 @@ export interface RunHeaders {
 
 /** A worker's reply cache over a store: each run's mode read once from its header. */
 export function replyCache(
-  store: Pick<ReplyCache, 'get' | 'put' | 'settled'>,
+  store: Pick<ReplyCache, 'get' | 'put'>,
   runs: RunHeaders,
   writeFailed?: (error: unknown) => void,
 ): ReplyCache {
@@ -220,6 +215,5 @@ export function replyCache(
       return mode;
     },
     ...(writeFailed ? { writeFailed } : {}),
-    ...(store.settled ? { settled: () => store.settled!() } : {}),
   };
 }

@@ -103,7 +103,6 @@ export async function createSuiteWorker(
 ): Promise<SuiteWorker> {
   const pools = new PoolRegistry();
   const gate = temporalGate(link.client);
-  const replies = processReplyCache(link.runs);
   const tracing = await engineTracing(deps.env);
   const bundle = await workflowBundle(WORKFLOWS_PATH);
   const build = options.versioned ? await buildOf(taskQueue, deps.env, bundle.code) : undefined;
@@ -148,7 +147,7 @@ export async function createSuiteWorker(
       gate,
       experiments: temporalExperiments(link.client),
       pools,
-      replies,
+      replies: processReplyCache(link.runs),
       previousRun: (scheduleId) => previousScheduledRun(link.client, scheduleId),
       digest: (runId) => link.runs.digest(runId),
       track: { runs: link.runs, cases: deps.cases, trackers: deps.trackers, env: deps.env },
@@ -166,8 +165,6 @@ export async function createSuiteWorker(
         } finally {
           // Workflow tasks are still served here, so the pools' last exchanges reach their experiments.
           await pools.drain();
-          // The replies its calls kept, written before the process may end.
-          await replies.settled?.();
         }
       }),
     discard: async () => {

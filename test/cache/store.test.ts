@@ -1,12 +1,4 @@
-import {
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -71,47 +63,6 @@ describe('ReplyStore', () => {
     // Written again, the entry is whole once more.
     await s.put(entry(key(1)));
     expect(await s.get(key(1))).toEqual(entry(key(1)));
-  });
-
-  it('answers an entry while its write is under way, from memory, and from its file once written', async () => {
-    const s = store();
-    const writing = s.put(entry(key(4)));
-    // Not on disk yet: the write goes through the thread pool, after this turn of the event loop.
-    expect(() => readFileSync(s.fileOf(key(4)), 'utf8')).toThrow(/ENOENT/);
-    expect(await s.get(key(4))).toEqual(entry(key(4)));
-    await writing;
-    expect(JSON.parse(readFileSync(s.fileOf(key(4)), 'utf8'))).toEqual(entry(key(4)));
-    // Read again by a store that never wrote it: from the file.
-    expect(await new ReplyStore(s.dir).get(key(4))).toEqual(entry(key(4)));
-  });
-
-  it('settles once every write asked for is on disk, a failed one too', async () => {
-    const s = store();
-    for (let n = 10; n < 40; n++) void s.put(entry(key(n))).catch(() => undefined);
-    await s.settled();
-    for (let n = 10; n < 40; n++) expect(readFileSync(s.fileOf(key(n)), 'utf8')).toContain(key(n));
-    mkdirSync(join(s.fileOf(key(41)), 'x'), { recursive: true });
-    void s.put(entry(key(41))).catch(() => undefined);
-    await expect(s.settled()).resolves.toBeUndefined();
-  });
-
-  it('makes its folder again when another process cleared the cache since its last write there', async () => {
-    const s = store();
-    await s.put(entry(key(5)));
-    rmSync(s.dir, { recursive: true, force: true });
-    await s.put(entry(key(5), 'again'));
-    expect((await new ReplyStore(s.dir).get(key(5)))?.response.text).toBe('again');
-  });
-
-  it('a write that fails rejects, leaves no temporary file, and no longer answers the entry', async () => {
-    const s = store();
-    await s.put(entry(key(6)));
-    // A folder where the entry's file goes: the rename over it fails.
-    rmSync(s.fileOf(key(6)));
-    mkdirSync(join(s.fileOf(key(6)), 'x'), { recursive: true });
-    await expect(s.put(entry(key(6), 'lost'))).rejects.toThrow();
-    expect(readdirSync(join(s.dir, key(6).slice(0, 2))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    expect(await s.get(key(6))).toBeUndefined();
   });
 
   it("keeps a reply's tool calls, so a cached agent step calls the same tools", async () => {
