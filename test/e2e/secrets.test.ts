@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@temporalio/client';
-import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliLong } from '../helpers/cli.ts';
 import {
@@ -13,7 +11,7 @@ import {
 } from '../helpers/recording-suite.ts';
 import { filesUnder, historyText } from '../helpers/leaks.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
-import { freeServerPort } from '../helpers/temporal.ts';
+import { freeServerPort, withClient } from '../helpers/temporal.ts';
 
 // D7: the provider's key reaches the worker through its environment and nothing else: not the workflows' histories
 // (inputs, results, memos, search attributes, failures), not the snapshot, not the logs, not the server's files.
@@ -59,9 +57,7 @@ describe('API keys never enter Temporal, snapshots or logs (D7)', () => {
     const server = JSON.parse(readFileSync(join(dir, '.llm-evals/server.json'), 'utf8')) as {
       address: string;
     };
-    const connection = await ClosableConnection.connect({ address: server.address });
-    try {
-      const client = new Client({ connection });
+    await withClient(server.address, async (client) => {
       const histories: { workflowId: string; text: string }[] = [];
       // The project's own server holds this run only: read every execution on it, whatever it is tagged with.
       for await (const execution of client.workflow.list()) {
@@ -78,9 +74,7 @@ describe('API keys never enter Temporal, snapshots or logs (D7)', () => {
           key,
         ).toBe(true);
       expect(histories.filter((h) => h.text.includes(KEY)).map((h) => h.workflowId)).toEqual([]);
-    } finally {
-      await connection.close();
-    }
+    });
   });
 
   it('neither the snapshot, the logs, the server’s files nor the CLI’s output hold the key', () => {

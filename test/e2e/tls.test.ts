@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@temporalio/client';
-import { ClosableConnection } from '../../src/client/closable-connection.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { experimentWorkflowId, gateWorkflowId, runWorkflowId } from '../../src/core/run-input.ts';
 import type { Snapshot } from '../../src/core/snapshot.ts';
@@ -10,7 +8,7 @@ import { makeTestCerts, type TestCerts } from '../helpers/certs.ts';
 import { runCli, runCliLong, type CliResult } from '../helpers/cli.ts';
 import { filesUnder, historyText } from '../helpers/leaks.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
-import { temporalAddress } from '../helpers/temporal.ts';
+import { temporalAddress, withClient } from '../helpers/temporal.ts';
 import { startTlsProxy, type SeenConnection, type TlsProxy } from '../helpers/tls-proxy.ts';
 
 // A remote cluster behind TLS (issue #13): the shared dev server behind a real mutual-TLS terminator, certificates
@@ -118,9 +116,7 @@ describe('compare against a cluster behind mutual TLS with an API key', () => {
     const logs = filesUnder(join(dir, 'log'));
     expect(logs.filter((f) => readFileSync(f).includes(SECRET))).toEqual([]);
     // Read straight from the dev server behind the proxy: the histories as the cluster stores them.
-    const connection = await ClosableConnection.connect({ address: temporalAddress() });
-    try {
-      const client = new Client({ connection });
+    await withClient(temporalAddress(), async (client) => {
       const ids = [
         runWorkflowId(snapshot.runId),
         gateWorkflowId(snapshot.runId),
@@ -140,9 +136,7 @@ describe('compare against a cluster behind mutual TLS with an API key', () => {
           kase.key,
         ).toBe(true);
       expect(histories.filter((h) => h.text.includes(SECRET)).map((h) => h.id)).toEqual([]);
-    } finally {
-      await connection.close();
-    }
+    });
   });
 });
 

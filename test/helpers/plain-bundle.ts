@@ -13,9 +13,11 @@ let built: Promise<{ code: string }> | undefined;
  * once per change of the workflow code, kept under tmp/, and shared by every such test instead of one per worker.
  */
 export function plainWorkflowBundle(): Promise<{ code: string }> {
-  const file = () => join(REPO, 'tmp', 'plain-workflows', `${workflowSourcesDigest(WORKFLOWS_PATH)}.js`);
-  return (built ??= cachedBundle(file(), async () => {
-    const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
-    return withoutSourcesContent(code);
-  }));
+  return (built ??= cachedBundle(
+    join(REPO, 'tmp', 'plain-workflows', `${workflowSourcesDigest(WORKFLOWS_PATH)}.js`),
+    async () => {
+      const { code } = await bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet });
+      return withoutSourcesContent(code);
+    },
+  ));
 }
