@@ -15,14 +15,18 @@ import {
   successesSignal,
 } from '../../workflows/messages.ts';
 
-/** How old a look at the gate may be for a call that no rate limit counts to start by it. */
-const VIEW_MS = 600;
-/**
- * While its calls run, a worker reads the gate again in the background once its look is this old, so that calls
- * starting together (a wave of fixed-latency calls, a batch of cases) find a recent look instead of all waiting for
- * one round trip; it checks every TICK_MS.
- */
-const RENEW_AT_MS = 350;
+/** How long a worker's look at the gate serves its calls. */
+export interface LookTimes {
+  /** How old a look may be for a call that no rate limit counts to start by it. */
+  viewMs: number;
+  /**
+   * While its calls run, a worker reads the gate again in the background once its look is this old, so that calls
+   * starting together (a wave of fixed-latency calls, a batch of cases) find a recent look instead of all waiting
+   * for one round trip; it checks every TICK_MS.
+   */
+  renewAtMs: number;
+}
+const LOOK_TIMES: LookTimes = { viewMs: 600, renewAtMs: 350 };
 const TICK_MS = 100;
 /** A run none of whose calls asked for a slot for this long is no longer read in the background. */
 const IDLE_MS = 3000;
@@ -50,11 +54,11 @@ export type TemporalGate = GateClient & Required<Pick<GateClient, 'state'>>;
  * The gate reached through Temporal. A call that a rate limit counts asks for its slot with an update (exact across
  * workers); any other call only needs the gate's pause, abort and vendor windows, read with a query shared by the
  * worker's calls and renewed in the background while they run, which keeps the gate's history small on big runs.
- * A look is only good for VIEW_MS: when the server stops answering, calls wait from then on, so few start whose
+ * A look is only good for `viewMs`: when the server stops answering, calls wait from then on, so few start whose
  * results could not be recorded. While calls hold places in flight, one signal per run every RENEW_MS names them
  * all, so the gate lets only a dead worker's places lapse.
  */
-export function temporalGate(client: Client): TemporalGate {
+export function temporalGate(client: Client, look: LookTimes = LOOK_TIMES): TemporalGate {
   const held = new Map<string, Set<string>>();
   let renewer: NodeJS.Timeout | undefined;
   const renew = () => {
@@ -107,7 +111,7 @@ export function temporalGate(client: Client): TemporalGate {
         continue;
       }
       const cached = views.get(runId);
-      if (cached && !cached.next && now - cached.at >= RENEW_AT_MS) cached.next = read(runId);
+      if (cached && !cached.next && now - cached.at >= look.renewAtMs) cached.next = read(runId);
     }
     if (lastUse.size === 0 && refresher) {
       clearInterval(refresher);
@@ -123,7 +127,7 @@ export function temporalGate(client: Client): TemporalGate {
   const view = (runId: string, use = true) => {
     if (use) used(runId);
     const cached = views.get(runId);
-    if (cached && Date.now() - cached.at < VIEW_MS) return cached.view;
+    if (cached && Date.now() - cached.at < look.viewMs) return cached.view;
     // Too old: every call waits for the one look being read.
     if (cached?.next) return cached.next;
     const fresh = read(runId);

@@ -6,7 +6,7 @@ import { NativeConnection, Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newGate, type Failure } from '../../src/core/coordinator.ts';
 import { gateWorkflowId } from '../../src/core/run-input.ts';
-import { temporalGate, type TemporalGate } from '../../src/client/gate-client.ts';
+import { temporalGate, type LookTimes, type TemporalGate } from '../../src/client/gate-client.ts';
 import { plainWorkflowBundle } from '../helpers/plain-bundle.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 
@@ -48,8 +48,14 @@ afterAll(async () => {
 
 const FAILURE: Failure = { contender: 'c', dataset: 'd', caseKey: 'd/v/001', error: 'HTTP 500' };
 
-/** Runs `body` against a gate client and a fresh gate workflow served by a worker of this process. */
-async function withGate(body: (gate: TemporalGate, runId: string) => Promise<void>): Promise<void> {
+/**
+ * Runs `body` against a gate client and a fresh gate workflow served by a worker of this process; `look` replaces
+ * the product's look times.
+ */
+async function withGate(
+  body: (gate: TemporalGate, runId: string) => Promise<void>,
+  look?: LookTimes,
+): Promise<void> {
   const taskQueue = `test-${randomUUID()}`;
   const worker = await Worker.create({
     connection: native,
@@ -64,7 +70,7 @@ async function withGate(body: (gate: TemporalGate, runId: string) => Promise<voi
       args: [newGate({})],
     });
     try {
-      await body(temporalGate(client), runId);
+      await body(temporalGate(client, look), runId);
     } finally {
       await handle.terminate('test over');
     }
@@ -81,16 +87,27 @@ async function slotMs(gate: TemporalGate, runId: string): Promise<number> {
 
 describe('temporalGate, for calls that no limit counts', () => {
   it('keeps its look at the gate after successes; a failure makes the next call read the gate again', async () => {
+    // Looks that no load on the machine ages within this test, and that are never renewed in the background: every
+    // query counted is one a call made. (Timed against the product's 600 ms, a slow signal under load aged the look
+    // and the call waited for its renewal.)
+    const lasting = { viewMs: 60_000, renewAtMs: 60_000 };
     await withGate(async (gate, runId) => {
       expect(await slotMs(gate, runId)).toBeGreaterThanOrEqual(QUERY_MS);
+      const looked = queries(runId);
+      expect(looked).toBe(1);
       expect(await gate.report(runId, [null, null, null])).toBe('running');
-      expect(await slotMs(gate, runId)).toBeLessThan(QUERY_MS);
+      await slotMs(gate, runId);
+      expect(queries(runId)).toBe(looked);
       expect(await gate.report(runId, [null, FAILURE])).toBe('running');
       expect(await slotMs(gate, runId)).toBeGreaterThanOrEqual(QUERY_MS);
-    });
+      expect(queries(runId)).toBe(looked + 1);
+    }, lasting);
   }, 60_000);
 
   it('renews its look while calls run, so calls two seconds after the last ones do not wait', async () => {
+    // A look good for 1.5 s: not renewed, it would be 2 s old when the next calls come; renewed from 350 ms on, it is
+    // never older than a renewal's round trip, with room for a loaded machine.
+    const renewed = { viewMs: 1500, renewAtMs: 350 };
     await withGate(async (gate, runId) => {
       expect(await slotMs(gate, runId)).toBeGreaterThanOrEqual(QUERY_MS);
       const before = queries(runId);
@@ -102,7 +119,7 @@ describe('temporalGate, for calls that no limit counts', () => {
       // Renewed in the background, a few times a second, not once per call.
       expect(queries(runId) - before).toBeGreaterThanOrEqual(2);
       expect(queries(runId) - before).toBeLessThan(60);
-    });
+    }, renewed);
   }, 60_000);
 
   it('makes calls wait once the gate stops answering, and lets them go when it answers again', async () => {
