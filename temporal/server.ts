@@ -57,9 +57,8 @@ export async function ensureServer(
   await mkdir(stateDir, { recursive: true });
   return withStartLock(stateDir, readyTimeoutMs + 10_000, async () => {
     const recorded = await readInfo(stateDir);
-    if (recorded && (await isOurServer(recorded))) {
-      const gone = async () => ((await isOurServer(recorded)) ? undefined : { code: null });
-      await waitUntilReady(recorded, readyTimeoutMs, 0, gone);
+    // A server seen alive that dies before it answers (killed or crashed a moment ago) is started again below.
+    if (recorded && (await isOurServer(recorded)) && (await readyOrGone(recorded, readyTimeoutMs))) {
       const missing = await lackingSettings(recorded);
       if (missing.length === 0) return { ...recorded, reused: true };
       // Started by an earlier llm-evals: it takes this version's settings only by starting again, which the runs in
@@ -82,6 +81,18 @@ export async function ensureServer(
     }
     return { ...(await startServer(stateDir, readyTimeoutMs, opts)), reused: false };
   });
+}
+
+/** Waits for a recorded server to answer: true once it does, false if its process ends first. */
+async function readyOrGone(recorded: ServerInfo, timeoutMs: number): Promise<boolean> {
+  const gone = async () => ((await isOurServer(recorded)) ? undefined : { code: null });
+  try {
+    await waitUntilReady(recorded, timeoutMs, 0, gone);
+    return true;
+  } catch (error) {
+    if (error instanceof TemporalServerExited) return false;
+    throw error;
+  }
 }
 
 async function startServer(

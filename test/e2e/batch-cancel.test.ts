@@ -95,7 +95,8 @@ describe.concurrent('cancel RUN of a --batch run no worker serves', () => {
   it("cancels it from the view's cancel button too, and says so on the run's page", async ({ expect }) => {
     const { server, project, env, runId } = await waitingRunNoWorkerServes();
     // The view only reads the embedded server that runs: the one the compare ran on was killed.
-    expect((await runCli(['server', 'start'], { cwd: project, env })).code).toBe(0);
+    const serverUp = await runCli(['server', 'start'], { cwd: project, env });
+    expect(serverUp.code, serverUp.stderr).toBe(0);
     const view = startCli(['view', '--no-open', '--port', '0'], { cwd: project, env });
     try {
       const [, origin] = await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//);

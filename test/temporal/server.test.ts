@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -106,6 +107,32 @@ describe('ensureServer', () => {
   it("throws TemporalPortTaken for a port held by another state folder's server", async () => {
     const started = ensureServer({ stateDir: await tempDir(), binary: temporalBinary(), port: first.port });
     await expect(started).rejects.toMatchObject({ code: 'TemporalPortTaken', port: first.port });
+  });
+
+  it('starts a server again when the recorded one dies while it is waited for (killed a moment before)', async () => {
+    const dir = await tempDir();
+    const port = await freeServerPort();
+    const dbFile = join(dir, 'temporal.db');
+    // A process that passes for the recorded server (its command line names the db) and ends without answering.
+    const dying = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 800)', dbFile], { stdio: 'ignore' });
+    const recorded: ServerInfo = {
+      pid: dying.pid!,
+      address: `127.0.0.1:${port}`,
+      uiUrl: `http://127.0.0.1:${port + 1000}`,
+      port,
+      uiPort: port + 1000,
+      dbFile,
+      logFile: join(dir, 'server.log'),
+      binary: temporalBinary(),
+      startedAt: new Date().toISOString(),
+    };
+    await writeFile(join(dir, 'server.json'), JSON.stringify(recorded));
+    const started = await ensureServer({ stateDir: dir, binary: temporalBinary() });
+    expect(dying.exitCode).toBe(0);
+    expect(started).toMatchObject({ reused: false, port, dbFile });
+    expect(started.pid).not.toBe(recorded.pid);
+    await checkReachable(started.address);
+    await expect(stopServer(dir)).resolves.toEqual({ stopped: true, pid: started.pid });
   });
 
   it('reports the end of the log when the server exits before it is ready', async () => {
