@@ -1,11 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@temporalio/client';
 import { afterAll } from 'vitest';
+import type { ServerInfo } from '../../temporal/server.ts';
+import { temporalBinary } from './temporal.ts';
 
 // For the tests of the embedded server itself, which start dev servers of their own rather than use the shared one:
-// state folders removed after the file, and a wait for visibility to see a start.
+// state folders removed after the file, a process recorded as a folder's server, and a wait for visibility to see a
+// start.
 
 /** A maker of fresh state folders, each removed once the file's tests have ended. */
 export function serverDirs(): () => Promise<string> {
@@ -18,6 +21,32 @@ export function serverDirs(): () => Promise<string> {
     dirs.push(dir);
     return dir;
   };
+}
+
+/**
+ * Records process `pid` in `dir`'s server.json as its server on `port` (the UI at port + 1000, the db in `dir`), as
+ * the llm-evals `startedBy` names (none: one from before that was recorded) would have.
+ */
+export async function recordServer(
+  dir: string,
+  pid: number,
+  port: number,
+  startedBy?: string,
+): Promise<ServerInfo> {
+  const info: ServerInfo = {
+    pid,
+    address: `127.0.0.1:${port}`,
+    uiUrl: `http://127.0.0.1:${port + 1000}`,
+    port,
+    uiPort: port + 1000,
+    dbFile: join(dir, 'temporal.db'),
+    logFile: join(dir, 'server.log'),
+    binary: temporalBinary(),
+    startedAt: new Date().toISOString(),
+    ...(startedBy ? { startedBy } : {}),
+  };
+  await writeFile(join(dir, 'server.json'), JSON.stringify(info));
+  return info;
 }
 
 /** Resolves once visibility counts a running workflow; throws after 20 s. */

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkReachable, ensureServer, stopServer, type ServerInfo } from '../../temporal/server.ts';
 import { currentServer, recordedServer } from '../../temporal/server-record.ts';
 import { SERVER_SETTINGS } from '../../temporal/server-settings.ts';
 import { VERSION } from '../../src/package-root.ts';
-import { serverDirs, untilVisible } from '../helpers/own-server.ts';
+import { recordServer, serverDirs, untilVisible } from '../helpers/own-server.ts';
 import { freeServerPort, temporalBinary, withClient } from '../helpers/temporal.ts';
 
 // A dev server that an earlier llm-evals started without a setting this version gives: started again with it when
@@ -28,19 +28,7 @@ describe('a server an earlier llm-evals started, without a setting of this versi
     const args = ['server', 'start-dev', '--ip', '127.0.0.1', '--port', String(port)];
     args.push('--ui-port', String(port + 1000), '--db-filename', dbFile, '--log-level', 'warn', ...settings);
     const child = spawn(temporalBinary(), args, { cwd: dir, stdio: 'ignore' });
-    const info: ServerInfo = {
-      pid: child.pid!,
-      address: `127.0.0.1:${port}`,
-      uiUrl: `http://127.0.0.1:${port + 1000}`,
-      port,
-      uiPort: port + 1000,
-      dbFile,
-      logFile: join(dir, 'server.log'),
-      binary: temporalBinary(),
-      startedAt: new Date().toISOString(),
-      ...(startedBy ? { startedBy } : {}),
-    };
-    await writeFile(join(dir, 'server.json'), JSON.stringify(info));
+    const info = await recordServer(dir, child.pid!, port, startedBy);
     return { dir, info, child };
   }
 

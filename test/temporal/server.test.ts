@@ -21,7 +21,7 @@ import {
 } from '../../temporal/server.ts';
 import { SEARCH_ATTRIBUTES } from '../../temporal/server-settings.ts';
 import { runCli } from '../helpers/cli.ts';
-import { serverDirs } from '../helpers/own-server.ts';
+import { recordServer, serverDirs } from '../helpers/own-server.ts';
 import { freeServerPort, temporalBinary, withClient } from '../helpers/temporal.ts';
 
 // The embedded dev server: started, found again, on its ports, with its settings, stopped and started again on its
@@ -115,18 +115,7 @@ describe('ensureServer', () => {
     const dbFile = join(dir, 'temporal.db');
     // A process that passes for the recorded server (its command line names the db) and ends without answering.
     const dying = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 800)', dbFile], { stdio: 'ignore' });
-    const recorded: ServerInfo = {
-      pid: dying.pid!,
-      address: `127.0.0.1:${port}`,
-      uiUrl: `http://127.0.0.1:${port + 1000}`,
-      port,
-      uiPort: port + 1000,
-      dbFile,
-      logFile: join(dir, 'server.log'),
-      binary: temporalBinary(),
-      startedAt: new Date().toISOString(),
-    };
-    await writeFile(join(dir, 'server.json'), JSON.stringify(recorded));
+    const recorded = await recordServer(dir, dying.pid!, port);
     const started = await ensureServer({ stateDir: dir, binary: temporalBinary() });
     expect(dying.exitCode).toBe(0);
     expect(started).toMatchObject({ reused: false, port, dbFile });
