@@ -3,7 +3,7 @@ import { afterAll, describe, it } from 'vitest';
 import { runCli, runCliLong } from '../helpers/cli.ts';
 import { auditCalls, waitForCalls } from '../helpers/recording-suite.ts';
 import { reportOf } from '../helpers/run-reads.ts';
-import { IN_FLIGHT, killServer, OwnServerProjects, RUN_FLAGS } from '../helpers/durable.ts';
+import { IN_FLIGHT, killServer, OwnServerProjects, RUN_FLAGS, startServer } from '../helpers/durable.ts';
 
 // Honest numbers, finding 5: the Temporal server gone for 20 s or more while `compare` serves its run in-process.
 // The live view says so and waits, draws no progress it cannot see, and finishes the run when the server is back;
@@ -81,7 +81,7 @@ describe.concurrent('the Temporal server gone while compare serves its run', () 
     expect((Date.now() - stoppedAt) / 1000).toBeLessThan(30);
     expect(end.stderr).toContain(`llm-evals resume ${runId}`);
 
-    expect((await runCli(['server', 'start'], { cwd: dir, env })).code).toBe(0);
+    await startServer(dir, env);
     const resumed = await runCliLong(['resume', runId, '--no-open'], { cwd: dir, env });
     expect(resumed.code, resumed.stderr).toBe(0);
     const { report } = await reportOf(dir, env, runId);

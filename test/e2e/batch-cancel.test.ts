@@ -1,7 +1,7 @@
 import { afterAll, describe, it } from 'vitest';
 import { BatchServer } from '../helpers/batch-server.ts';
 import { runCli, startCli } from '../helpers/cli.ts';
-import { killServer, ownServerEnv } from '../helpers/durable.ts';
+import { killServer, ownServerEnv, startServer } from '../helpers/durable.ts';
 import { warmCache } from '../helpers/fault-server.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { cliEnv, numberedCases, providerSuite } from '../providers/cli-suite.ts';
@@ -95,8 +95,7 @@ describe.concurrent('cancel RUN of a --batch run no worker serves', () => {
   it("cancels it from the view's cancel button too, and says so on the run's page", async ({ expect }) => {
     const { server, project, env, runId } = await waitingRunNoWorkerServes();
     // The view only reads the embedded server that runs: the one the compare ran on was killed.
-    const serverUp = await runCli(['server', 'start'], { cwd: project, env });
-    expect(serverUp.code, serverUp.stderr).toBe(0);
+    await startServer(project, env);
     const view = startCli(['view', '--no-open', '--port', '0'], { cwd: project, env });
     try {
       const [, origin] = await view.waitFor(/llm-evals view: (http:\/\/127\.0\.0\.1:\d+)\//);

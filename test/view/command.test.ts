@@ -4,7 +4,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli } from '../helpers/cli.ts';
-import { killServer, ownServerEnv } from '../helpers/durable.ts';
+import { killServer, ownServerEnv, startServer } from '../helpers/durable.ts';
 import { TempDirs } from '../helpers/suite-dir.ts';
 import { temporalAddress } from '../helpers/temporal.ts';
 import { writeViewSuite } from './view-suite.ts';
@@ -190,7 +190,7 @@ describe('llm-evals view, the command', () => {
       expect((await fetch(`${origin}/`, { redirect: 'manual' })).headers.get('location')).toBe('/saved');
       expect((await runCli(['server', 'status'], { cwd: dir, env })).stdout).toMatch(/not running/);
       // The user starts it as the page says, and reloads: the first page asked for links the view.
-      expect((await runCli(['server', 'start'], { cwd: dir, env })).code).toBe(0);
+      await startServer(dir, env);
       const home = await fetch(`${origin}/`, { redirect: 'manual' });
       expect(home.status).toBe(200);
       const page = await home.text();
@@ -205,7 +205,7 @@ describe('llm-evals view, the command', () => {
 
   it('falls back to the saved snapshots with the same banner when the server stops while it runs, and back when it returns', async () => {
     const env = await ownServerEnv(dir);
-    expect((await runCli(['server', 'start'], { cwd: dir, env })).code).toBe(0);
+    await startServer(dir, env);
     const view = startCli(['view', '--no-open', '--port', '0'], { cwd: dir, env });
     const said =
       'Temporal is not running: only the saved snapshots of this project are shown, read-only. To see every run, ' +
@@ -229,7 +229,7 @@ describe('llm-evals view, the command', () => {
       expect(view.output().stderr).toContain(said);
       expect(await (await fetch(`${origin}/fragment/linked`)).text()).toContain('not running');
       // Started again: the next page asked for is every run's list again, without the banner.
-      expect((await runCli(['server', 'start'], { cwd: dir, env })).code).toBe(0);
+      await startServer(dir, env);
       // The banner of the page still open says so; the next page is every run's list again.
       const linked = await fetch(`${origin}/fragment/linked`);
       expect([linked.headers.get('x-live'), await linked.text()]).toEqual([
